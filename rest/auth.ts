@@ -1,0 +1,116 @@
+/**
+ * Authentication of the REST layer (api-notes "Conventions on the wire"): a static bearer token, or an
+ * OAuth2 client-credentials exchange against a token URL with caching, refresh before expiry, and one
+ * forced refresh when the service answers 401.
+ */
+import type { AxiosInstance } from "axios";
+import { VendorApiError } from "./errors";
+import { registerSecret } from "./redact";
+
+/** Supplies the bearer token of every request. */
+export interface TokenSource {
+  /** A valid token, fetched or refreshed when needed. */
+  getToken(): Promise<string>;
+  /** Drops `token` after a 401 so the next `getToken` fetches a new one (no-op for a static token). */
+  invalidate(token: string): void;
+  /** True when `invalidate` can produce a different token. */
+  readonly refreshable: boolean;
+}
+
+/** A fixed token from configuration. Trimmed: a trailing newline from a file breaks the header. */
+export class StaticTokenSource implements TokenSource {
+  readonly refreshable = false;
+  private readonly token: string;
+  constructor(token: string) {
+    this.token = token.trim();
+    registerSecret(this.token);
+  }
+  async getToken(): Promise<string> {
+    return this.token;
+  }
+  invalidate(): void {}
+}
+
+export interface ClientCredentialsOptions {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Refresh this long before the token expires. */
+  refreshSkewMs?: number;
+  now?: () => number;
+}
+
+/**
+ * OAuth2 client credentials (form POST `grant_type=client_credentials`). One token serves every request of
+ * the process; concurrent callers share a single in-flight exchange.
+ */
+export class ClientCredentialsTokenSource implements TokenSource {
+  readonly refreshable = true;
+  private token?: { value: string; expiresAt: number };
+  private inflight?: Promise<string>;
+  private readonly now: () => number;
+  private readonly skew: number;
+  /** Number of token exchanges made, for tests and the benchmark. */
+  exchanges = 0;
+
+  constructor(
+    private readonly http: AxiosInstance,
+    private readonly options: ClientCredentialsOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.skew = options.refreshSkewMs ?? 60_000;
+    registerSecret(options.clientSecret);
+  }
+
+  async getToken(): Promise<string> {
+    if (this.token && this.now() < this.token.expiresAt - this.skew) return this.token.value;
+    this.inflight ??= this.exchange().finally(() => (this.inflight = undefined));
+    return this.inflight;
+  }
+
+  invalidate(token: string): void {
+    if (this.token?.value === token) this.token = undefined;
+  }
+
+  private async exchange(): Promise<string> {
+    this.exchanges++;
+    const form = new URLSearchParams({
+      grant_type: "client_credentials",
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    });
+    const path = new URL(this.options.tokenUrl).pathname;
+    let response;
+    try {
+      response = await this.http.post(this.options.tokenUrl, form.toString(), {
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        validateStatus: () => true,
+        transformResponse: (data: unknown) => data,
+        responseType: "text",
+      });
+    } catch (cause) {
+      throw new VendorApiError({ kind: "network", method: "POST", path, detail: (cause as Error).message, retryable: true });
+    }
+    let body: { access_token?: unknown; expires_in?: unknown } = {};
+    try {
+      body = JSON.parse(String(response.data ?? ""));
+    } catch {
+      // Not JSON: handled below as a refusal.
+    }
+    if (response.status !== 200 || typeof body.access_token !== "string" || body.access_token.trim() === "") {
+      throw new VendorApiError({
+        kind: "auth",
+        method: "POST",
+        path,
+        status: response.status,
+        detail: `the token endpoint refused the client credentials (HTTP ${response.status})`,
+        retryable: response.status >= 500 || response.status === 429,
+      });
+    }
+    const value = body.access_token.trim();
+    registerSecret(value);
+    const lifetimeMs = (typeof body.expires_in === "number" ? body.expires_in : 3600) * 1000;
+    this.token = { value, expiresAt: this.now() + lifetimeMs };
+    return value;
+  }
+}

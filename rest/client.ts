@@ -1,0 +1,426 @@
+/**
+ * Typed client of every endpoint of spec §4. Each method states its path, body schema and response schema
+ * and hands the rest to the choke point (`HttpClient.request`).
+ */
+import type { TSchema } from "@sinclair/typebox";
+import type { ListPage } from "../schemas/common";
+import {
+  BackupInsert,
+  BackupList,
+  BackupResponse,
+  BackupUpdate,
+  KaasInsert,
+  KaasList,
+  KaasResponse,
+  KaasUpdate,
+  KubeconfigDownload,
+  NodePoolUpdate,
+  RegistryInsert,
+  RegistryList,
+  RegistryPasswordReset,
+  RegistryResponse,
+  RegistryUpdate,
+  VolumeAction,
+} from "../schemas";
+import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
+import { isNotFound } from "./errors";
+import { HttpClient, type HttpMethod, type QueryValue } from "./http";
+import { paginate } from "./paginate";
+import { registerSecret } from "./redact";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+import type { VendorSettings } from "./settings";
+import { TRANSITIONAL_STATES, classifyState, waitFor, type WaitVerdict } from "./waiter";
+
+/** Query of the list endpoints (spec §4.1). `filter` uses the `field:op(args)` grammar (api-notes). */
+export interface ListQuery {
+  filter?: string;
+  sort?: string;
+  projection?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** A resource with a status, as every response of the service is. */
+interface WithStatus {
+  status?: { state?: string | null } | null;
+}
+
+const enc = encodeURIComponent;
+
+export interface ClientOptions {
+  pollIntervalMs?: number;
+  retry?: RetryPolicy;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  onRetry?: (line: string) => void;
+}
+
+export class VendorContainerClient {
+  readonly http: HttpClient;
+  readonly pollIntervalMs: number;
+  private readonly sleep?: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(settings: VendorSettings, options: ClientOptions = {}, tokenSource?: TokenSource) {
+    this.http = new HttpClient({
+      baseUrl: settings.baseUrl,
+      apiVersion: settings.apiVersion,
+      providerNamespace: settings.providerNamespace,
+      tokenSource: new StaticTokenSource("placeholder"),
+      requestTimeoutMs: settings.requestTimeoutMs,
+      callDeadlineMs: settings.callDeadlineMs,
+      retry: options.retry ?? DEFAULT_RETRY_POLICY,
+      random: options.random,
+      sleep: options.sleep,
+      now: options.now,
+      onRetry: options.onRetry,
+    });
+    // The token source shares the keep-alive axios instance of the HTTP client.
+    this.http.settings.tokenSource =
+      tokenSource ??
+      (settings.token
+        ? new StaticTokenSource(settings.token)
+        : new ClientCredentialsTokenSource(this.http.axios, {
+            tokenUrl: settings.tokenUrl as string,
+            clientId: settings.clientId as string,
+            clientSecret: settings.clientSecret as string,
+            now: options.now,
+          }));
+    this.pollIntervalMs = options.pollIntervalMs ?? settings.pollIntervalMs;
+    this.sleep = options.sleep;
+    this.now = options.now ?? Date.now;
+  }
+
+  private async call<T>(
+    method: HttpMethod,
+    projectId: string,
+    path: string,
+    opts: {
+      body?: unknown;
+      bodySchema?: TSchema;
+      responseSchema?: TSchema;
+      query?: Record<string, QueryValue>;
+      idempotent?: boolean;
+      probe?: () => Promise<WithStatus>;
+      responseType?: "json" | "text";
+    } = {},
+  ): Promise<T | undefined> {
+    const probe = opts.probe;
+    const result = await this.http.request<T>({
+      method,
+      projectId,
+      path,
+      body: opts.body,
+      bodySchema: opts.bodySchema,
+      responseSchema: opts.responseSchema,
+      query: opts.query,
+      idempotent: opts.idempotent ?? true,
+      responseType: opts.responseType,
+      transitionalProbe: probe
+        ? async () => TRANSITIONAL_STATES.has((await probe()).status?.state ?? "")
+        : undefined,
+    });
+    return result.data;
+  }
+
+  private listQuery(q: ListQuery): Record<string, QueryValue> {
+    return { filter: q.filter, sort: q.sort, projection: q.projection, offset: q.offset, limit: q.limit };
+  }
+
+  // ---- KaaS (spec §4.1) ----
+
+  /** `POST P/kaas`. Not retried on an ambiguous failure: see the Kaas provider's idempotent create. */
+  async createKaas(projectId: string, body: KaasInsert): Promise<KaasResponse> {
+    registerSecret(body.properties.identity?.clientSecret);
+    return (await this.call<KaasResponse>("POST", projectId, "/kaas", {
+      body,
+      bodySchema: KaasInsert,
+      responseSchema: KaasResponse,
+      idempotent: false,
+    })) as KaasResponse;
+  }
+
+  /** `GET P/kaas`: one page. */
+  async listKaas(projectId: string, query: ListQuery = {}): Promise<ListPage<KaasResponse>> {
+    return (await this.call("GET", projectId, "/kaas", {
+      query: this.listQuery(query),
+      responseSchema: KaasList,
+    })) as ListPage<KaasResponse>;
+  }
+
+  /** Every cluster matching `query`, across pages. */
+  iterateKaas(projectId: string, query: Omit<ListQuery, "offset" | "limit"> = {}, pageSize = 100) {
+    return paginate((offset, limit) => this.listKaas(projectId, { ...query, offset, limit }), pageSize);
+  }
+
+  /** `GET P/kaas/{id}`. */
+  async getKaas(projectId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<KaasResponse> {
+    return (await this.call("GET", projectId, `/kaas/${enc(id)}`, {
+      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
+      responseSchema: KaasResponse,
+    })) as KaasResponse;
+  }
+
+  /** The cluster, or undefined when it is gone (404 or status `Deleted`). */
+  findKaas(projectId: string, id: string): Promise<KaasResponse | undefined> {
+    return findLive(() => this.getKaas(projectId, id));
+  }
+
+  /** `PUT P/kaas/{id}`: answers 200 without a body (api-notes); read the cluster afterwards. */
+  async updateKaas(projectId: string, id: string, body: KaasUpdate): Promise<void> {
+    await this.call("PUT", projectId, `/kaas/${enc(id)}`, {
+      body,
+      bodySchema: KaasUpdate,
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  /** `DELETE P/kaas/{id}` (202). `deleteOnCascade` also deletes the elastic IPs the cluster used. */
+  async deleteKaas(projectId: string, id: string, opts: { deleteOnCascade?: boolean } = {}): Promise<void> {
+    await this.call("DELETE", projectId, `/kaas/${enc(id)}`, {
+      query: { deleteOnCascade: opts.deleteOnCascade },
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  /**
+   * `GET P/kaas/{id}/download`: the kubeconfig, decoded. The service answers `{name, content}` with base64
+   * content; a raw kubeconfig body is accepted too (api-notes).
+   */
+  async downloadKubeconfig(projectId: string, id: string): Promise<string> {
+    const text = ((await this.call<string>("GET", projectId, `/kaas/${enc(id)}/download`, {
+      responseType: "text",
+    })) ?? "") as string;
+    let kubeconfig = text;
+    try {
+      const parsed = JSON.parse(text) as KubeconfigDownload;
+      if (parsed && typeof parsed.content === "string") {
+        const decoded = Buffer.from(parsed.content, "base64").toString("utf8");
+        // Base64 that does not round-trip was raw text all along.
+        kubeconfig = Buffer.from(decoded, "utf8").toString("base64") === parsed.content.replace(/\s/g, "") ? decoded : parsed.content;
+      }
+    } catch {
+      // Raw text body.
+    }
+    registerSecret(kubeconfig);
+    return kubeconfig;
+  }
+
+  /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update of one pool; answers the cluster. */
+  async updateNodePool(projectId: string, id: string, poolName: string, body: NodePoolUpdate): Promise<KaasResponse | undefined> {
+    return this.call<KaasResponse>("PUT", projectId, `/kaas/${enc(id)}/nodePools/${enc(poolName)}`, {
+      body,
+      bodySchema: NodePoolUpdate,
+      responseSchema: KaasResponse,
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  /** `POST .../nodePools/{pool}/nodes/{node}/attach`: success code undocumented, any 2xx accepted. */
+  async attachVolume(projectId: string, id: string, pool: string, nodeId: string, volumeUri: string): Promise<void> {
+    await this.call("POST", projectId, `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`, {
+      body: { volume: { uri: volumeUri } },
+      bodySchema: VolumeAction,
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  /** `POST .../nodePools/{pool}/nodes/{node}/detach`. */
+  async detachVolumeFromNode(projectId: string, id: string, pool: string, nodeId: string, volumeUri: string): Promise<void> {
+    await this.call("POST", projectId, `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`, {
+      body: { volume: { uri: volumeUri } },
+      bodySchema: VolumeAction,
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  /** `POST P/kaas/{id}/detach`: cluster-level detach, for when the node is gone. */
+  async detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
+    await this.call("POST", projectId, `/kaas/${enc(id)}/detach`, {
+      body: { volume: { uri: volumeUri } },
+      bodySchema: VolumeAction,
+      probe: () => this.getKaas(projectId, id),
+    });
+  }
+
+  // ---- Backups (spec §4.2) ----
+
+  private backupsPath(kaasId: string): string {
+    return `/kaas/${enc(kaasId)}/backups`;
+  }
+
+  async createBackup(projectId: string, kaasId: string, body: BackupInsert): Promise<BackupResponse> {
+    return (await this.call<BackupResponse>("POST", projectId, this.backupsPath(kaasId), {
+      body,
+      bodySchema: BackupInsert,
+      responseSchema: BackupResponse,
+      idempotent: false,
+    })) as BackupResponse;
+  }
+
+  async listBackups(projectId: string, kaasId: string, query: ListQuery = {}): Promise<ListPage<BackupResponse>> {
+    return (await this.call("GET", projectId, this.backupsPath(kaasId), {
+      query: this.listQuery(query),
+      responseSchema: BackupList,
+    })) as ListPage<BackupResponse>;
+  }
+
+  iterateBackups(projectId: string, kaasId: string, query: Omit<ListQuery, "offset" | "limit"> = {}, pageSize = 100) {
+    return paginate((offset, limit) => this.listBackups(projectId, kaasId, { ...query, offset, limit }), pageSize);
+  }
+
+  async getBackup(projectId: string, kaasId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<BackupResponse> {
+    return (await this.call("GET", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
+      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
+      responseSchema: BackupResponse,
+    })) as BackupResponse;
+  }
+
+  findBackup(projectId: string, kaasId: string, id: string): Promise<BackupResponse | undefined> {
+    return findLive(() => this.getBackup(projectId, kaasId, id));
+  }
+
+  async updateBackup(projectId: string, kaasId: string, id: string, body: BackupUpdate): Promise<void> {
+    await this.call("PUT", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
+      body,
+      bodySchema: BackupUpdate,
+      probe: () => this.getBackup(projectId, kaasId, id),
+    });
+  }
+
+  async deleteBackup(projectId: string, kaasId: string, id: string): Promise<void> {
+    await this.call("DELETE", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
+      probe: () => this.getBackup(projectId, kaasId, id),
+    });
+  }
+
+  // ---- Registries (spec §4.3) ----
+
+  async createRegistry(projectId: string, body: RegistryInsert): Promise<RegistryResponse> {
+    return (await this.call<RegistryResponse>("POST", projectId, "/registries", {
+      body,
+      bodySchema: RegistryInsert,
+      responseSchema: RegistryResponse,
+      idempotent: false,
+    })) as RegistryResponse;
+  }
+
+  /** `GET P/registries`; `loadEngineVersion` fills `data.info.version`. */
+  async listRegistries(
+    projectId: string,
+    query: ListQuery & { loadEngineVersion?: boolean } = {},
+  ): Promise<ListPage<RegistryResponse>> {
+    return (await this.call("GET", projectId, "/registries", {
+      query: { ...this.listQuery(query), loadEngineVersion: query.loadEngineVersion },
+      responseSchema: RegistryList,
+    })) as ListPage<RegistryResponse>;
+  }
+
+  iterateRegistries(
+    projectId: string,
+    query: Omit<ListQuery, "offset" | "limit"> & { loadEngineVersion?: boolean } = {},
+    pageSize = 100,
+  ) {
+    return paginate((offset, limit) => this.listRegistries(projectId, { ...query, offset, limit }), pageSize);
+  }
+
+  async getRegistry(projectId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<RegistryResponse> {
+    return (await this.call("GET", projectId, `/registries/${enc(id)}`, {
+      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
+      responseSchema: RegistryResponse,
+    })) as RegistryResponse;
+  }
+
+  findRegistry(projectId: string, id: string): Promise<RegistryResponse | undefined> {
+    return findLive(() => this.getRegistry(projectId, id));
+  }
+
+  async updateRegistry(projectId: string, id: string, body: RegistryUpdate): Promise<void> {
+    await this.call("PUT", projectId, `/registries/${enc(id)}`, {
+      body,
+      bodySchema: RegistryUpdate,
+      probe: () => this.getRegistry(projectId, id),
+    });
+  }
+
+  async deleteRegistry(projectId: string, id: string): Promise<void> {
+    await this.call("DELETE", projectId, `/registries/${enc(id)}`, { probe: () => this.getRegistry(projectId, id) });
+  }
+
+  /** `PUT P/registries/{id}/resetAdminPassword`. */
+  async resetAdminPassword(projectId: string, id: string, body: RegistryPasswordReset = {}): Promise<void> {
+    await this.call("PUT", projectId, `/registries/${enc(id)}/resetAdminPassword`, {
+      body,
+      bodySchema: RegistryPasswordReset,
+      probe: () => this.getRegistry(projectId, id),
+    });
+  }
+
+  // ---- Waiting ----
+
+  /**
+   * Polls `observe` until the resource is settled (`Active`...), failed, or the deadline passes. The
+   * observation may be undefined (gone), which is a failure while waiting to settle.
+   */
+  waitUntilSettled<T extends WithStatus>(
+    observe: () => Promise<T | undefined>,
+    args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void; judge?: (t: T) => WaitVerdict },
+  ): Promise<T> {
+    return waitFor(
+      observe,
+      (t) =>
+        t === undefined
+          ? { kind: "failed", reason: "it no longer exists" }
+          : args.judge
+            ? args.judge(t)
+            : classifyState(t.status),
+      { ...this.waitDefaults(args), target: "Active", method: "GET" },
+    ) as Promise<T>;
+  }
+
+  /** Polls `observe` until it answers undefined (404 or `Deleted`). */
+  async waitUntilGone<T extends WithStatus>(
+    observe: () => Promise<T | undefined>,
+    args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void },
+  ): Promise<void> {
+    await waitFor(
+      observe,
+      (t): WaitVerdict =>
+        t === undefined
+          ? { kind: "done" }
+          : t.status?.state === "Failed" || t.status?.state === "Error"
+            ? { kind: "failed", reason: classifyFailure(t) }
+            : { kind: "pending", state: t.status?.state ?? "Unknown" },
+      { ...this.waitDefaults(args), target: "deleted", method: "DELETE" },
+    );
+  }
+
+  private waitDefaults(args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void }) {
+    return {
+      what: args.what,
+      path: args.path,
+      deadline: args.deadline,
+      onProgress: args.onProgress,
+      intervalMs: this.pollIntervalMs,
+      sleep: this.sleep,
+      now: this.now,
+    };
+  }
+}
+
+function classifyFailure(t: WithStatus): string {
+  const verdict = classifyState(t.status as never);
+  return verdict.kind === "failed" ? verdict.reason : `state ${t.status?.state}`;
+}
+
+/** Runs a GET and maps "gone" (404, or status `Deleted`) to undefined. */
+async function findLive<T extends WithStatus>(get: () => Promise<T>): Promise<T | undefined> {
+  try {
+    const found = await get();
+    return found.status?.state === "Deleted" ? undefined : found;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * The one HTTP choke point of the package (house style "One HTTP choke point"). Every request of every
+ * resource kind goes through `HttpClient.request`, which, in order:
+ *   1. validates the request body against its schema and throws before any I/O;
+ *   2. expands the path under `/projects/{projectId}/providers/{namespace}` and adds `api-version`;
+ *   3. adds content types and the bearer token (refreshed once on 401);
+ *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
+ *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After`, within
+ *      the call's overall deadline - but never re-sends a non-idempotent request whose fate is unknown;
+ *   6. retries a 400 without field errors while the target resource is in a transitional state (api-notes);
+ *   7. turns every failure into a `VendorApiError` with secrets redacted.
+ */
+import http from "node:http";
+import https from "node:https";
+import axios, { type AxiosInstance, type AxiosResponse } from "axios";
+import type { TSchema } from "@sinclair/typebox";
+import type { ProblemDetails } from "../schemas/common";
+import { formatProblems, validateSchema } from "../schemas/validate";
+import type { TokenSource } from "./auth";
+import { VendorApiError, fieldProblemsOf } from "./errors";
+import { redact } from "./redact";
+import {
+  DEFAULT_RETRY_POLICY,
+  NOT_SENT_ERROR_CODES,
+  RETRYABLE_STATUSES,
+  SAFE_FOR_CREATE_STATUSES,
+  parseRetryAfter,
+  retryDelay,
+  type RetryPolicy,
+} from "./retry";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+export type QueryValue = string | number | boolean | undefined | null;
+
+/** Connection and protocol settings shared by every request of one client. */
+export interface HttpSettings {
+  /** Service base URL, for example `https://api.example.com` or the emulator's URL. */
+  baseUrl: string;
+  /** `api-version` query parameter (spec §9; default `1`). */
+  apiVersion: string;
+  /** Provider namespace path segment (default `Vendor.Container`). */
+  providerNamespace: string;
+  tokenSource: TokenSource;
+  /** Timeout of one attempt. */
+  requestTimeoutMs: number;
+  /** Overall deadline of one call including its retries. */
+  callDeadlineMs: number;
+  retry: RetryPolicy;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  /** Called before each retry with a redacted one-line reason. */
+  onRetry?: (line: string) => void;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  projectId: string;
+  /** Path below the provider prefix, e.g. `/kaas/k-1`; callers encode path parameters. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Schema the body must satisfy; checked before any I/O. */
+  bodySchema?: TSchema;
+  /** Schema a JSON response body must satisfy. */
+  responseSchema?: TSchema;
+  /**
+   * False for a create: a failure after the request may have reached the service (timeout, dropped
+   * connection, 5xx other than 503) is thrown with `ambiguous: true` instead of being retried, so the
+   * caller can look the object up before trying again (Kaas issue: idempotent create).
+   */
+  idempotent: boolean;
+  /** Answers whether the target is transitional; enables the retry of a 400 without field errors. */
+  transitionalProbe?: () => Promise<boolean>;
+  /** Overrides the overall deadline (absolute epoch ms). */
+  deadline?: number;
+  /** `text` returns the raw body (kubeconfig download). */
+  responseType?: "json" | "text";
+}
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  data: T | undefined;
+}
+
+/** Result of one classified attempt. */
+type Attempt =
+  | { outcome: "ok"; result: HttpResult }
+  | { outcome: "retry"; error: VendorApiError; retryAfterMs?: number }
+  | { outcome: "fail"; error: VendorApiError };
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class HttpClient {
+  readonly axios: AxiosInstance;
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  /** Requests sent, counted per attempt; read by tests and the benchmark. */
+  attempts = 0;
+
+  constructor(readonly settings: HttpSettings) {
+    this.random = settings.random ?? Math.random;
+    this.sleep = settings.sleep ?? defaultSleep;
+    this.now = settings.now ?? Date.now;
+    // Keep-alive: one client serves all resources of a stack; fresh TLS handshakes per poll would dominate.
+    this.axios = axios.create({
+      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+      httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+      proxy: false,
+    });
+  }
+
+  /** Full URL path of `spec.path` under the project and provider namespace. */
+  fullPath(projectId: string, path: string): string {
+    return `/projects/${encodeURIComponent(projectId)}/providers/${this.settings.providerNamespace}${path}`;
+  }
+
+  async request<T = unknown>(spec: RequestSpec): Promise<HttpResult<T>> {
+    if (spec.bodySchema) {
+      const problems = validateSchema(spec.bodySchema, spec.body);
+      if (problems.length > 0) throw VendorApiError.validation(spec.method, spec.path, problems);
+    }
+    const deadline = spec.deadline ?? this.now() + this.settings.callDeadlineMs;
+    const policy = this.settings.retry ?? DEFAULT_RETRY_POLICY;
+    let refreshedAfter401 = false;
+    let lastError: VendorApiError | undefined;
+    for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
+      const remaining = deadline - this.now();
+      if (remaining <= 0) break;
+      const token = await this.settings.tokenSource.getToken();
+      const result = await this.attempt(spec, token, Math.min(this.settings.requestTimeoutMs, remaining));
+      if (result.outcome === "ok") return result.result as HttpResult<T>;
+      lastError = result.error;
+      if (result.error.status === 401 && this.settings.tokenSource.refreshable && !refreshedAfter401) {
+        // One forced refresh on 401: the token may have been revoked or expired early.
+        refreshedAfter401 = true;
+        this.settings.tokenSource.invalidate(token);
+        attempt--;
+        continue;
+      }
+      if (result.outcome === "fail") throw result.error;
+      const wait = retryDelay(attempt, result.retryAfterMs, policy, this.random);
+      if (this.now() + wait >= deadline) break;
+      this.settings.onRetry?.(`${result.error.message}; retrying in ${Math.round(wait)} ms`);
+      await this.sleep(wait);
+    }
+    const reason = lastError ? lastError.message : "no attempt could be made";
+    throw new VendorApiError({
+      kind: "deadline",
+      method: spec.method,
+      path: spec.path,
+      status: lastError?.status,
+      problem: lastError?.problem,
+      detail: `gave up after retries within the deadline; last error: ${reason}`,
+      ambiguous: lastError?.ambiguous,
+    });
+  }
+
+  /** Sends one attempt and classifies its outcome. */
+  private async attempt(spec: RequestSpec, token: string, timeoutMs: number): Promise<Attempt> {
+    this.attempts++;
+    const url = this.settings.baseUrl.replace(/\/+$/, "") + this.fullPath(spec.projectId, spec.path);
+    const params: Record<string, string> = { "api-version": this.settings.apiVersion };
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined && value !== null) params[key] = String(value);
+    }
+    let response: AxiosResponse<string>;
+    try {
+      response = await this.axios.request<string>({
+        method: spec.method,
+        url,
+        params,
+        data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        headers: {
+          Accept: "application/json",
+          ...(spec.body === undefined ? {} : { "Content-Type": "application/json" }),
+          Authorization: `Bearer ${token}`,
+        },
+        timeout: timeoutMs,
+        responseType: "text",
+        transformResponse: (data: unknown) => data,
+        validateStatus: () => true,
+        maxRedirects: 0,
+      });
+    } catch (cause) {
+      return this.classifyNetworkError(spec, cause);
+    }
+    const status = response.status;
+    const text = typeof response.data === "string" ? response.data : "";
+    if (status >= 200 && status < 300) return this.parseSuccess(spec, status, text);
+
+    const problem = parseProblem(text);
+    const fieldErrors = fieldProblemsOf(problem);
+    const error = new VendorApiError({
+      kind: "http",
+      method: spec.method,
+      path: spec.path,
+      status,
+      statusText: response.statusText,
+      problem,
+      detail: problem ? undefined : text.slice(0, 200),
+      retryable: RETRYABLE_STATUSES.has(status),
+      ambiguous: !spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status) && status >= 500,
+    });
+    if (RETRYABLE_STATUSES.has(status)) {
+      if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
+      return { outcome: "retry", error, retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.now()) };
+    }
+    if (status === 400 && fieldErrors.length === 0 && spec.transitionalProbe) {
+      // A 400 without field errors while the resource is busy (e.g. DELETE while Updating) is transient.
+      let transitional = false;
+      try {
+        transitional = await spec.transitionalProbe();
+      } catch {
+        transitional = false;
+      }
+      if (transitional) return { outcome: "retry", error };
+    }
+    return { outcome: "fail", error };
+  }
+
+  private parseSuccess(spec: RequestSpec, status: number, text: string): Attempt {
+    if (spec.responseType === "text") return { outcome: "ok", result: { status, data: text } };
+    if (text.trim() === "") return { outcome: "ok", result: { status, data: undefined } };
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return {
+        outcome: "fail",
+        error: new VendorApiError({
+          kind: "http",
+          method: spec.method,
+          path: spec.path,
+          status,
+          detail: "the service answered a body that is not JSON",
+        }),
+      };
+    }
+    if (spec.responseSchema) {
+      const problems = validateSchema(spec.responseSchema, data);
+      if (problems.length > 0) {
+        return {
+          outcome: "fail",
+          error: new VendorApiError({
+            kind: "http",
+            method: spec.method,
+            path: spec.path,
+            status,
+            detail: `unexpected response body: ${formatProblems(problems)}`,
+          }),
+        };
+      }
+    }
+    return { outcome: "ok", result: { status, data } };
+  }
+
+  private classifyNetworkError(spec: RequestSpec, cause: unknown): Attempt {
+    const err = cause as { code?: string; message?: string };
+    const timedOut = err.code === "ECONNABORTED" || err.code === "ETIMEDOUT" || /timeout/i.test(err.message ?? "");
+    const notSent = err.code !== undefined && NOT_SENT_ERROR_CODES.has(err.code);
+    const error = new VendorApiError({
+      kind: timedOut ? "timeout" : "network",
+      method: spec.method,
+      path: spec.path,
+      detail: redact(`${err.code ?? ""} ${err.message ?? String(cause)}`.trim()),
+      retryable: true,
+      ambiguous: !spec.idempotent && !notSent,
+    });
+    if (!spec.idempotent && !notSent) return { outcome: "fail", error };
+    return { outcome: "retry", error };
+  }
+}
+
+/** Parses a problem-details body; plain-text bodies (`Bad Gateway`) yield undefined. */
+function parseProblem(text: string): ProblemDetails | undefined {
+  if (!text.trim().startsWith("{")) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === "object" && parsed !== null ? (parsed as ProblemDetails) : undefined;
+  } catch {
+    return undefined;
+  }
+}

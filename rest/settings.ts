@@ -1,0 +1,102 @@
+/**
+ * Connection settings, resolved from Pulumi stack configuration (namespace `vendor`) with environment
+ * fallbacks. The same settings serve every resource kind and every function. Credentials are read here,
+ * in the provider process, and are never captured into the serialized provider or into state.
+ */
+
+/** Resolved settings of one client. */
+export interface VendorSettings {
+  baseUrl: string;
+  projectId?: string;
+  token?: string;
+  clientId?: string;
+  clientSecret?: string;
+  tokenUrl?: string;
+  apiVersion: string;
+  providerNamespace: string;
+  /** Time between status polls while waiting. */
+  pollIntervalMs: number;
+  /** Timeout of one HTTP attempt. */
+  requestTimeoutMs: number;
+  /** Overall deadline of one call including retries. */
+  callDeadlineMs: number;
+}
+
+/** Each setting: its stack config key and its environment variable. */
+export const SETTING_SOURCES = {
+  baseUrl: ["vendor:baseUrl", "VENDOR_BASE_URL"],
+  projectId: ["vendor:projectId", "VENDOR_PROJECT_ID"],
+  token: ["vendor:token", "VENDOR_TOKEN"],
+  clientId: ["vendor:clientId", "VENDOR_CLIENT_ID"],
+  clientSecret: ["vendor:clientSecret", "VENDOR_CLIENT_SECRET"],
+  tokenUrl: ["vendor:tokenUrl", "VENDOR_TOKEN_URL"],
+  apiVersion: ["vendor:apiVersion", "VENDOR_API_VERSION"],
+  providerNamespace: ["vendor:providerNamespace", "VENDOR_PROVIDER_NAMESPACE"],
+  pollIntervalMs: ["vendor:pollIntervalMs", "VENDOR_POLL_INTERVAL_MS"],
+  requestTimeoutMs: ["vendor:requestTimeoutMs", "VENDOR_REQUEST_TIMEOUT_MS"],
+  callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
+} as const satisfies Record<keyof VendorSettings, readonly [string, string]>;
+
+export const DEFAULT_SETTINGS = {
+  apiVersion: "1",
+  providerNamespace: "Vendor.Container",
+  pollIntervalMs: 10_000,
+  requestTimeoutMs: 30_000,
+  callDeadlineMs: 120_000,
+};
+
+/** Thrown when the settings cannot work (no base URL, no credentials, malformed numbers). */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+function positiveInt(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined || text.trim() === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new SettingsError(`${SETTING_SOURCES[name as keyof VendorSettings][0]} must be a positive integer (ms), got "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * Resolves the settings: stack config first (`get("vendor:baseUrl")`), then the environment. Throws a
+ * `SettingsError` that names both sources when something required is missing.
+ */
+export function resolveSettings(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): VendorSettings {
+  const read = (name: keyof VendorSettings): string | undefined => {
+    const [configKey, envName] = SETTING_SOURCES[name];
+    const value = get(configKey) ?? env[envName];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
+  };
+  const baseUrl = read("baseUrl");
+  if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
+  if (!/^https?:\/\//.test(baseUrl)) throw new SettingsError(`vendor:baseUrl must be an http(s) URL, got "${baseUrl}"`);
+  const settings: VendorSettings = {
+    baseUrl,
+    projectId: read("projectId"),
+    token: read("token"),
+    clientId: read("clientId"),
+    clientSecret: read("clientSecret"),
+    tokenUrl: read("tokenUrl"),
+    apiVersion: read("apiVersion") ?? DEFAULT_SETTINGS.apiVersion,
+    providerNamespace: read("providerNamespace") ?? DEFAULT_SETTINGS.providerNamespace,
+    pollIntervalMs: positiveInt("pollIntervalMs", read("pollIntervalMs"), DEFAULT_SETTINGS.pollIntervalMs),
+    requestTimeoutMs: positiveInt("requestTimeoutMs", read("requestTimeoutMs"), DEFAULT_SETTINGS.requestTimeoutMs),
+    callDeadlineMs: positiveInt("callDeadlineMs", read("callDeadlineMs"), DEFAULT_SETTINGS.callDeadlineMs),
+  };
+  const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;
+  if (!settings.token && !clientCredentials) {
+    throw new SettingsError(
+      "no credentials: set vendor:token (VENDOR_TOKEN), or vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET, VENDOR_TOKEN_URL)",
+    );
+  }
+  return settings;
+}

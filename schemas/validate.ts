@@ -1,0 +1,62 @@
+/**
+ * The one ajv instance of the package. Validators are compiled once per schema object and cached, so the
+ * REST client and the emulator pay the compile cost once per process.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import type { TSchema } from "@sinclair/typebox";
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+/** One schema violation: the JSON path of the value (`/properties/nodeCidr/address`) and what is wrong. */
+export interface SchemaProblem {
+  path: string;
+  message: string;
+}
+
+function describe(error: ErrorObject): SchemaProblem {
+  const base = error.instancePath || "/";
+  switch (error.keyword) {
+    case "additionalProperties": {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return { path: `${error.instancePath}/${extra}`, message: "is not an allowed property" };
+    }
+    case "required": {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return { path: `${error.instancePath}/${missing}`, message: "is required" };
+    }
+    default:
+      return { path: base, message: error.message ?? "is invalid" };
+  }
+}
+
+/**
+ * Validates `value` against `schema` and returns every problem (empty when valid). Union branches
+ * (`Nullable`) produce one message per branch from ajv; they are folded so each path is reported once.
+ */
+export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[] {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(value)) return [];
+  const problems: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    if (error.keyword === "anyOf") continue;
+    const problem = describe(error);
+    // A nullable field that is wrong reports both "must be X" and "must be null": keep the first.
+    if (seen.has(problem.path)) continue;
+    seen.add(problem.path);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+/** Formats problems as `path: message; path: message`. */
+export function formatProblems(problems: SchemaProblem[]): string {
+  return problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+}
