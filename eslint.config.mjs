@@ -13,7 +13,7 @@ export default tseslint.config(
   },
   {
     // The serialized provider shells must call `require` lazily (see sdk/shell.ts).
-    files: ["sdk/shell.ts"],
+    files: ["sdk/shell.ts", "sdk/shells/*.ts"],
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
 );

@@ -89,7 +89,13 @@ export class ClientCredentialsTokenSource implements TokenSource {
         responseType: "text",
       });
     } catch (cause) {
-      throw new VendorApiError({ kind: "network", method: "POST", path, detail: (cause as Error).message, retryable: true });
+      throw new VendorApiError({
+        kind: "network",
+        method: "POST",
+        path,
+        detail: (cause as Error).message,
+        retryable: true,
+      });
     }
     let body: { access_token?: unknown; expires_in?: unknown } = {};
     try {

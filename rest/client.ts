@@ -67,7 +67,9 @@ export class VendorContainerClient {
       baseUrl: settings.baseUrl,
       apiVersion: settings.apiVersion,
       providerNamespace: settings.providerNamespace,
-      tokenSource: new StaticTokenSource("placeholder"),
+      // Replaced below. Not a StaticTokenSource: that would register "placeholder" as a secret and redact the
+      // word from every later message of the process.
+      tokenSource: { getToken: async () => "", invalidate: () => undefined, refreshable: false },
       requestTimeoutMs: settings.requestTimeoutMs,
       callDeadlineMs: settings.callDeadlineMs,
       retry: options.retry ?? DEFAULT_RETRY_POLICY,
@@ -155,7 +157,11 @@ export class VendorContainerClient {
   }
 
   /** `GET P/kaas/{id}`. */
-  async getKaas(projectId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<KaasResponse> {
+  async getKaas(
+    projectId: string,
+    id: string,
+    opts: { ignoreDeletedStatus?: boolean } = {},
+  ): Promise<KaasResponse> {
     return (await this.call("GET", projectId, `/kaas/${enc(id)}`, {
       query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
       responseSchema: KaasResponse,
@@ -198,7 +204,10 @@ export class VendorContainerClient {
       if (parsed && typeof parsed.content === "string") {
         const decoded = Buffer.from(parsed.content, "base64").toString("utf8");
         // Base64 that does not round-trip was raw text all along.
-        kubeconfig = Buffer.from(decoded, "utf8").toString("base64") === parsed.content.replace(/\s/g, "") ? decoded : parsed.content;
+        kubeconfig =
+          Buffer.from(decoded, "utf8").toString("base64") === parsed.content.replace(/\s/g, "")
+            ? decoded
+            : parsed.content;
       }
     } catch {
       // Raw text body.
@@ -208,7 +217,12 @@ export class VendorContainerClient {
   }
 
   /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update of one pool; answers the cluster. */
-  async updateNodePool(projectId: string, id: string, poolName: string, body: NodePoolUpdate): Promise<KaasResponse | undefined> {
+  async updateNodePool(
+    projectId: string,
+    id: string,
+    poolName: string,
+    body: NodePoolUpdate,
+  ): Promise<KaasResponse | undefined> {
     return this.call<KaasResponse>("PUT", projectId, `/kaas/${enc(id)}/nodePools/${enc(poolName)}`, {
       body,
       bodySchema: NodePoolUpdate,
@@ -218,21 +232,43 @@ export class VendorContainerClient {
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/attach`: success code undocumented, any 2xx accepted. */
-  async attachVolume(projectId: string, id: string, pool: string, nodeId: string, volumeUri: string): Promise<void> {
-    await this.call("POST", projectId, `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`, {
-      body: { volume: { uri: volumeUri } },
-      bodySchema: VolumeAction,
-      probe: () => this.getKaas(projectId, id),
-    });
+  async attachVolume(
+    projectId: string,
+    id: string,
+    pool: string,
+    nodeId: string,
+    volumeUri: string,
+  ): Promise<void> {
+    await this.call(
+      "POST",
+      projectId,
+      `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`,
+      {
+        body: { volume: { uri: volumeUri } },
+        bodySchema: VolumeAction,
+        probe: () => this.getKaas(projectId, id),
+      },
+    );
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/detach`. */
-  async detachVolumeFromNode(projectId: string, id: string, pool: string, nodeId: string, volumeUri: string): Promise<void> {
-    await this.call("POST", projectId, `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`, {
-      body: { volume: { uri: volumeUri } },
-      bodySchema: VolumeAction,
-      probe: () => this.getKaas(projectId, id),
-    });
+  async detachVolumeFromNode(
+    projectId: string,
+    id: string,
+    pool: string,
+    nodeId: string,
+    volumeUri: string,
+  ): Promise<void> {
+    await this.call(
+      "POST",
+      projectId,
+      `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`,
+      {
+        body: { volume: { uri: volumeUri } },
+        bodySchema: VolumeAction,
+        probe: () => this.getKaas(projectId, id),
+      },
+    );
   }
 
   /** `POST P/kaas/{id}/detach`: cluster-level detach, for when the node is gone. */
@@ -259,18 +295,35 @@ export class VendorContainerClient {
     })) as BackupResponse;
   }
 
-  async listBackups(projectId: string, kaasId: string, query: ListQuery = {}): Promise<ListPage<BackupResponse>> {
+  async listBackups(
+    projectId: string,
+    kaasId: string,
+    query: ListQuery = {},
+  ): Promise<ListPage<BackupResponse>> {
     return (await this.call("GET", projectId, this.backupsPath(kaasId), {
       query: this.listQuery(query),
       responseSchema: BackupList,
     })) as ListPage<BackupResponse>;
   }
 
-  iterateBackups(projectId: string, kaasId: string, query: Omit<ListQuery, "offset" | "limit"> = {}, pageSize = 100) {
-    return paginate((offset, limit) => this.listBackups(projectId, kaasId, { ...query, offset, limit }), pageSize);
+  iterateBackups(
+    projectId: string,
+    kaasId: string,
+    query: Omit<ListQuery, "offset" | "limit"> = {},
+    pageSize = 100,
+  ) {
+    return paginate(
+      (offset, limit) => this.listBackups(projectId, kaasId, { ...query, offset, limit }),
+      pageSize,
+    );
   }
 
-  async getBackup(projectId: string, kaasId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<BackupResponse> {
+  async getBackup(
+    projectId: string,
+    kaasId: string,
+    id: string,
+    opts: { ignoreDeletedStatus?: boolean } = {},
+  ): Promise<BackupResponse> {
     return (await this.call("GET", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
       query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
       responseSchema: BackupResponse,
@@ -325,7 +378,11 @@ export class VendorContainerClient {
     return paginate((offset, limit) => this.listRegistries(projectId, { ...query, offset, limit }), pageSize);
   }
 
-  async getRegistry(projectId: string, id: string, opts: { ignoreDeletedStatus?: boolean } = {}): Promise<RegistryResponse> {
+  async getRegistry(
+    projectId: string,
+    id: string,
+    opts: { ignoreDeletedStatus?: boolean } = {},
+  ): Promise<RegistryResponse> {
     return (await this.call("GET", projectId, `/registries/${enc(id)}`, {
       query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
       responseSchema: RegistryResponse,
@@ -345,7 +402,9 @@ export class VendorContainerClient {
   }
 
   async deleteRegistry(projectId: string, id: string): Promise<void> {
-    await this.call("DELETE", projectId, `/registries/${enc(id)}`, { probe: () => this.getRegistry(projectId, id) });
+    await this.call("DELETE", projectId, `/registries/${enc(id)}`, {
+      probe: () => this.getRegistry(projectId, id),
+    });
   }
 
   /** `PUT P/registries/{id}/resetAdminPassword`. */
@@ -365,7 +424,13 @@ export class VendorContainerClient {
    */
   waitUntilSettled<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void; judge?: (t: T) => WaitVerdict },
+    args: {
+      what: string;
+      path: string;
+      deadline: number;
+      onProgress?: (line: string) => void;
+      judge?: (t: T) => WaitVerdict;
+    },
   ): Promise<T> {
     return waitFor(
       observe,
@@ -396,7 +461,12 @@ export class VendorContainerClient {
     );
   }
 
-  private waitDefaults(args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void }) {
+  private waitDefaults(args: {
+    what: string;
+    path: string;
+    deadline: number;
+    onProgress?: (line: string) => void;
+  }) {
     return {
       what: args.what,
       path: args.path,

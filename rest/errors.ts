@@ -96,7 +96,12 @@ export class VendorApiError extends Error {
       .map((f) => (f.field ? `${f.field}: ${f.message}` : f.message))
       .join("; ");
     const problemText = [init.problem?.title, init.problem?.detail].filter(Boolean).join(": ");
-    const reason = fields || problemText || init.detail || "";
+    // An http or validation error is explained by the service's (or the schema's) words; every other kind by
+    // its own detail, which for a deadline already quotes the last error (whose problem it also carries).
+    const reason =
+      init.kind === "http" || init.kind === "validation"
+        ? fields || problemText || init.detail || ""
+        : init.detail || fields || problemText || "";
     switch (init.kind) {
       case "validation":
         return `${what} not sent: invalid request body: ${reason}`;
@@ -124,7 +129,11 @@ export class VendorApiError extends Error {
 
 /** True for any error thrown by the REST layer, whichever copy of the package threw it. */
 export function isVendorApiError(error: unknown): error is VendorApiError {
-  return typeof error === "object" && error !== null && (error as { isVendorApiError?: unknown }).isVendorApiError === true;
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { isVendorApiError?: unknown }).isVendorApiError === true
+  );
 }
 
 /** True for a 404 answer. */

@@ -140,6 +140,8 @@ export class HttpClient {
         continue;
       }
       if (result.outcome === "fail") throw result.error;
+      // The last allowed attempt failed: give up now rather than sleep before an attempt that never comes.
+      if (attempt + 1 >= policy.maxAttempts) break;
       const wait = retryDelay(attempt, result.retryAfterMs, policy, this.random);
       if (this.now() + wait >= deadline) break;
       this.settings.onRetry?.(`${result.error.message}; retrying in ${Math.round(wait)} ms`);
@@ -205,7 +207,11 @@ export class HttpClient {
     });
     if (RETRYABLE_STATUSES.has(status)) {
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
-      return { outcome: "retry", error, retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.now()) };
+      return {
+        outcome: "retry",
+        error,
+        retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.now()),
+      };
     }
     if (status === 400 && fieldErrors.length === 0 && spec.transitionalProbe) {
       // A 400 without field errors while the resource is busy (e.g. DELETE while Updating) is transient.
@@ -258,7 +264,8 @@ export class HttpClient {
 
   private classifyNetworkError(spec: RequestSpec, cause: unknown): Attempt {
     const err = cause as { code?: string; message?: string };
-    const timedOut = err.code === "ECONNABORTED" || err.code === "ETIMEDOUT" || /timeout/i.test(err.message ?? "");
+    const timedOut =
+      err.code === "ECONNABORTED" || err.code === "ETIMEDOUT" || /timeout/i.test(err.message ?? "");
     const notSent = err.code !== undefined && NOT_SENT_ERROR_CODES.has(err.code);
     const error = new VendorApiError({
       kind: timedOut ? "timeout" : "network",

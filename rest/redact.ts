@@ -23,8 +23,13 @@ export function registerSecret(value: string | undefined | null): void {
 }
 
 const bearer = /(Bearer\s+)[A-Za-z0-9._~+/=-]+/g;
-const secretFields =
-  /("?(?:access_token|client_secret|clientSecret|password|token|content|kubeconfig)"?\s*[:=]\s*"?)([^"&,\s}]+)/gi;
+const secretKeys = "access_token|client_secret|clientSecret|password|token|content|kubeconfig";
+// A JSON member (`"token": "..."`), a form or query field (`client_secret=...`) or a YAML line (`token: ...`).
+// A bare `clientSecret: must be string` inside a one-line error is a schema path and its message: left alone.
+const secretFields = new RegExp(
+  `("(?:${secretKeys})"\\s*:\\s*"?|(?:${secretKeys})=|^[ \\t-]*(?:${secretKeys}):[ \\t]*"?)([^"&,\\s}]+)`,
+  "gim",
+);
 
 /** Removes every registered secret, bearer tokens and secret-named JSON or form fields from `text`. */
 export function redact(text: string): string {

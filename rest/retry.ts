@@ -49,6 +49,9 @@ export function parseRetryAfter(header: string | undefined | null, nowMs: number
   const text = String(header).trim();
   if (text === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Every HTTP-date form starts with a day name (RFC 9110 §5.6.7); `Date.parse` alone would read "-1" or
+  // "1 2" as dates in 2001 and turn garbage into "retry now".
+  if (!/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s/i.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);

@@ -57,7 +57,9 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
   if (text === undefined || text.trim() === "") return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) {
-    throw new SettingsError(`${SETTING_SOURCES[name as keyof VendorSettings][0]} must be a positive integer (ms), got "${text}"`);
+    throw new SettingsError(
+      `${SETTING_SOURCES[name as keyof VendorSettings][0]} must be a positive integer (ms), got "${text}"`,
+    );
   }
   return value;
 }
@@ -72,12 +74,14 @@ export function resolveSettings(
 ): VendorSettings {
   const read = (name: keyof VendorSettings): string | undefined => {
     const [configKey, envName] = SETTING_SOURCES[name];
-    const value = get(configKey) ?? env[envName];
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
+    // A blank value counts as unset at either source, so a blank config key does not hide the environment.
+    const value = [get(configKey), env[envName]].find((v) => v !== undefined && v.trim() !== "");
+    return value?.trim();
   };
   const baseUrl = read("baseUrl");
   if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
-  if (!/^https?:\/\//.test(baseUrl)) throw new SettingsError(`vendor:baseUrl must be an http(s) URL, got "${baseUrl}"`);
+  if (!/^https?:\/\//.test(baseUrl))
+    throw new SettingsError(`vendor:baseUrl must be an http(s) URL, got "${baseUrl}"`);
   const settings: VendorSettings = {
     baseUrl,
     projectId: read("projectId"),
@@ -88,7 +92,11 @@ export function resolveSettings(
     apiVersion: read("apiVersion") ?? DEFAULT_SETTINGS.apiVersion,
     providerNamespace: read("providerNamespace") ?? DEFAULT_SETTINGS.providerNamespace,
     pollIntervalMs: positiveInt("pollIntervalMs", read("pollIntervalMs"), DEFAULT_SETTINGS.pollIntervalMs),
-    requestTimeoutMs: positiveInt("requestTimeoutMs", read("requestTimeoutMs"), DEFAULT_SETTINGS.requestTimeoutMs),
+    requestTimeoutMs: positiveInt(
+      "requestTimeoutMs",
+      read("requestTimeoutMs"),
+      DEFAULT_SETTINGS.requestTimeoutMs,
+    ),
     callDeadlineMs: positiveInt("callDeadlineMs", read("callDeadlineMs"), DEFAULT_SETTINGS.callDeadlineMs),
   };
   const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;

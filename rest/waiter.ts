@@ -5,7 +5,8 @@
 import { VendorApiError } from "./errors";
 
 /** The verdict on one observation of a resource. */
-export type WaitVerdict = { kind: "done" } | { kind: "pending"; state: string } | { kind: "failed"; reason: string };
+export type WaitVerdict =
+  { kind: "done" } | { kind: "pending"; state: string } | { kind: "failed"; reason: string };
 
 export interface WaitOptions {
   /** Names the wait in progress lines and errors, e.g. `Kaas "prod" (k-1)`. */
@@ -54,7 +55,9 @@ export function failureReasonOf(status: StatusLike | null | undefined): string {
 export function classifyState(status: StatusLike | null | undefined): WaitVerdict {
   const state = status?.state ?? "Unknown";
   if (SETTLED_STATES.has(state)) return { kind: "done" };
-  if (FAILURE_STATES.has(state)) return { kind: "failed", reason: failureReasonOf(status) };
+  // `Deleted` is terminal (api-notes): waiting for it to settle would only run out the deadline.
+  if (FAILURE_STATES.has(state) || state === "Deleted")
+    return { kind: "failed", reason: failureReasonOf(status) };
   return { kind: "pending", state };
 }
 

@@ -1,6 +1,15 @@
 /** Wire schemas of the cluster backup endpoints (spec §2.6, §4.2). */
 import { Type, type Static } from "@sinclair/typebox";
-import { Int32, ListEnvelope, MetadataRequest, MetadataResponse, Nullable, Phase, StatusResponse, Strict } from "./common";
+import {
+  Int32,
+  ListEnvelope,
+  MetadataRequest,
+  MetadataResponse,
+  Nullable,
+  Phase,
+  StatusResponse,
+  Strict,
+} from "./common";
 
 /** Backup insert body. Allowed `type` and `billingPeriod` values are unknown: the service judges them. */
 export const BackupInsert = Strict({

@@ -43,7 +43,11 @@ export const UriRef = Strict({ uri: Type.String({ minLength: 1 }) });
 export const UriRefResponse = Type.Object({ uri: Type.Optional(Nullable(Type.String())) });
 
 /** Billing period values the service accepts on input (api-notes "KaaS"). */
-export const BillingPeriodRequest = Type.Union([Type.Literal("Hour"), Type.Literal("Month"), Type.Literal("Year")]);
+export const BillingPeriodRequest = Type.Union([
+  Type.Literal("Hour"),
+  Type.Literal("Month"),
+  Type.Literal("Year"),
+]);
 
 /** Billing plan on input: `{billingPeriod}` (spec §2.2 "not shown", filled from the reference). */
 export const BillingPlanRequest = Strict({ billingPeriod: Nullable(BillingPeriodRequest) });

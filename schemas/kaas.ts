@@ -121,7 +121,10 @@ export const NodePoolResponse = Type.Object({
   ),
   dataCenter: Type.Optional(
     Nullable(
-      Type.Object({ name: Type.Optional(Nullable(Type.String())), code: Type.Optional(Nullable(Type.String())) }),
+      Type.Object({
+        name: Type.Optional(Nullable(Type.String())),
+        code: Type.Optional(Nullable(Type.String())),
+      }),
     ),
   ),
   // Emulator and service extension: the node ids of the pool and the volumes attached to each node. The
@@ -178,7 +181,10 @@ export const KaasResponse = Type.Object({
     ),
     securityGroup: Type.Optional(
       Nullable(
-        Type.Object({ name: Type.Optional(Nullable(Type.String())), uri: Type.Optional(Nullable(Type.String())) }),
+        Type.Object({
+          name: Type.Optional(Nullable(Type.String())),
+          uri: Type.Optional(Nullable(Type.String())),
+        }),
       ),
     ),
     ha: Type.Optional(Nullable(Type.Boolean())),
@@ -200,7 +206,11 @@ export const KaasResponse = Type.Object({
     attachedVolumes: Type.Optional(Nullable(Type.Array(AttachedVolumeResponse))),
   }),
   data: Type.Optional(
-    Nullable(Type.Object({ private: Type.Optional(Nullable(Type.Object({ phase: Type.Optional(Nullable(Phase)) }))) })),
+    Nullable(
+      Type.Object({
+        private: Type.Optional(Nullable(Type.Object({ phase: Type.Optional(Nullable(Phase)) }))),
+      }),
+    ),
   ),
 });
 export type KaasResponse = Static<typeof KaasResponse>;

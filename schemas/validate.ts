@@ -32,6 +32,10 @@ function describe(error: ErrorObject): SchemaProblem {
   }
 }
 
+function isNullBranch(error: ErrorObject): boolean {
+  return error.keyword === "type" && (error.params as { type?: unknown }).type === "null";
+}
+
 /**
  * Validates `value` against `schema` and returns every problem (empty when valid). Union branches
  * (`Nullable`) produce one message per branch from ajv; they are folded so each path is reported once.
@@ -45,8 +49,13 @@ export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[]
   if (validate(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
-  for (const error of validate.errors ?? []) {
-    if (error.keyword === "anyOf") continue;
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf");
+  for (const error of errors) {
+    // A wrong item inside a nullable container (`tags: [1]`) also fails the `null` branch at the container;
+    // the other branch's errors explain the problem, so that "must be null" is noise.
+    const below = (e: ErrorObject) =>
+      e.instancePath === error.instancePath || e.instancePath.startsWith(`${error.instancePath}/`);
+    if (isNullBranch(error) && errors.some((e) => !isNullBranch(e) && below(e))) continue;
     const problem = describe(error);
     // A nullable field that is wrong reports both "must be X" and "must be null": keep the first.
     if (seen.has(problem.path)) continue;

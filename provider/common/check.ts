@@ -1,0 +1,223 @@
+/**
+ * The building blocks of every kind's `check`: a problem collector and field validators. Every validator
+ * skips unknown values (preview) and records `{property, reason}` instead of throwing, so that `check`
+ * reports every problem at once (house style "Pure logic").
+ */
+import { isUnknown } from "./unknown";
+
+/** One input problem, in the engine's `CheckFailure` shape. */
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export type Inputs = Record<string, unknown>;
+
+/** Collects problems while a kind's `check` walks its inputs. */
+export class Problems {
+  readonly failures: CheckFailure[] = [];
+  add(property: string, reason: string): void {
+    this.failures.push({ property, reason });
+  }
+  get empty(): boolean {
+    return this.failures.length === 0;
+  }
+}
+
+const typeName = (value: unknown): string =>
+  Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
+
+/** Reports properties not in `allowed` (spec §2: unknown properties are rejected). */
+export function rejectUnknownProperties(
+  inputs: Inputs,
+  allowed: readonly string[],
+  problems: Problems,
+  prefix = "",
+): void {
+  for (const key of Object.keys(inputs)) {
+    if (key === "__provider") continue;
+    if (!allowed.includes(key))
+      problems.add(prefix + key, `is not a known argument (allowed: ${allowed.join(", ")})`);
+  }
+}
+
+/** Validates a string; `required` reports a missing value. Returns the value when usable. */
+export function str(
+  value: unknown,
+  property: string,
+  problems: Problems,
+  opts: { required?: boolean; pattern?: RegExp; patternHint?: string; maxLength?: number } = {},
+): string | undefined {
+  if (value === undefined || value === null) {
+    if (opts.required) problems.add(property, "is required");
+    return undefined;
+  }
+  if (isUnknown(value)) return undefined;
+  if (typeof value !== "string") {
+    problems.add(property, `must be a string, got ${typeName(value)}`);
+    return undefined;
+  }
+  if (opts.required && value.trim() === "") {
+    problems.add(property, "must not be empty");
+    return undefined;
+  }
+  if (opts.maxLength !== undefined && value.length > opts.maxLength) {
+    problems.add(property, `must be at most ${opts.maxLength} characters`);
+  }
+  if (opts.pattern && !opts.pattern.test(value)) {
+    problems.add(property, opts.patternHint ?? `must match ${opts.pattern}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Validates an optional boolean. */
+export function bool(value: unknown, property: string, problems: Problems): boolean | undefined {
+  if (value === undefined || value === null || isUnknown(value)) return undefined;
+  if (typeof value !== "boolean") {
+    problems.add(property, `must be a boolean, got ${typeName(value)}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Validates an integer within bounds. */
+export function int(
+  value: unknown,
+  property: string,
+  problems: Problems,
+  opts: { required?: boolean; min?: number; max?: number } = {},
+): number | undefined {
+  if (value === undefined || value === null) {
+    if (opts.required) problems.add(property, "is required");
+    return undefined;
+  }
+  if (isUnknown(value)) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    problems.add(property, `must be an integer, got ${typeof value === "number" ? value : typeName(value)}`);
+    return undefined;
+  }
+  const min = opts.min ?? -2147483648;
+  const max = opts.max ?? 2147483647;
+  if (value < min || value > max) {
+    problems.add(property, `must be between ${min} and ${max}, got ${value}`);
+    return undefined;
+  }
+  return value;
+}
+
+/** Validates an optional array of strings, each through `each`. */
+export function strArray(
+  value: unknown,
+  property: string,
+  problems: Problems,
+  each?: (item: string, property: string) => void,
+  opts: { maxItems?: number } = {},
+): string[] | undefined {
+  if (value === undefined || value === null || isUnknown(value)) return undefined;
+  if (!Array.isArray(value)) {
+    problems.add(property, `must be a list of strings, got ${typeName(value)}`);
+    return undefined;
+  }
+  if (opts.maxItems !== undefined && value.length > opts.maxItems) {
+    problems.add(property, `must have at most ${opts.maxItems} entries, got ${value.length}`);
+  }
+  value.forEach((item, i) => {
+    if (isUnknown(item)) return;
+    if (typeof item !== "string")
+      problems.add(`${property}[${i}]`, `must be a string, got ${typeName(item)}`);
+    else each?.(item, `${property}[${i}]`);
+  });
+  return value as string[];
+}
+
+/** Validates an optional plain object; returns it when usable. */
+export function obj(
+  value: unknown,
+  property: string,
+  problems: Problems,
+  opts: { required?: boolean } = {},
+): Inputs | undefined {
+  if (value === undefined || value === null) {
+    if (opts.required) problems.add(property, "is required");
+    return undefined;
+  }
+  if (isUnknown(value)) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    problems.add(property, `must be an object, got ${typeName(value)}`);
+    return undefined;
+  }
+  return value as Inputs;
+}
+
+/** Validates one of a fixed set of strings. */
+export function oneOf<T extends string>(
+  value: unknown,
+  property: string,
+  allowed: readonly T[],
+  problems: Problems,
+): T | undefined {
+  const text = str(value, property, problems);
+  if (text === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(text)) {
+    problems.add(property, `must be one of ${allowed.join(", ")}, got "${text}"`);
+    return undefined;
+  }
+  return text as T;
+}
+
+/** ISO 8601 date-time with a time zone, as the service takes it. */
+export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Validates a future ISO date-time; `now` is injected for tests. */
+export function futureDate(
+  value: unknown,
+  property: string,
+  problems: Problems,
+  now: number,
+): string | undefined {
+  const text = str(value, property, problems, {
+    pattern: ISO_DATE_TIME,
+    patternHint: "must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T02:00:00Z",
+  });
+  if (text === undefined) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) {
+    problems.add(property, `is not a valid date: "${text}"`);
+    return undefined;
+  }
+  if (at <= now) {
+    problems.add(property, `must be in the future, got ${text}`);
+    return undefined;
+  }
+  return text;
+}
+
+/** A duration such as `40m`, `1h30m`, `90s` or a number of minutes. Returns ms. */
+export function duration(value: unknown, property: string, problems: Problems): number | undefined {
+  if (value === undefined || value === null || isUnknown(value)) return undefined;
+  if (typeof value === "number" && value > 0) return value * 60_000;
+  if (typeof value === "string") {
+    const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(value.trim());
+    if (match && value.trim() !== "") {
+      const ms = (Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0)) * 1000;
+      if (ms > 0) return ms;
+    }
+  }
+  problems.add(property, `must be a duration like "40m", "1h30m" or "90s", got ${JSON.stringify(value)}`);
+  return undefined;
+}
+
+/** Validates `timeouts {create, update, delete}`. */
+export function timeouts(value: unknown, property: string, problems: Problems): void {
+  const t = obj(value, property, problems);
+  if (!t) return;
+  rejectUnknownProperties(t, ["create", "update", "delete"], problems, `${property}.`);
+  for (const key of ["create", "update", "delete"]) duration(t[key], `${property}.${key}`, problems);
+}
+
+/** Parses a duration that `check` already accepted, with a default. */
+export function durationMs(value: unknown, fallbackMs: number): number {
+  const problems = new Problems();
+  return duration(value, "", problems) ?? fallbackMs;
+}

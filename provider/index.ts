@@ -1,0 +1,46 @@
+/**
+ * The implementation entry point, loaded lazily by the serialized shells through the stable package
+ * subpath `pulumi-vendor-container/provider`. Old shells stored in state keep calling `configure` and
+ * `provider(kind)` forever (dynamic-provider notes: delete and refresh run the provider code stored in
+ * state), so these two functions and the on-state shape of each kind stay backward compatible.
+ */
+import { configure as storeConfig, type ConfigSource } from "./common/context";
+import type { CheckFailure, Inputs } from "./common/check";
+import { KaasProvider } from "./kaas/provider";
+import type { KindName } from "./kinds";
+
+/** What every kind's provider implements: the dynamic provider interface minus `configure`. */
+export interface KindProvider {
+  check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }>;
+  diff(
+    id: string,
+    olds: Inputs,
+    news: Inputs,
+  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace?: boolean }>;
+  create(inputs: Inputs): Promise<{ id: string; outs: Inputs }>;
+  read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }>;
+  update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }>;
+  delete(id: string, props: Inputs): Promise<void>;
+}
+
+/** One provider per kind. */
+const PROVIDERS: Record<KindName, KindProvider> = {
+  Kaas: new KaasProvider(),
+};
+
+/** The provider of `kind`. */
+export function provider(kind: string): KindProvider {
+  const found = (PROVIDERS as Record<string, KindProvider>)[kind];
+  if (!found)
+    throw new Error(`pulumi-vendor-container: unknown resource kind "${kind}"; upgrade the package`);
+  return found;
+}
+
+/** Stores the stack configuration (`vendor:*`); synchronous so no RPC sees an unconfigured provider. */
+export function configure(config: ConfigSource | undefined): void {
+  storeConfig(config);
+}
+
+export { KaasProvider } from "./kaas/provider";
+export { checkKaas } from "./kaas/check";
+export { diffKaas } from "./kaas/diff";

@@ -1,0 +1,288 @@
+/**
+ * Translation between Kaas arguments and the wire: the insert body, the update plan, and the outputs and
+ * refreshed inputs derived from a live cluster. Pure functions.
+ */
+import type {
+  KaasInsert,
+  KaasResponse,
+  KaasUpdate,
+  NodePoolRequest,
+  NodePoolResponse,
+  NodePoolUpdate,
+} from "../../schemas";
+import { sameValue, type Inputs } from "../common/diff";
+import { compact, jsonSafe } from "../common/outputs";
+import { CREATION_TAG_PREFIX } from "./check";
+import { poolsByName } from "./diff";
+import type { KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
+import { compareVersions } from "./version";
+
+/** The names of the computed outputs; everything else in state is an input. */
+export const KAAS_COMPUTED_KEYS: (keyof KaasComputed)[] = [
+  "kaasId",
+  "uri",
+  "state",
+  "phase",
+  "managementIp",
+  "currentKubernetesVersion",
+  "pendingUpgrade",
+  "currentNodePools",
+  "securityGroupUri",
+  "nodeCidrUri",
+  "creationDate",
+  "kubeconfig",
+];
+
+/** The tag that carries the creation token. */
+export const creationTag = (inputs: Inputs): string => `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
+
+/** User tags plus the creation tag, as sent to the service. */
+function wireTags(inputs: Inputs): string[] {
+  const tags = Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [];
+  return inputs.creationToken ? [...tags, creationTag(inputs)] : tags;
+}
+
+function poolRequest(pool: NodePoolArgs): NodePoolRequest {
+  const autoscaling = pool.autoscaling === true;
+  return compact({
+    name: pool.name,
+    nodes: pool.nodes,
+    instance: pool.instance,
+    dataCenter: pool.dataCenter,
+    autoscaling,
+    minCount: autoscaling ? pool.minCount : undefined,
+    maxCount: autoscaling ? pool.maxCount : undefined,
+  }) as NodePoolRequest;
+}
+
+function accessProfile(inputs: Inputs) {
+  if (inputs.authorizedIpRanges === undefined && inputs.enablePrivateCluster === undefined) return undefined;
+  return compact({
+    authorizedIpRanges: (inputs.authorizedIpRanges as string[] | undefined) ?? null,
+    enablePrivateCluster: (inputs.enablePrivateCluster as boolean | undefined) ?? false,
+  });
+}
+
+/** `POST .../kaas` body (spec §2.2). */
+export function insertBody(inputs: Inputs): KaasInsert {
+  const identity = inputs.identity as { clientId?: string; clientSecret?: string } | undefined;
+  return {
+    metadata: {
+      name: inputs.name as string,
+      location: { value: inputs.location as string },
+      tags: wireTags(inputs),
+    },
+    properties: compact({
+      preset: inputs.preset as boolean | undefined,
+      vpc: inputs.vpcUri ? { uri: inputs.vpcUri as string } : undefined,
+      subnet: inputs.subnetUri ? { uri: inputs.subnetUri as string } : undefined,
+      nodeCidr: inputs.nodeCidr as { address: string; name: string },
+      podCidr: inputs.podCidr as string | undefined,
+      securityGroup: inputs.securityGroupName ? { name: inputs.securityGroupName as string } : undefined,
+      kubernetesVersion: { value: inputs.kubernetesVersion as string },
+      nodePools: (inputs.nodePools as NodePoolArgs[]).map(poolRequest),
+      ha: inputs.ha as boolean | undefined,
+      storage:
+        inputs.maxCumulativeVolumeSize !== undefined
+          ? { maxCumulativeVolumeSize: inputs.maxCumulativeVolumeSize as number }
+          : undefined,
+      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as "Hour" } : undefined,
+      identity: identity
+        ? compact({ clientId: identity.clientId, clientSecret: identity.clientSecret })
+        : undefined,
+      autoscalerProfile: inputs.autoscalerProfile,
+      apiServerAccessProfile: accessProfile(inputs),
+    }) as KaasInsert["properties"],
+  };
+}
+
+/** One pool's partial update (`minNode/maxNode` on this endpoint, api-notes). */
+export interface PoolUpdate {
+  name: string;
+  body: NodePoolUpdate;
+}
+
+/** What an update sends: at most one cluster PUT, then one PUT per resized pool. */
+export interface UpdatePlan {
+  cluster?: KaasUpdate;
+  pools: PoolUpdate[];
+}
+
+/**
+ * Plans an update from `olds` (inputs in state) to `news`. Only what changed is sent. Adding or removing a
+ * pool, or moving one to another zone, sends the full pool list in the cluster update; a resize or
+ * autoscaling change of a pool uses the node pool endpoint. `liveVersion` is the version running now.
+ */
+export function updatePlan(olds: Inputs, news: Inputs, liveVersion: string | null): UpdatePlan {
+  const properties: KaasUpdate["properties"] = {};
+  const changed = (key: string) => !sameValue(olds[key], news[key]);
+
+  const version = news.kubernetesVersion as string;
+  const versionAhead = liveVersion === null || compareVersions(version, liveVersion) > 0;
+  if (versionAhead && (changed("kubernetesVersion") || changed("upgradeDate"))) {
+    properties.kubernetesVersion = compact({
+      value: version,
+      upgradeDate: news.upgradeDate as string | undefined,
+    });
+  }
+  if ((olds.ha === true) !== (news.ha === true)) properties.ha = news.ha === true;
+  if (changed("maxCumulativeVolumeSize")) {
+    properties.storage = {
+      maxCumulativeVolumeSize: (news.maxCumulativeVolumeSize as number | undefined) ?? null,
+    };
+  }
+  if (changed("billingPeriod") && news.billingPeriod)
+    properties.billingPlan = { billingPeriod: news.billingPeriod as "Hour" };
+  if (changed("authorizedIpRanges") || changed("enablePrivateCluster")) {
+    properties.apiServerAccessProfile = {
+      authorizedIpRanges: (news.authorizedIpRanges as string[] | undefined) ?? null,
+      enablePrivateCluster: (news.enablePrivateCluster as boolean | undefined) ?? false,
+    };
+  }
+
+  const before = poolsByName(olds.nodePools);
+  const after = poolsByName(news.nodePools);
+  const sameNames = before.size === after.size && [...after.keys()].every((n) => before.has(n));
+  const zoneMoved = [...after].some(([n, p]) => before.has(n) && before.get(n)!.dataCenter !== p.dataCenter);
+  const pools: PoolUpdate[] = [];
+  if (!sameNames || zoneMoved) {
+    properties.nodePools = (news.nodePools as NodePoolArgs[]).map(poolRequest);
+  } else {
+    for (const [name, pool] of after) {
+      const old = before.get(name)!;
+      if (sameValue(old, pool)) continue;
+      const props: NodePoolUpdate["properties"] = {};
+      if (old.instance !== pool.instance) props.instance = pool.instance as string;
+      if (old.nodes !== pool.nodes) props.nodes = pool.nodes as number;
+      if (old.autoscaling !== pool.autoscaling) props.autoscaling = pool.autoscaling as boolean;
+      if (old.minCount !== pool.minCount || old.autoscaling !== pool.autoscaling)
+        props.minNode = pool.minCount as number | null;
+      if (old.maxCount !== pool.maxCount || old.autoscaling !== pool.autoscaling)
+        props.maxNode = pool.maxCount as number | null;
+      pools.push({ name, body: { properties: props } });
+    }
+  }
+
+  const metadataChanged = changed("name") || changed("tags");
+  const cluster =
+    Object.keys(properties).length > 0 || metadataChanged
+      ? {
+          // Location is never changed; it is sent only when set (spec §9: never as an empty value).
+          metadata: compact({
+            name: news.name as string,
+            location: news.location ? { value: news.location as string } : undefined,
+            tags: wireTags(news),
+          }) as KaasUpdate["metadata"],
+          properties,
+        }
+      : undefined;
+  return { cluster, pools };
+}
+
+/** Pools of a response, from `nodePools` or the `nodesPool` spelling. */
+export function livePools(response: KaasResponse): NodePoolResponse[] {
+  return response.properties.nodePools ?? response.properties.nodesPool ?? [];
+}
+
+function poolStatus(pool: NodePoolResponse): NodePoolStatus {
+  return {
+    name: pool.name,
+    nodes: pool.nodes ?? 0,
+    instance: pool.instance?.name ?? "",
+    dataCenter: pool.dataCenter?.code ?? pool.dataCenter?.name ?? "",
+    autoscaling: pool.autoscaling === true,
+    minCount: pool.minCount ?? null,
+    maxCount: pool.maxCount ?? null,
+    nodeIds: pool.nodeIds ?? [],
+  };
+}
+
+/** The computed outputs of a live cluster. */
+export function computedOutputs(response: KaasResponse, kubeconfig: string | null): KaasComputed {
+  const p = response.properties;
+  const upgrade = p.kubernetesVersion?.upgradeTo;
+  return jsonSafe({
+    kaasId: response.metadata.id,
+    uri: response.metadata.uri ?? null,
+    state: response.status?.state ?? null,
+    phase: response.data?.private?.phase?.name ?? null,
+    managementIp: p.managementIp ?? null,
+    currentKubernetesVersion: p.kubernetesVersion?.value ?? null,
+    pendingUpgrade: upgrade?.value
+      ? { version: upgrade.value, scheduledAt: upgrade.scheduledAt ?? null }
+      : null,
+    currentNodePools: livePools(response).map(poolStatus),
+    securityGroupUri: p.securityGroup?.uri ?? null,
+    nodeCidrUri: p.nodecidr?.uri ?? null,
+    creationDate: response.metadata.creationDate ?? response.status?.creationDate ?? null,
+    kubeconfig,
+  });
+}
+
+/** `hourly/monthly/yearly` answers mapped back to the input spelling (api-notes). */
+export function normaliseBillingPeriod(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const map: Record<string, string> = {
+    hour: "Hour",
+    hourly: "Hour",
+    month: "Month",
+    monthly: "Month",
+    year: "Year",
+    yearly: "Year",
+  };
+  return map[value.toLowerCase()] ?? value;
+}
+
+/**
+ * The inputs as the live cluster has them, for refresh (`ReadResult.inputs`): arguments the service can
+ * change out of band take the live value; create-only arguments keep the declared value. Two exceptions
+ * keep the declared value so no perpetual diff appears: the version while an upgrade is scheduled or after
+ * the platform upgraded on its own, and the node count of an autoscaling pool moving within its bounds.
+ */
+export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
+  const p = response.properties;
+  const next: Inputs = { ...declared };
+  next.name = response.metadata.name ?? declared.name;
+  const tags = (response.metadata.tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
+  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  if (declared.ha !== undefined || p.ha === true) next.ha = p.ha === true;
+  const cap = p.storage?.maxCumulativeVolumeSize ?? undefined;
+  if (cap !== undefined || declared.maxCumulativeVolumeSize !== undefined) next.maxCumulativeVolumeSize = cap;
+  const period = normaliseBillingPeriod(p.billingPlan?.billingPeriod);
+  if (period !== undefined) next.billingPeriod = period;
+  const ranges = p.apiServerAccessProfile?.authorizedIpRanges ?? undefined;
+  if (ranges !== undefined || declared.authorizedIpRanges !== undefined)
+    next.authorizedIpRanges = ranges ?? undefined;
+  const privateCluster = p.apiServerAccessProfile?.enablePrivateCluster ?? undefined;
+  if (declared.enablePrivateCluster !== undefined || privateCluster === true)
+    next.enablePrivateCluster = privateCluster === true;
+
+  const live = p.kubernetesVersion?.value ?? undefined;
+  const pending = p.kubernetesVersion?.upgradeTo?.value ?? undefined;
+  const want = declared.kubernetesVersion as string | undefined;
+  if (live && want && !pending && compareVersions(live, want) < 0) next.kubernetesVersion = live;
+
+  const declaredPools = poolsByName(declared.nodePools);
+  next.nodePools = livePools(response).map((pool) => {
+    const status = poolStatus(pool);
+    const wanted = declaredPools.get(pool.name);
+    const withinBounds =
+      status.autoscaling &&
+      status.minCount !== null &&
+      status.maxCount !== null &&
+      status.nodes >= status.minCount &&
+      status.nodes <= status.maxCount;
+    const nodes =
+      withinBounds && wanted && wanted.autoscaling === true ? (wanted.nodes as number) : status.nodes;
+    return compact({
+      name: status.name,
+      nodes,
+      instance: status.instance,
+      dataCenter: status.dataCenter,
+      autoscaling: wanted?.autoscaling === undefined && !status.autoscaling ? undefined : status.autoscaling,
+      minCount: status.autoscaling ? status.minCount : undefined,
+      maxCount: status.autoscaling ? status.maxCount : undefined,
+    });
+  });
+  return jsonSafe(next);
+}

@@ -1,0 +1,175 @@
+/**
+ * The arguments and outputs of a Kaas, as plain values. The SDK class `Kaas` wraps these in
+ * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
+ */
+
+/** Billing period of the service (api-notes "KaaS"). */
+export type BillingPeriod = "Hour" | "Month" | "Year";
+
+/** Create, update and delete deadlines, as durations like `"40m"`, `"1h30m"` or `"90s"`. */
+export interface Timeouts {
+  /** How long `create` waits for the cluster to become Active. Default `"40m"`. */
+  create?: string;
+  /** How long `update` waits for the cluster to become Active again. Default `"40m"`. */
+  update?: string;
+  /** How long `delete` waits for the cluster to be gone. Default `"30m"`. */
+  delete?: string;
+}
+
+/** One node pool, matched by `name` (never by position). */
+export interface NodePoolArgs {
+  /** Pool name, unique within the cluster. Renaming a pool removes it and adds a new one (in place). */
+  name: string;
+  /**
+   * Number of nodes. With `autoscaling`, the initial count, which must lie within `minCount..maxCount`; the
+   * live count moving within those bounds is not a change. Changing it resizes the pool in place.
+   */
+  nodes: number;
+  /** Node flavour name, for example `K4A8`. Changing it updates the pool in place. */
+  instance: string;
+  /** Zone of the pool's nodes, for example `ITBG-1`. Changing it updates the pool in place. */
+  dataCenter: string;
+  /** Whether the pool autoscales between `minCount` and `maxCount`. Default `false`. In place. */
+  autoscaling?: boolean;
+  /** Lower bound of autoscaling. Required with `autoscaling`. In place. */
+  minCount?: number;
+  /** Upper bound of autoscaling. Required with `autoscaling`. In place. */
+  maxCount?: number;
+}
+
+/** The cluster identity credentials (spec §2.2). */
+export interface IdentityArgs {
+  /** Identity client id. */
+  clientId?: string;
+  /** Identity client secret: accepted on input only, kept secret in state. */
+  clientSecret?: string;
+}
+
+/** Node CIDR (spec §2.2). */
+export interface NodeCidrArgs {
+  /** CIDR within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16 (spec §8). */
+  address: string;
+  /** Name of the node CIDR. */
+  name: string;
+}
+
+/** Arguments of a Kaas. */
+export interface KaasInputs {
+  /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
+  projectId?: string;
+  /** Cluster name. Updates in place. */
+  name: string;
+  /** Region, for example `ITBG-Bergamo`. Replaces. */
+  location: string;
+  /** Tags of the cluster. Update in place. */
+  tags?: string[];
+  /**
+   * Let the service create the VPC and subnet (`true`), or use `vpcUri`/`subnetUri`. Default `true` when
+   * neither URI is given. Replaces.
+   */
+  preset?: boolean;
+  /** URI of an existing VPC; requires `subnetUri` and `preset` not `true`. Replaces. */
+  vpcUri?: string;
+  /** URI of an existing subnet; requires `vpcUri`. Replaces. */
+  subnetUri?: string;
+  /** Node CIDR. Replaces. */
+  nodeCidr: NodeCidrArgs;
+  /** Pod CIDR. Default: chosen by the service. Replaces. */
+  podCidr?: string;
+  /** Name of the security group the service creates for the cluster. Replaces. */
+  securityGroupName?: string;
+  /**
+   * Kubernetes version, one of the versions the service admits (e.g. `1.33.2`). Raising it upgrades in place
+   * (at `upgradeDate` when set); lowering it below the current version is refused at preview.
+   */
+  kubernetesVersion: string;
+  /**
+   * Schedule the version upgrade for this ISO 8601 date-time instead of applying it at once. Must be in the
+   * future when it is set or changed. In place.
+   */
+  upgradeDate?: string;
+  /** Node pools, at least one, unique names. Adding, removing and resizing pools are in place. */
+  nodePools: NodePoolArgs[];
+  /**
+   * High availability: control plane replicated across 3 zones. `false -> true` is in place; `true ->
+   * false` is refused at preview (the service cannot disable HA). Default `false`.
+   */
+  ha?: boolean;
+  /** Cap in GB on the sum of the sizes of all volumes of the cluster (spec §8). Default: no cap. In place. */
+  maxCumulativeVolumeSize?: number;
+  /** Billing period: `Hour`, `Month` or `Year`. Default: the service's. In place. */
+  billingPeriod?: BillingPeriod;
+  /** Cluster identity credentials. The client secret is kept secret. Replaces. */
+  identity?: IdentityArgs;
+  /** CIDRs allowed to reach the API server. Default: any. In place. */
+  authorizedIpRanges?: string[];
+  /** Make the API server private. Default `false`. In place. */
+  enablePrivateCluster?: boolean;
+  /** Autoscaler profile, passed to the service as is (its shape is not published). Replaces. */
+  autoscalerProfile?: unknown;
+  /** Also delete the elastic IPs the cluster used (e.g. for load balancers) when deleting it. Default `false`. */
+  deleteOnCascade?: boolean;
+  /** Deadlines of create, update and delete. */
+  timeouts?: Timeouts;
+  /**
+   * Adopt this existing cluster id instead of creating one (the engine's import does not work for dynamic
+   * resources). The declared arguments must match the live cluster. Changing it later has no effect.
+   */
+  adoptId?: string;
+}
+
+/** A node pool as the service reports it. */
+export interface NodePoolStatus {
+  /** Pool name. */
+  name: string;
+  /** Current number of nodes. */
+  nodes: number;
+  /** Node flavour name. */
+  instance: string;
+  /** Zone of the nodes. */
+  dataCenter: string;
+  /** Whether the pool autoscales. */
+  autoscaling: boolean;
+  /** Autoscaling lower bound, or null. */
+  minCount: number | null;
+  /** Autoscaling upper bound, or null. */
+  maxCount: number | null;
+  /** Ids of the pool's nodes, when the service reports them (used by `VolumeAttachment`). */
+  nodeIds: string[];
+}
+
+/** A scheduled Kubernetes upgrade. */
+export interface PendingUpgrade {
+  /** Version the cluster will be upgraded to. */
+  version: string;
+  /** When the upgrade is scheduled. */
+  scheduledAt: string | null;
+}
+
+/** Outputs of a Kaas beyond its arguments. */
+export interface KaasComputed {
+  /** Identifier of the cluster in the service. */
+  kaasId: string;
+  /** URI of the cluster. */
+  uri: string | null;
+  /** Service state, e.g. `Active`. */
+  state: string | null;
+  /** Provisioning phase name reported by the service. */
+  phase: string | null;
+  /** Management IP of the API server, once known. */
+  managementIp: string | null;
+  /** Kubernetes version running now (may be above `kubernetesVersion` after a platform upgrade). */
+  currentKubernetesVersion: string | null;
+  /** The scheduled upgrade, or null. */
+  pendingUpgrade: PendingUpgrade | null;
+  /** Node pools as they are now, with their current node counts. */
+  currentNodePools: NodePoolStatus[];
+  /** URI of the security group the service manages for the cluster. */
+  securityGroupUri: string | null;
+  /** URI of the node CIDR. */
+  nodeCidrUri: string | null;
+  /** Creation date of the cluster. */
+  creationDate: string | null;
+  /** The cluster's kubeconfig (secret). */
+  kubeconfig: string | null;
+}

@@ -1,0 +1,17 @@
+/** Type helpers that turn the plain argument shapes of `provider/` into Pulumi input types. */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** `T` with every level accepting `pulumi.Input`. */
+export type DeepInput<T> = T extends (infer U)[]
+  ? pulumi.Input<DeepInput<U>>[]
+  : T extends object
+    ? { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> }
+    : T;
+
+/** Arguments of a resource: each property a `pulumi.Input`, documentation carried over from `T`. */
+export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
+
+/** The logical identity of a resource: `<project>/<stack>/<name>`, which seeds its creation token. */
+export function creationScope(pulumiModule: typeof pulumi, name: string): string {
+  return `${pulumiModule.getProject()}/${pulumiModule.getStack()}/${name}`;
+}

@@ -1,0 +1,116 @@
+import * as pulumi from "@pulumi/pulumi";
+import type {
+  KaasComputed,
+  KaasInputs,
+  NodePoolArgs,
+  NodePoolStatus,
+  PendingUpgrade,
+  Timeouts,
+} from "../provider/kaas/types";
+import { MODULE } from "../provider/kinds";
+import { creationScope, type ResourceArgs } from "./inputs";
+import shell from "./shells/Kaas";
+
+export type {
+  KaasInputs,
+  NodePoolArgs,
+  NodePoolStatus,
+  PendingUpgrade,
+  Timeouts,
+} from "../provider/kaas/types";
+
+/** Arguments of a {@link Kaas}; each is documented on {@link KaasInputs}. */
+export type KaasArgs = ResourceArgs<KaasInputs>;
+
+const COMPUTED: Record<keyof KaasComputed, undefined> = {
+  kaasId: undefined,
+  uri: undefined,
+  state: undefined,
+  phase: undefined,
+  managementIp: undefined,
+  currentKubernetesVersion: undefined,
+  pendingUpgrade: undefined,
+  currentNodePools: undefined,
+  securityGroupUri: undefined,
+  nodeCidrUri: undefined,
+  creationDate: undefined,
+  kubeconfig: undefined,
+};
+
+/**
+ * A managed Kubernetes cluster of the Vendor.Container service, with node pools, optional high availability,
+ * scheduled version upgrades and its kubeconfig.
+ *
+ * Safe for production clusters: changing a create-only argument replaces the cluster (shown as such by
+ * preview), disabling HA and downgrading are refused at preview, creation is idempotent across interrupted
+ * runs, and a cluster that fails to become ready stays in the stack with its id.
+ *
+ * @example
+ * ```ts
+ * const cluster = new Kaas("prod", {
+ *   name: "prod", location: "ITBG-Bergamo", kubernetesVersion: "1.33.2",
+ *   nodeCidr: { address: "10.10.0.0/16", name: "prod-nodes" },
+ *   nodePools: [{ name: "default", nodes: 3, instance: "K4A8", dataCenter: "ITBG-1" }],
+ * });
+ * export const kubeconfig = cluster.kubeconfig;
+ * ```
+ */
+export class Kaas extends pulumi.dynamic.Resource {
+  /** Identifier of the cluster in the service. */
+  declare readonly kaasId: pulumi.Output<string>;
+  /** URI of the cluster. */
+  declare readonly uri: pulumi.Output<string | null>;
+  /** Service state, e.g. `Active`. */
+  declare readonly state: pulumi.Output<string | null>;
+  /** Provisioning phase reported by the service. */
+  declare readonly phase: pulumi.Output<string | null>;
+  /** Management IP of the API server. */
+  declare readonly managementIp: pulumi.Output<string | null>;
+  /** Kubernetes version running now (may be above `kubernetesVersion` after a platform upgrade). */
+  declare readonly currentKubernetesVersion: pulumi.Output<string | null>;
+  /** The scheduled upgrade, or null. */
+  declare readonly pendingUpgrade: pulumi.Output<PendingUpgrade | null>;
+  /** Node pools as they are now, with current node counts and node ids. */
+  declare readonly currentNodePools: pulumi.Output<NodePoolStatus[]>;
+  /** URI of the security group the service manages for the cluster. */
+  declare readonly securityGroupUri: pulumi.Output<string | null>;
+  /** URI of the node CIDR. */
+  declare readonly nodeCidrUri: pulumi.Output<string | null>;
+  /** Creation date of the cluster. */
+  declare readonly creationDate: pulumi.Output<string | null>;
+  /** The cluster's kubeconfig. Always secret. */
+  declare readonly kubeconfig: pulumi.Output<string | null>;
+  /** Cluster name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Project of the cluster. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** Region of the cluster. */
+  declare readonly location: pulumi.Output<string>;
+  /** Declared Kubernetes version. */
+  declare readonly kubernetesVersion: pulumi.Output<string>;
+  /** Declared node pools. */
+  declare readonly nodePools: pulumi.Output<NodePoolArgs[]>;
+  /** Whether the control plane is highly available. */
+  declare readonly ha: pulumi.Output<boolean | undefined>;
+  /** Deadlines of create, update and delete. */
+  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
+
+  /**
+   * @param name The unique name of the resource in the stack.
+   * @param args The cluster's arguments.
+   * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`.
+   */
+  constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shell,
+      name,
+      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+      {
+        ...opts,
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
+      },
+      MODULE,
+      "Kaas",
+    );
+  }
+}
