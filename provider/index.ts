@@ -6,7 +6,10 @@
  */
 import { configure as storeConfig, type ConfigSource } from "./common/context";
 import type { CheckFailure, Inputs } from "./common/check";
+import { KaasBackupProvider } from "./backup/provider";
 import { KaasProvider } from "./kaas/provider";
+import { RegistryProvider } from "./registry/provider";
+import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 import type { KindName } from "./kinds";
 
 /** What every kind's provider implements: the dynamic provider interface minus `configure`. */
@@ -26,6 +29,9 @@ export interface KindProvider {
 /** One provider per kind. */
 const PROVIDERS: Record<KindName, KindProvider> = {
   Kaas: new KaasProvider(),
+  KaasBackup: new KaasBackupProvider(),
+  Registry: new RegistryProvider(),
+  VolumeAttachment: new VolumeAttachmentProvider(),
 };
 
 /** The provider of `kind`. */
@@ -41,6 +47,4 @@ export function configure(config: ConfigSource | undefined): void {
   storeConfig(config);
 }
 
-export { KaasProvider } from "./kaas/provider";
-export { checkKaas } from "./kaas/check";
-export { diffKaas } from "./kaas/diff";
+export { KaasProvider, KaasBackupProvider, RegistryProvider, VolumeAttachmentProvider };

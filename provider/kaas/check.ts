@@ -3,7 +3,6 @@
  * once, naming the property; normalises defaults; fixes the creation token used by idempotent create.
  * Pure: the clock and the configured default project come in as arguments.
  */
-import { createHash } from "node:crypto";
 import {
   Problems,
   bool,
@@ -18,7 +17,9 @@ import {
   type CheckFailure,
   type Inputs,
 } from "../common/check";
-import { canonical } from "../common/diff";
+import { CREATION_TAG_PREFIX, creationTokenOf } from "../common/resource";
+
+export { CREATION_TAG_PREFIX };
 import { isPrivateCidr, parseCidr, PRIVATE_RANGES } from "../common/cidr";
 import { isUnknown } from "../common/unknown";
 import { compareVersions, VERSION_PATTERN } from "./version";
@@ -65,9 +66,6 @@ export const KAAS_CREATE_ONLY = [
   "identity",
   "autoscalerProfile",
 ] as const;
-
-/** Prefix of the tag that carries the creation token; user tags may not use it. */
-export const CREATION_TAG_PREFIX = "pulumi-ct-";
 
 const POOL_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
 const POOL_KEYS = ["name", "nodes", "instance", "dataCenter", "autoscaling", "minCount", "maxCount"];
@@ -146,12 +144,6 @@ function checkNodePools(value: unknown, problems: Problems): void {
       if (nodes === 0) problems.add(`${at}.nodes`, "must be at least 1 for a pool that does not autoscale");
     }
   });
-}
-
-/** The creation token: stable for the same resource and create-only arguments, new for a replacement. */
-export function creationTokenOf(inputs: Inputs): string {
-  const seed = canonical([inputs.creationScope ?? "", ...KAAS_CREATE_ONLY.map((k) => inputs[k] ?? null)]);
-  return createHash("sha256").update(seed).digest("hex").slice(0, 20);
 }
 
 /** Validates and normalises Kaas inputs. `olds` are the previous inputs (`{}` on create). */
@@ -251,6 +243,6 @@ export function checkKaas(
   str(news.adoptId, "adoptId", p);
   str(news.creationScope, "creationScope", p);
 
-  inputs.creationToken = creationTokenOf(inputs);
+  inputs.creationToken = creationTokenOf(inputs, KAAS_CREATE_ONLY);
   return { inputs, failures: p.failures };
 }

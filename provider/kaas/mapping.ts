@@ -12,7 +12,9 @@ import type {
 } from "../../schemas";
 import { sameValue, type Inputs } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { CREATION_TAG_PREFIX } from "./check";
+import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+
+export { creationTag } from "../common/resource";
 import { poolsByName } from "./diff";
 import type { KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
 import { compareVersions } from "./version";
@@ -32,15 +34,6 @@ export const KAAS_COMPUTED_KEYS: (keyof KaasComputed)[] = [
   "creationDate",
   "kubeconfig",
 ];
-
-/** The tag that carries the creation token. */
-export const creationTag = (inputs: Inputs): string => `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
-
-/** User tags plus the creation tag, as sent to the service. */
-function wireTags(inputs: Inputs): string[] {
-  const tags = Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [];
-  return inputs.creationToken ? [...tags, creationTag(inputs)] : tags;
-}
 
 function poolRequest(pool: NodePoolArgs): NodePoolRequest {
   const autoscaling = pool.autoscaling === true;
@@ -219,20 +212,6 @@ export function computedOutputs(response: KaasResponse, kubeconfig: string | nul
   });
 }
 
-/** `hourly/monthly/yearly` answers mapped back to the input spelling (api-notes). */
-export function normaliseBillingPeriod(value: string | null | undefined): string | undefined {
-  if (!value) return undefined;
-  const map: Record<string, string> = {
-    hour: "Hour",
-    hourly: "Hour",
-    month: "Month",
-    monthly: "Month",
-    year: "Year",
-    yearly: "Year",
-  };
-  return map[value.toLowerCase()] ?? value;
-}
-
 /**
  * The inputs as the live cluster has them, for refresh (`ReadResult.inputs`): arguments the service can
  * change out of band take the live value; create-only arguments keep the declared value. Two exceptions
@@ -243,7 +222,7 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   const p = response.properties;
   const next: Inputs = { ...declared };
   next.name = response.metadata.name ?? declared.name;
-  const tags = (response.metadata.tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
+  const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
   if (declared.ha !== undefined || p.ha === true) next.ha = p.ha === true;
   const cap = p.storage?.maxCumulativeVolumeSize ?? undefined;

@@ -4,48 +4,35 @@
  */
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { isNotFound, isVendorApiError } from "../../rest/errors";
-import { TRANSITIONAL_STATES, type WaitVerdict } from "../../rest/waiter";
-import { durationMs, type CheckFailure, type Inputs } from "../common/check";
+import { isNotFound } from "../../rest/errors";
+import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
 import { partialFailure } from "../common/failure";
+import { createIdempotently, deleteAndWait, findByTag, waitSettled } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
 import { checkKaas } from "./check";
 import { diffKaas } from "./diff";
 import { compareVersions } from "./version";
+import { KAAS_COMPUTED_KEYS, computedOutputs, insertBody, liveInputs, updatePlan } from "./mapping";
 import {
-  KAAS_COMPUTED_KEYS,
-  computedOutputs,
   creationTag,
-  insertBody,
-  liveInputs,
-  updatePlan,
-} from "./mapping";
+  deadlineOf,
+  errorText,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+} from "../common/resource";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE };
 
 /** `Kaas "prod"`: how progress lines and errors name the resource. */
-export function subjectOf(inputs: Inputs): string {
-  const scope = typeof inputs.creationScope === "string" ? inputs.creationScope.split("/").pop() : undefined;
-  return `Kaas "${scope ?? inputs.name ?? "?"}"`;
-}
+export const subjectOf = (inputs: Inputs): string => subject("Kaas", inputs);
 
-function deadline(inputs: Inputs, op: keyof typeof DEFAULT_TIMEOUTS): number {
-  const t = (inputs.timeouts ?? {}) as Record<string, unknown>;
-  return Date.now() + durationMs(t[op], DEFAULT_TIMEOUTS[op]);
-}
+const deadline = (inputs: Inputs, op: "create" | "update" | "delete"): number =>
+  deadlineOf(inputs, op, DEFAULT_TIMEOUTS);
 
 /** Only the arguments of a state object (drops computed outputs and `__provider`). */
-export function inputsOf(state: Inputs): Inputs {
-  const out: Inputs = {};
-  for (const [k, v] of Object.entries(state)) {
-    if (k !== "__provider" && !(KAAS_COMPUTED_KEYS as string[]).includes(k)) out[k] = v;
-  }
-  return out;
-}
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const inputsOf = (state: Inputs): Inputs => splitInputs(state, KAAS_COMPUTED_KEYS);
 
 export class KaasProvider {
   constructor(private readonly api: () => VendorContainerClient = client) {}
@@ -91,49 +78,21 @@ export class KaasProvider {
     }
   }
 
-  /** Finds a cluster created earlier with the same creation token (an interrupted create), if any. */
-  private async findByCreationToken(
-    api: VendorContainerClient,
-    inputs: Inputs,
-  ): Promise<KaasResponse | undefined> {
-    const tag = creationTag(inputs);
-    for await (const cluster of api.iterateKaas(inputs.projectId as string, {
-      filter: `metadata.tags:eq("${tag}")`,
-    })) {
-      const state = cluster.status?.state ?? "";
-      if ((cluster.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted")
-        return cluster;
-    }
-    return undefined;
-  }
-
-  /**
-   * Idempotent create (Kaas issue): look the creation token up first; POST; when the POST's fate is
-   * unknown (timeout, dropped connection, gateway error), look again before sending it again.
-   */
-  private async createOnce(
+  /** Idempotent create: finds a cluster created earlier with the same creation token before POSTing. */
+  private createOnce(
     api: VendorContainerClient,
     inputs: Inputs,
     what: string,
     until: number,
   ): Promise<KaasResponse> {
-    const existing = await this.findByCreationToken(api, inputs);
-    if (existing) {
-      log(what, `resuming the creation of ${existing.metadata.id} started by an earlier run`);
-      return existing;
-    }
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const created = await api.createKaas(inputs.projectId as string, insertBody(inputs));
-        log(what, `creation accepted as ${created.metadata.id}`);
-        return created;
-      } catch (error) {
-        if (!isVendorApiError(error) || !error.ambiguous || Date.now() > until || attempt >= 5) throw error;
-        log(what, `the create request's outcome is unknown (${error.message}); checking before retrying`);
-        const found = await this.findByCreationToken(api, inputs);
-        if (found) return found;
-      }
-    }
+    const projectId = inputs.projectId as string;
+    const tag = creationTag(inputs);
+    return createIdempotently({
+      what,
+      until,
+      lookup: () => findByTag(api.iterateKaas(projectId, { filter: `metadata.tags:eq("${tag}")` }), tag),
+      post: () => api.createKaas(projectId, insertBody(inputs)),
+    });
   }
 
   /** Adopts `adoptId` after verifying that the create-only arguments match the live cluster. */
@@ -175,12 +134,7 @@ export class KaasProvider {
     what: string,
     until: number,
   ): Promise<KaasResponse> {
-    return api.waitUntilSettled(() => api.findKaas(projectId, id), {
-      what: `${what} (${id})`,
-      path: `/kaas/${id}`,
-      deadline: until,
-      onProgress: (line) => log(what, line),
-    });
+    return waitSettled(api, () => api.findKaas(projectId, id), what, id, `/kaas/${id}`, until);
   }
 
   /** Sends the planned update from `olds` to `news` and waits after each step. Returns the live cluster. */
@@ -278,40 +232,15 @@ export class KaasProvider {
   async delete(id: string, props: Inputs): Promise<void> {
     const api = this.api();
     const projectId = props.projectId as string;
-    const what = subjectOf(props);
-    const until = deadline(props, "delete");
-    const live = await api.findKaas(projectId, id);
-    if (!live) return;
-    if (TRANSITIONAL_STATES.has(live.status?.state ?? "") && live.status?.state !== "Deleting") {
-      // The service refuses a DELETE while the cluster is busy: wait for it to settle (or fail) first.
-      await api.waitUntilSettled(() => api.findKaas(projectId, id), {
-        what: `${what} (${id})`,
-        path: `/kaas/${id}`,
-        deadline: until,
-        onProgress: (line) => log(what, line),
-        judge: (t): WaitVerdict =>
-          TRANSITIONAL_STATES.has(t.status?.state ?? "")
-            ? { kind: "pending", state: t.status?.state ?? "" }
-            : { kind: "done" },
-      });
-    }
-    if (live.status?.state !== "Deleting") {
-      try {
-        await api.deleteKaas(projectId, id, { deleteOnCascade: props.deleteOnCascade === true });
-        log(
-          what,
-          `deletion of ${id} accepted${props.deleteOnCascade === true ? " (with its elastic IPs)" : ""}`,
-        );
-      } catch (error) {
-        if (isNotFound(error)) return;
-        throw error;
-      }
-    }
-    await api.waitUntilGone(() => api.findKaas(projectId, id), {
-      what: `${what} (${id})`,
+    const cascade = props.deleteOnCascade === true;
+    await deleteAndWait(api, {
+      what: subjectOf(props),
+      id,
       path: `/kaas/${id}`,
-      deadline: until,
-      onProgress: (line) => log(what, line),
+      until: deadline(props, "delete"),
+      find: () => api.findKaas(projectId, id),
+      remove: () => api.deleteKaas(projectId, id, { deleteOnCascade: cascade }),
+      accepted: `deletion of ${id} accepted${cascade ? " (with its elastic IPs)" : ""}`,
     });
   }
 }

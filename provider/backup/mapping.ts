@@ -1,0 +1,76 @@
+/** Translation between KaasBackup arguments and the wire. Pure functions. */
+import type { BackupInsert, BackupResponse, BackupUpdate } from "../../schemas";
+import { sameValue, type Inputs } from "../common/diff";
+import { compact, jsonSafe } from "../common/outputs";
+import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+import type { KaasBackupComputed } from "./types";
+
+export const BACKUP_COMPUTED_KEYS: (keyof KaasBackupComputed)[] = [
+  "backupId",
+  "uri",
+  "state",
+  "phase",
+  "sizeBytes",
+  "expiresAt",
+  "cluster",
+];
+
+export function backupInsertBody(inputs: Inputs): BackupInsert {
+  return {
+    metadata: {
+      name: inputs.name as string,
+      location: { value: inputs.location as string },
+      tags: wireTags(inputs),
+    },
+    properties: compact({
+      billingPeriod: inputs.billingPeriod as string | undefined,
+      type: inputs.type as string | undefined,
+      retentionDays: inputs.retentionDays as number | undefined,
+    }),
+  };
+}
+
+/** The update body, or undefined when nothing the service stores changed. */
+export function backupUpdateBody(olds: Inputs, news: Inputs): BackupUpdate | undefined {
+  const changed = (k: string) => !sameValue(olds[k], news[k]);
+  if (!changed("name") && !changed("tags") && !changed("billingPeriod")) return undefined;
+  return {
+    metadata: compact({
+      name: news.name as string,
+      location: news.location ? { value: news.location as string } : undefined,
+      tags: wireTags(news),
+    }) as BackupUpdate["metadata"],
+    properties: changed("billingPeriod")
+      ? { billingPeriod: (news.billingPeriod as string | undefined) ?? null }
+      : {},
+  };
+}
+
+export function backupComputed(response: BackupResponse): KaasBackupComputed {
+  const kaas = response.properties.kaas;
+  return jsonSafe({
+    backupId: response.metadata.id,
+    uri: response.metadata.uri ?? null,
+    state: response.status?.state ?? null,
+    phase: response.data?.private?.phase?.name ?? null,
+    sizeBytes: response.data?.info?.sizeBytes ?? null,
+    expiresAt: response.data?.info?.expiresAt ?? null,
+    cluster: kaas ? { id: kaas.id ?? null, uri: kaas.uri ?? null, name: kaas.name ?? null } : null,
+  });
+}
+
+/** Inputs as the live backup has them (refresh): name, tags and billing period can change out of band. */
+export function backupLiveInputs(declared: Inputs, response: BackupResponse): Inputs {
+  const next: Inputs = { ...declared, name: response.metadata.name ?? declared.name };
+  const tags = userTags(response.metadata.tags);
+  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  const live = response.properties.billingPeriod ?? undefined;
+  // The service may answer `monthly` for `Month`: keep the declared spelling when they mean the same.
+  if (
+    live !== undefined &&
+    normaliseBillingPeriod(live) !== normaliseBillingPeriod(declared.billingPeriod as string)
+  ) {
+    next.billingPeriod = live;
+  }
+  return jsonSafe(next);
+}

@@ -1,0 +1,54 @@
+/** The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). */
+import type { Timeouts } from "../kaas/types";
+
+/** Arguments of a KaasBackup. */
+export interface KaasBackupInputs {
+  /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
+  projectId?: string;
+  /** Id of the cluster to back up, usually `cluster.kaasId`. Replaces. */
+  kaasId: string;
+  /** Backup name. Updates in place. */
+  name: string;
+  /** Region, the cluster's. Replaces. */
+  location: string;
+  /** Tags of the backup. Update in place. */
+  tags?: string[];
+  /** Backup type; the service judges the value. Default: the service's. Replaces. */
+  type?: string;
+  /** Days the backup is kept. Default: the service's. Replaces. */
+  retentionDays?: number;
+  /** Billing period, e.g. `Month`. The only property the service updates in place (spec §2.6). */
+  billingPeriod?: string;
+  /** Deadlines of create (default `"20m"`), update (`"20m"`) and delete (`"20m"`). */
+  timeouts?: Timeouts;
+  /** Adopt this existing backup id instead of creating one. Changing it later has no effect. */
+  adoptId?: string;
+}
+
+/** The cluster a backup belongs to. */
+export interface ClusterReference {
+  /** Cluster id. */
+  id: string | null;
+  /** Cluster URI. */
+  uri: string | null;
+  /** Cluster name. */
+  name: string | null;
+}
+
+/** Outputs of a KaasBackup beyond its arguments. */
+export interface KaasBackupComputed {
+  /** Identifier of the backup in the service. */
+  backupId: string;
+  /** URI of the backup. */
+  uri: string | null;
+  /** Service state, e.g. `Active`. */
+  state: string | null;
+  /** Phase reported by the service. */
+  phase: string | null;
+  /** Size of the backup in bytes, once known. */
+  sizeBytes: number | null;
+  /** When the backup expires. */
+  expiresAt: string | null;
+  /** The cluster the backup belongs to. */
+  cluster: ClusterReference | null;
+}

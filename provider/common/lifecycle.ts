@@ -1,0 +1,130 @@
+/**
+ * The lifecycle steps every kind shares: idempotent create, waiting until settled, and delete-then-wait.
+ */
+import type { VendorContainerClient } from "../../rest/client";
+import { isNotFound, isVendorApiError } from "../../rest/errors";
+import { TRANSITIONAL_STATES, type WaitVerdict } from "../../rest/waiter";
+import { log } from "./context";
+
+/** A service object as every response carries it. */
+export interface ServiceObject {
+  metadata: { id: string; tags?: string[] | null };
+  status?: { state?: string | null } | null;
+}
+
+/** Up to this many POSTs for one create whose earlier attempts had unknown outcomes. */
+const MAX_CREATE_ATTEMPTS = 5;
+
+/**
+ * Idempotent create (Kaas issue): look the object up by its creation tag first (an earlier run may have
+ * been interrupted after the service accepted it); POST; when the POST's fate is unknown (timeout, dropped
+ * connection, gateway error) look again before sending it again.
+ */
+export async function createIdempotently<T extends ServiceObject>(args: {
+  what: string;
+  lookup: () => Promise<T | undefined>;
+  post: () => Promise<T>;
+  until: number;
+}): Promise<T> {
+  const existing = await args.lookup();
+  if (existing) {
+    log(args.what, `resuming the creation of ${existing.metadata.id} started by an earlier run`);
+    return existing;
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const created = await args.post();
+      log(args.what, `creation accepted as ${created.metadata.id}`);
+      return created;
+    } catch (error) {
+      if (
+        !isVendorApiError(error) ||
+        !error.ambiguous ||
+        Date.now() > args.until ||
+        attempt >= MAX_CREATE_ATTEMPTS
+      ) {
+        throw error;
+      }
+      log(args.what, `the create request's outcome is unknown (${error.message}); checking before retrying`);
+      const found = await args.lookup();
+      if (found) return found;
+    }
+  }
+}
+
+/** The first object of `items` carrying `tag` that is not being deleted. */
+export async function findByTag<T extends ServiceObject>(
+  items: AsyncIterable<T>,
+  tag: string,
+): Promise<T | undefined> {
+  for await (const item of items) {
+    const state = item.status?.state ?? "";
+    if ((item.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted") return item;
+  }
+  return undefined;
+}
+
+/** Waits until the object is settled (`Active`...), or fails with the service's reason. */
+export function waitSettled<T extends ServiceObject>(
+  api: VendorContainerClient,
+  observe: () => Promise<T | undefined>,
+  what: string,
+  id: string,
+  path: string,
+  until: number,
+): Promise<T> {
+  return api.waitUntilSettled(observe, {
+    what: `${what} (${id})`,
+    path,
+    deadline: until,
+    onProgress: (line) => log(what, line),
+  });
+}
+
+/**
+ * Deletes an object and waits until it is gone. An object already gone (404 or `Deleted`) is a success;
+ * one that is busy is first waited for, since the service refuses a DELETE while it is transitional.
+ */
+export async function deleteAndWait<T extends ServiceObject>(
+  api: VendorContainerClient,
+  args: {
+    what: string;
+    id: string;
+    path: string;
+    until: number;
+    find: () => Promise<T | undefined>;
+    remove: () => Promise<void>;
+    accepted?: string;
+  },
+): Promise<void> {
+  const live = await args.find();
+  if (!live) return;
+  const state = live.status?.state ?? "";
+  if (TRANSITIONAL_STATES.has(state) && state !== "Deleting") {
+    await api.waitUntilSettled(args.find, {
+      what: `${args.what} (${args.id})`,
+      path: args.path,
+      deadline: args.until,
+      onProgress: (line) => log(args.what, line),
+      judge: (t): WaitVerdict => {
+        const s = t.status?.state ?? "";
+        return TRANSITIONAL_STATES.has(s) ? { kind: "pending", state: s } : { kind: "done" };
+      },
+    });
+  }
+  if (state !== "Deleting") {
+    try {
+      await args.remove();
+      log(args.what, args.accepted ?? `deletion of ${args.id} accepted`);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+  }
+  await api.waitUntilGone(args.find, {
+    what: `${args.what} (${args.id})`,
+    path: args.path,
+    deadline: args.until,
+    onProgress: (line) => log(args.what, line),
+  });
+}

@@ -1,0 +1,83 @@
+/** Pieces every kind's provider shares: naming, deadlines, state splitting, creation tokens. */
+import { createHash } from "node:crypto";
+import { durationMs, type Inputs } from "./check";
+import { canonical } from "./diff";
+
+/** Default deadlines of one kind, in ms. */
+export interface DefaultTimeouts {
+  create: number;
+  update: number;
+  delete: number;
+}
+
+/**
+ * How progress lines and errors name a resource: `Kaas "prod"`, from the Pulumi resource name carried in
+ * `creationScope` (`<project>/<stack>/<name>`), else the `name` argument.
+ */
+export function subjectOf(kind: string, inputs: Inputs): string {
+  const scope = typeof inputs.creationScope === "string" ? inputs.creationScope.split("/").pop() : undefined;
+  return `${kind} "${scope ?? inputs.name ?? "?"}"`;
+}
+
+/** Absolute deadline of `op` from the `timeouts` argument or the kind's default. */
+export function deadlineOf(
+  inputs: Inputs,
+  op: keyof DefaultTimeouts,
+  defaults: DefaultTimeouts,
+  now = Date.now(),
+): number {
+  const t = (inputs.timeouts ?? {}) as Record<string, unknown>;
+  return now + durationMs(t[op], defaults[op]);
+}
+
+/** The arguments of a state object: drops computed outputs and `__provider`. */
+export function inputsOf(state: Inputs, computedKeys: readonly string[]): Inputs {
+  const out: Inputs = {};
+  for (const [k, v] of Object.entries(state)) {
+    if (k !== "__provider" && !computedKeys.includes(k)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The creation token of idempotent create: a hash of the resource's logical identity (`creationScope`) and
+ * its create-only arguments. A re-run after an interrupted create computes the same token and finds the
+ * object it created; a replacement changes a create-only argument and so gets a new token.
+ */
+export function creationTokenOf(inputs: Inputs, createOnly: readonly string[]): string {
+  const seed = canonical([inputs.creationScope ?? "", ...createOnly.map((k) => inputs[k] ?? null)]);
+  return createHash("sha256").update(seed).digest("hex").slice(0, 20);
+}
+
+/** Prefix of the tag that carries the creation token; user tags may not use it. */
+export const CREATION_TAG_PREFIX = "pulumi-ct-";
+
+/** The tag that carries the creation token. */
+export const creationTag = (inputs: Inputs): string => `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
+
+/** User tags plus the creation tag, as sent to the service. */
+export function wireTags(inputs: Inputs): string[] {
+  const tags = Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [];
+  return inputs.creationToken ? [...tags, creationTag(inputs)] : tags;
+}
+
+/** Live tags without the creation tag. */
+export const userTags = (tags: string[] | null | undefined): string[] =>
+  (tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
+
+/** The message of any thrown value. */
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** `hourly/monthly/yearly` answers mapped back to the input spelling (api-notes "KaaS"). */
+export function normaliseBillingPeriod(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const map: Record<string, string> = {
+    hour: "Hour",
+    hourly: "Hour",
+    month: "Month",
+    monthly: "Month",
+    year: "Year",
+    yearly: "Year",
+  };
+  return map[value.toLowerCase()] ?? value;
+}

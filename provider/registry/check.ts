@@ -1,0 +1,97 @@
+/** `check` of a Registry: every problem at once, before any call; defaults and the creation token. */
+import {
+  Problems,
+  bool,
+  oneOf,
+  rejectUnknownProperties,
+  str,
+  strArray,
+  timeouts,
+  type CheckFailure,
+  type Inputs,
+} from "../common/check";
+import { CREATION_TAG_PREFIX, creationTokenOf } from "../common/resource";
+
+export const REGISTRY_ARGUMENTS = [
+  "projectId",
+  "name",
+  "location",
+  "tags",
+  "preset",
+  "vpcUri",
+  "subnetUri",
+  "securityGroupUri",
+  "publicIpUri",
+  "blockStorageUri",
+  "size",
+  "adminUsername",
+  "billingPeriod",
+  "adminPasswordResetTrigger",
+  "timeouts",
+  "adoptId",
+  "creationScope",
+  "creationToken",
+] as const;
+
+/** Arguments whose change replaces the registry; they also seed the creation token. */
+export const REGISTRY_CREATE_ONLY = [
+  "projectId",
+  "location",
+  "preset",
+  "vpcUri",
+  "subnetUri",
+  "securityGroupUri",
+  "blockStorageUri",
+  "size",
+  "adminUsername",
+] as const;
+
+/** Administrator names the service reserves (api-notes "Registry"). */
+export const RESERVED_ADMIN_NAMES = ["admin"];
+
+export function checkRegistry(
+  _olds: Inputs,
+  news: Inputs,
+  ctx: { defaultProjectId?: string },
+): { inputs: Inputs; failures: CheckFailure[] } {
+  const p = new Problems();
+  const inputs: Inputs = { ...news };
+  rejectUnknownProperties(news, REGISTRY_ARGUMENTS, p);
+  if (inputs.projectId === undefined || inputs.projectId === null) {
+    if (ctx.defaultProjectId) inputs.projectId = ctx.defaultProjectId;
+    else p.add("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID");
+  }
+  str(inputs.projectId, "projectId", p);
+  str(news.name, "name", p, { required: true, maxLength: 63 });
+  str(news.location, "location", p, { required: true });
+  strArray(news.tags, "tags", p, (tag, at) => {
+    if (tag.startsWith(CREATION_TAG_PREFIX))
+      p.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
+  });
+  const preset = bool(news.preset, "preset", p);
+  for (const key of ["vpcUri", "subnetUri", "securityGroupUri", "publicIpUri", "blockStorageUri", "size"])
+    str(news[key], key, p);
+  const hasVpc = news.vpcUri !== undefined && news.vpcUri !== null;
+  const hasSubnet = news.subnetUri !== undefined && news.subnetUri !== null;
+  if (preset === true && (hasVpc || hasSubnet)) {
+    p.add("preset", "cannot be true together with vpcUri or subnetUri: the service would create its own VPC");
+  }
+  if (hasVpc !== hasSubnet)
+    p.add(hasVpc ? "subnetUri" : "vpcUri", "is required together with " + (hasVpc ? "vpcUri" : "subnetUri"));
+  if (news.preset === undefined && !hasVpc && !hasSubnet) inputs.preset = true;
+  const admin = str(news.adminUsername, "adminUsername", p, {
+    required: true,
+    pattern: /^[a-z][a-z0-9_-]{2,31}$/,
+    patternHint: "must be 3-32 lower-case letters, digits, '_' or '-', starting with a letter",
+  });
+  if (admin !== undefined && RESERVED_ADMIN_NAMES.includes(admin)) {
+    p.add("adminUsername", `"${admin}" is reserved by the service; choose another name`);
+  }
+  oneOf(news.billingPeriod, "billingPeriod", ["Hour", "Month", "Year"] as const, p);
+  str(news.adminPasswordResetTrigger, "adminPasswordResetTrigger", p);
+  timeouts(news.timeouts, "timeouts", p);
+  str(news.adoptId, "adoptId", p);
+  str(news.creationScope, "creationScope", p);
+  inputs.creationToken = creationTokenOf(inputs, REGISTRY_CREATE_ONLY);
+  return { inputs, failures: p.failures };
+}

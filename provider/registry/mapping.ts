@@ -1,0 +1,93 @@
+/** Translation between Registry arguments and the wire. Pure functions. */
+import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
+import { sameValue, type Inputs } from "../common/diff";
+import { compact, jsonSafe } from "../common/outputs";
+import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+import type { RegistryComputed } from "./types";
+
+export const REGISTRY_COMPUTED_KEYS: (keyof RegistryComputed)[] = [
+  "registryId",
+  "uri",
+  "state",
+  "fqdn",
+  "publicBaseUrl",
+  "privateBaseUrl",
+  "engineVersion",
+  "passwordSet",
+  "adminPasswordLastSetDate",
+];
+
+const ref = (uri: unknown) => (typeof uri === "string" && uri !== "" ? { uri } : undefined);
+
+export function registryInsertBody(inputs: Inputs): RegistryInsert {
+  return {
+    metadata: {
+      name: inputs.name as string,
+      location: { value: inputs.location as string },
+      tags: wireTags(inputs),
+    },
+    properties: compact({
+      preset: inputs.preset as boolean | undefined,
+      vpc: ref(inputs.vpcUri),
+      subnet: ref(inputs.subnetUri),
+      securityGroup: ref(inputs.securityGroupUri),
+      publicIp: ref(inputs.publicIpUri),
+      blockStorage: ref(inputs.blockStorageUri),
+      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as "Hour" } : undefined,
+      adminUser: { username: inputs.adminUsername as string },
+      size: inputs.size as string | undefined,
+    }) as RegistryInsert["properties"],
+  };
+}
+
+/** The update body, or undefined when nothing the registry update carries changed. */
+export function registryUpdateBody(olds: Inputs, news: Inputs): RegistryUpdate | undefined {
+  const changed = (k: string) => !sameValue(olds[k], news[k]);
+  if (!["name", "tags", "billingPeriod", "publicIpUri"].some(changed)) return undefined;
+  return {
+    metadata: compact({
+      name: news.name as string,
+      location: news.location ? { value: news.location as string } : undefined,
+      tags: wireTags(news),
+    }) as RegistryUpdate["metadata"],
+    properties: compact({
+      billingPlan:
+        changed("billingPeriod") && news.billingPeriod
+          ? { billingPeriod: news.billingPeriod as "Hour" }
+          : undefined,
+      publicIp: changed("publicIpUri") ? ref(news.publicIpUri) : undefined,
+    }),
+  };
+}
+
+/**
+ * Computed outputs. Only the documented, non-secret fields are copied: should the service ever answer a
+ * password, it is never carried into state.
+ */
+export function registryComputed(response: RegistryResponse, engineVersion: string | null): RegistryComputed {
+  const info = response.data?.info;
+  const priv = response.data?.private;
+  return jsonSafe({
+    registryId: response.metadata.id,
+    uri: response.metadata.uri ?? null,
+    state: response.status?.state ?? null,
+    fqdn: info?.fqdn ?? null,
+    publicBaseUrl: info?.publicBaseUrl ?? null,
+    privateBaseUrl: info?.privateBaseUrl ?? null,
+    engineVersion: engineVersion ?? info?.version ?? null,
+    passwordSet: priv?.passwordSet ?? null,
+    adminPasswordLastSetDate: priv?.adminPasswordLastSetDate ?? null,
+  });
+}
+
+/** Inputs as the live registry has them (refresh): name, tags, billing and public IP can change out of band. */
+export function registryLiveInputs(declared: Inputs, response: RegistryResponse): Inputs {
+  const next: Inputs = { ...declared, name: response.metadata.name ?? declared.name };
+  const tags = userTags(response.metadata.tags);
+  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  const period = normaliseBillingPeriod(response.properties.billingPlan?.billingPeriod);
+  if (period !== undefined) next.billingPeriod = period;
+  const publicIp = response.properties.publicIp?.uri ?? undefined;
+  if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;
+  return jsonSafe(next);
+}

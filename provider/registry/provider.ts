@@ -1,0 +1,198 @@
+/** The Registry provider. Loaded lazily in the provider process; never serialized. */
+import type { RegistryResponse } from "../../schemas";
+import type { VendorContainerClient } from "../../rest/client";
+import { isNotFound } from "../../rest/errors";
+import type { CheckFailure, Inputs } from "../common/check";
+import { client, defaultProjectId, log } from "../common/context";
+import { sameValue } from "../common/diff";
+import { partialFailure } from "../common/failure";
+import { createIdempotently, deleteAndWait, findByTag, waitSettled } from "../common/lifecycle";
+import { jsonSafe } from "../common/outputs";
+import {
+  creationTag,
+  deadlineOf,
+  errorText,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+} from "../common/resource";
+import { checkRegistry } from "./check";
+import { diffRegistry } from "./diff";
+import {
+  REGISTRY_COMPUTED_KEYS,
+  registryComputed,
+  registryInsertBody,
+  registryLiveInputs,
+  registryUpdateBody,
+} from "./mapping";
+
+const MINUTE = 60_000;
+// Real registries take 20-40 minutes to provision (api-notes).
+const DEFAULT_TIMEOUTS = { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE };
+const subjectOf = (inputs: Inputs) => subject("Registry", inputs);
+const inputsOf = (state: Inputs) => splitInputs(state, REGISTRY_COMPUTED_KEYS);
+
+export class RegistryProvider {
+  constructor(private readonly api: () => VendorContainerClient = client) {}
+
+  async check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+    return checkRegistry(olds, news, { defaultProjectId: defaultProjectId() });
+  }
+
+  async diff(_id: string, olds: Inputs, news: Inputs) {
+    const { changes, replaces } = diffRegistry(olds, news);
+    return { changes, replaces, deleteBeforeReplace: false };
+  }
+
+  /** The engine version, which only the list answers, with `loadEngineVersion` (spec §2.7). */
+  private async engineVersion(
+    api: VendorContainerClient,
+    projectId: string,
+    id: string,
+  ): Promise<string | null> {
+    for await (const registry of api.iterateRegistries(projectId, {
+      filter: `metadata.id:eq("${id}")`,
+      loadEngineVersion: true,
+    })) {
+      if (registry.metadata.id === id) return registry.data?.info?.version ?? null;
+    }
+    return null;
+  }
+
+  private async outputs(api: VendorContainerClient, inputs: Inputs, live: RegistryResponse): Promise<Inputs> {
+    const version = await this.engineVersion(api, inputs.projectId as string, live.metadata.id);
+    return jsonSafe({ ...inputsOf(inputs), ...registryComputed(live, version) });
+  }
+
+  async create(inputs: Inputs): Promise<{ id: string; outs: Inputs }> {
+    const api = this.api();
+    const projectId = inputs.projectId as string;
+    const what = subjectOf(inputs);
+    const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
+    const tag = creationTag(inputs);
+    let registry: RegistryResponse;
+    if (typeof inputs.adoptId === "string" && inputs.adoptId !== "") {
+      const found = await api.findRegistry(projectId, inputs.adoptId);
+      if (!found)
+        throw new Error(`${what}: adoptId ${inputs.adoptId}: no such registry in project ${projectId}`);
+      const liveAdmin = found.properties.adminUser?.username;
+      if (liveAdmin && liveAdmin !== inputs.adminUsername) {
+        throw new Error(
+          `${what}: cannot adopt ${inputs.adoptId}: adminUsername declared "${inputs.adminUsername}", live "${liveAdmin}"`,
+        );
+      }
+      log(what, `adopting existing registry ${inputs.adoptId}`);
+      registry = found;
+    } else {
+      registry = await createIdempotently({
+        what,
+        until,
+        lookup: () =>
+          findByTag(api.iterateRegistries(projectId, { filter: `metadata.tags:eq("${tag}")` }), tag),
+        post: () => api.createRegistry(projectId, registryInsertBody(inputs)),
+      });
+    }
+    const id = registry.metadata.id;
+    try {
+      let live = await waitSettled(
+        api,
+        () => api.findRegistry(projectId, id),
+        what,
+        id,
+        `/registries/${id}`,
+        until,
+      );
+      if (inputs.adoptId) {
+        const current = {
+          ...registryLiveInputs(inputs, live),
+          adminPasswordResetTrigger: inputs.adminPasswordResetTrigger,
+        };
+        live = await this.apply(api, current, inputs, id, what, until);
+      }
+      return { id, outs: await this.outputs(api, inputs, live) };
+    } catch (error) {
+      const known = await api.findRegistry(projectId, id).catch(() => undefined);
+      const props = jsonSafe({ ...inputsOf(inputs), ...registryComputed(known ?? registry, null) });
+      throw partialFailure(
+        id,
+        props,
+        inputs,
+        `${what} (${id}) was created but is not ready: ${errorText(error)}`,
+      );
+    }
+  }
+
+  /** Sends the registry update and the password reset that the change from `olds` to `news` needs. */
+  private async apply(
+    api: VendorContainerClient,
+    olds: Inputs,
+    news: Inputs,
+    id: string,
+    what: string,
+    until: number,
+  ): Promise<RegistryResponse> {
+    const projectId = news.projectId as string;
+    const settle = () =>
+      waitSettled(api, () => api.findRegistry(projectId, id), what, id, `/registries/${id}`, until);
+    const body = registryUpdateBody(olds, news);
+    let live: RegistryResponse | undefined;
+    if (body) {
+      log(what, `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`);
+      await api.updateRegistry(projectId, id, body);
+      live = await settle();
+    }
+    if (!sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) {
+      log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
+      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
+      live = await settle();
+    }
+    return live ?? settle();
+  }
+
+  async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
+    const api = this.api();
+    const projectId = news.projectId as string;
+    const what = subjectOf(news);
+    const until = deadlineOf(news, "update", DEFAULT_TIMEOUTS);
+    try {
+      await waitSettled(api, () => api.findRegistry(projectId, id), what, id, `/registries/${id}`, until);
+      const live = await this.apply(api, inputsOf(olds), news, id, what, until);
+      return { outs: await this.outputs(api, news, live) };
+    } catch (error) {
+      if (isNotFound(error))
+        throw new Error(`${what} (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`);
+      const known = await api.findRegistry(projectId, id).catch(() => undefined);
+      const props = jsonSafe({
+        ...olds,
+        ...(known ? registryComputed(known, (olds.engineVersion as string) ?? null) : {}),
+        __provider: undefined,
+      });
+      throw partialFailure(id, props, news, `${what} (${id}) update did not complete: ${errorText(error)}`);
+    }
+  }
+
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+    const api = this.api();
+    const declared = inputsOf(props);
+    const projectId = (declared.projectId as string) ?? defaultProjectId();
+    const live = await api.findRegistry(projectId, id);
+    if (!live) {
+      log(subjectOf(declared), `registry ${id} no longer exists`);
+      return { id: "", props: {}, inputs: {} };
+    }
+    const inputs = registryLiveInputs(declared, live);
+    return { id, props: await this.outputs(api, inputs, live), inputs };
+  }
+
+  async delete(id: string, props: Inputs): Promise<void> {
+    const api = this.api();
+    const projectId = props.projectId as string;
+    await deleteAndWait(api, {
+      what: subjectOf(props),
+      id,
+      path: `/registries/${id}`,
+      until: deadlineOf(props, "delete", DEFAULT_TIMEOUTS),
+      find: () => api.findRegistry(projectId, id),
+      remove: () => api.deleteRegistry(projectId, id),
+    });
+  }
+}

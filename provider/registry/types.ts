@@ -1,0 +1,63 @@
+/** The arguments and outputs of a Registry, as plain values (the SDK class wraps them). */
+import type { BillingPeriod, Timeouts } from "../kaas/types";
+
+/** Arguments of a Registry (fields from the reference; the spec does not show them). */
+export interface RegistryInputs {
+  /** Project of the registry. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
+  projectId?: string;
+  /** Registry name. Updates in place. */
+  name: string;
+  /** Region, for example `ITBG-Bergamo`. Replaces. */
+  location: string;
+  /** Tags of the registry. Update in place. */
+  tags?: string[];
+  /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
+  preset?: boolean;
+  /** URI of an existing VPC. Replaces. */
+  vpcUri?: string;
+  /** URI of an existing subnet. Replaces. */
+  subnetUri?: string;
+  /** URI of the security group (a URI here, unlike Kaas). Replaces. */
+  securityGroupUri?: string;
+  /** URI of the elastic IP that exposes the registry. Updates in place. */
+  publicIpUri?: string;
+  /** URI of the block storage that holds the images. Replaces. */
+  blockStorageUri?: string;
+  /** Registry size, passed as is (`Small`, `Medium`, `HighPerf` or `20`, `100`, `1000` are seen). Replaces. */
+  size?: string;
+  /** Administrator user name. Required; `admin` is reserved by the service. Replaces. */
+  adminUsername: string;
+  /** Billing period: `Hour`, `Month` or `Year`. Updates in place. */
+  billingPeriod?: BillingPeriod;
+  /**
+   * Any string; changing it resets the administrator password (`resetAdminPassword`). Not sent on create.
+   * Updates in place.
+   */
+  adminPasswordResetTrigger?: string;
+  /** Deadlines of create (default `"60m"`), update (`"30m"`) and delete (`"30m"`). */
+  timeouts?: Timeouts;
+  /** Adopt this existing registry id instead of creating one. Changing it later has no effect. */
+  adoptId?: string;
+}
+
+/** Outputs of a Registry beyond its arguments. */
+export interface RegistryComputed {
+  /** Identifier of the registry in the service. */
+  registryId: string;
+  /** URI of the registry. */
+  uri: string | null;
+  /** Service state, e.g. `Active`. */
+  state: string | null;
+  /** Fully qualified domain name. */
+  fqdn: string | null;
+  /** Public base URL for `docker login`/`push`. */
+  publicBaseUrl: string | null;
+  /** Private base URL, inside the VPC. */
+  privateBaseUrl: string | null;
+  /** Version of the registry engine (read with the list flag `loadEngineVersion`). */
+  engineVersion: string | null;
+  /** Whether the administrator password is set. */
+  passwordSet: boolean | null;
+  /** When the administrator password was last set. */
+  adminPasswordLastSetDate: string | null;
+}

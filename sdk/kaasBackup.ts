@@ -1,0 +1,64 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/backup/types";
+import { MODULE } from "../provider/kinds";
+import { creationScope, type ResourceArgs } from "./inputs";
+import shell from "./shells/KaasBackup";
+
+export type { ClusterReference, KaasBackupInputs } from "../provider/backup/types";
+
+/** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
+export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
+
+const COMPUTED: Record<keyof KaasBackupComputed, undefined> = {
+  backupId: undefined,
+  uri: undefined,
+  state: undefined,
+  phase: undefined,
+  sizeBytes: undefined,
+  expiresAt: undefined,
+  cluster: undefined,
+};
+
+/**
+ * A backup of a {@link Kaas} cluster. `billingPeriod`, `name` and `tags` update in place; `type`,
+ * `retentionDays`, `kaasId`, `location` and `projectId` replace. Deleting the cluster first does not leave
+ * the stack stuck: a backup already gone with its cluster deletes as a success.
+ *
+ * @example
+ * ```ts
+ * const nightly = new KaasBackup("nightly", {
+ *   kaasId: cluster.kaasId, name: "nightly", location: "ITBG-Bergamo", retentionDays: 7, billingPeriod: "Month",
+ * });
+ * ```
+ */
+export class KaasBackup extends pulumi.dynamic.Resource {
+  /** Identifier of the backup in the service. */
+  declare readonly backupId: pulumi.Output<string>;
+  /** URI of the backup. */
+  declare readonly uri: pulumi.Output<string | null>;
+  /** Service state, e.g. `Active`. */
+  declare readonly state: pulumi.Output<string | null>;
+  /** Phase reported by the service. */
+  declare readonly phase: pulumi.Output<string | null>;
+  /** Size of the backup in bytes. */
+  declare readonly sizeBytes: pulumi.Output<number | null>;
+  /** When the backup expires. */
+  declare readonly expiresAt: pulumi.Output<string | null>;
+  /** The cluster the backup belongs to. */
+  declare readonly cluster: pulumi.Output<ClusterReference | null>;
+  /** Id of the cluster. */
+  declare readonly kaasId: pulumi.Output<string>;
+  /** Billing period. */
+  declare readonly billingPeriod: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shell,
+      name,
+      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+      opts,
+      MODULE,
+      "KaasBackup",
+    );
+  }
+}

@@ -1,0 +1,70 @@
+import * as pulumi from "@pulumi/pulumi";
+import { MODULE } from "../provider/kinds";
+import type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
+import { creationScope, type ResourceArgs } from "./inputs";
+import shell from "./shells/Registry";
+
+export type { RegistryInputs } from "../provider/registry/types";
+
+/** Arguments of a {@link Registry}; each is documented on {@link RegistryInputs}. */
+export type RegistryArgs = ResourceArgs<RegistryInputs>;
+
+const COMPUTED: Record<keyof RegistryComputed, undefined> = {
+  registryId: undefined,
+  uri: undefined,
+  state: undefined,
+  fqdn: undefined,
+  publicBaseUrl: undefined,
+  privateBaseUrl: undefined,
+  engineVersion: undefined,
+  passwordSet: undefined,
+  adminPasswordLastSetDate: undefined,
+};
+
+/**
+ * A container registry with an administrator account. `billingPeriod`, `publicIpUri`, `name` and `tags`
+ * update in place; the rest replaces. Change `adminPasswordResetTrigger` (any string, e.g. a date) to reset
+ * the administrator password.
+ *
+ * @example
+ * ```ts
+ * const registry = new Registry("images", {
+ *   name: "images", location: "ITBG-Bergamo", adminUsername: "ops", size: "Small",
+ *   adminPasswordResetTrigger: "2026-11",
+ * });
+ * export const registryUrl = registry.publicBaseUrl;
+ * ```
+ */
+export class Registry extends pulumi.dynamic.Resource {
+  /** Identifier of the registry in the service. */
+  declare readonly registryId: pulumi.Output<string>;
+  /** URI of the registry. */
+  declare readonly uri: pulumi.Output<string | null>;
+  /** Service state, e.g. `Active`. */
+  declare readonly state: pulumi.Output<string | null>;
+  /** Fully qualified domain name. */
+  declare readonly fqdn: pulumi.Output<string | null>;
+  /** Public base URL. */
+  declare readonly publicBaseUrl: pulumi.Output<string | null>;
+  /** Private base URL inside the VPC. */
+  declare readonly privateBaseUrl: pulumi.Output<string | null>;
+  /** Registry engine version. */
+  declare readonly engineVersion: pulumi.Output<string | null>;
+  /** Whether the administrator password is set. */
+  declare readonly passwordSet: pulumi.Output<boolean | null>;
+  /** When the administrator password was last set. */
+  declare readonly adminPasswordLastSetDate: pulumi.Output<string | null>;
+  /** Administrator user name. */
+  declare readonly adminUsername: pulumi.Output<string>;
+
+  constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shell,
+      name,
+      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+      opts,
+      MODULE,
+      "Registry",
+    );
+  }
+}

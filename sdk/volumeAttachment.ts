@@ -1,0 +1,47 @@
+import * as pulumi from "@pulumi/pulumi";
+import { MODULE } from "../provider/kinds";
+import type { VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+import { creationScope, type ResourceArgs } from "./inputs";
+import shell from "./shells/VolumeAttachment";
+
+export type { VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+
+/** Arguments of a {@link VolumeAttachment}; each is documented on {@link VolumeAttachmentInputs}. */
+export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
+
+/**
+ * A block storage volume attached to one node of a {@link Kaas} cluster. Any change replaces it, detaching
+ * first. Deleting it detaches at node level, or at cluster level when the node is gone; a volume already
+ * detached deletes as a success. Exceeding the cluster's `maxCumulativeVolumeSize` fails with a message
+ * that names the limit.
+ *
+ * @example
+ * ```ts
+ * const data = new VolumeAttachment("data", {
+ *   kaasId: cluster.kaasId, nodePoolName: "default",
+ *   nodeId: cluster.currentNodePools.apply((pools) => pools[0].nodeIds[0]),
+ *   volumeUri: "/projects/p-1/providers/Vendor.Storage/blockStorages/v-1",
+ * });
+ * ```
+ */
+export class VolumeAttachment extends pulumi.dynamic.Resource {
+  /** Size of the volume in GB as the cluster reports it. */
+  declare readonly sizeGb: pulumi.Output<number | null>;
+  /** Id of the cluster. */
+  declare readonly kaasId: pulumi.Output<string>;
+  /** Node the volume is attached to. */
+  declare readonly nodeId: pulumi.Output<string>;
+  /** URI of the volume. */
+  declare readonly volumeUri: pulumi.Output<string>;
+
+  constructor(name: string, args: VolumeAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      shell,
+      name,
+      { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined },
+      { ...opts, deleteBeforeReplace: true },
+      MODULE,
+      "VolumeAttachment",
+    );
+  }
+}
