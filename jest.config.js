@@ -5,6 +5,7 @@ const transform = { "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostic
 const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
 
 module.exports = {
+  reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...common, displayName: "integration", testMatch: ["<rootDir>/tests/integration/**/*.test.ts"] },

@@ -115,7 +115,9 @@ export class ClientCredentialsTokenSource implements TokenSource {
     }
     const value = body.access_token.trim();
     registerSecret(value);
-    const lifetimeMs = (typeof body.expires_in === "number" ? body.expires_in : 3600) * 1000;
+    // Some token endpoints send `expires_in` as a numeric string; anything unreadable means the usual hour.
+    const expiresIn = Number(body.expires_in ?? Number.NaN);
+    const lifetimeMs = (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 3600) * 1000;
     this.token = { value, expiresAt: this.now() + lifetimeMs };
     return value;
   }

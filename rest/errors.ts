@@ -107,7 +107,9 @@ export class VendorApiError extends Error {
         return `${what} not sent: invalid request body: ${reason}`;
       case "http": {
         const status = `${init.status} ${init.statusText || STATUS_TEXT[init.status ?? 0] || ""}`.trim();
-        return `${what} failed (${status})${reason ? `: ${reason}` : ""}`;
+        // A 2xx with an unusable body (not JSON, or not the documented shape) is the service's fault, not a failure status.
+        const verb = (init.status ?? 0) < 300 ? "answered" : "failed";
+        return `${what} ${verb} (${status})${reason ? `: ${reason}` : ""}`;
       }
       case "failed":
         return `${what}: ${reason}`;

@@ -17,7 +17,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { ProblemDetails } from "../schemas/common";
 import { formatProblems, validateSchema } from "../schemas/validate";
 import type { TokenSource } from "./auth";
-import { VendorApiError, fieldProblemsOf } from "./errors";
+import { VendorApiError, fieldProblemsOf, isVendorApiError } from "./errors";
 import { redact } from "./redact";
 import {
   DEFAULT_RETRY_POLICY,
@@ -128,7 +128,19 @@ export class HttpClient {
     for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
       const remaining = deadline - this.now();
       if (remaining <= 0) break;
-      const token = await this.settings.tokenSource.getToken();
+      let token: string;
+      try {
+        token = await this.settings.tokenSource.getToken();
+      } catch (error) {
+        // A token endpoint that is down or rate-limiting is retried like the service itself.
+        if (!isVendorApiError(error) || !error.retryable) throw error;
+        lastError = error;
+        const wait = retryDelay(attempt, undefined, policy, this.random);
+        if (attempt + 1 >= policy.maxAttempts || this.now() + wait >= deadline) break;
+        this.settings.onRetry?.(`${error.message}; retrying in ${Math.round(wait)} ms`);
+        await this.sleep(wait);
+        continue;
+      }
       const result = await this.attempt(spec, token, Math.min(this.settings.requestTimeoutMs, remaining));
       if (result.outcome === "ok") return result.result as HttpResult<T>;
       lastError = result.error;

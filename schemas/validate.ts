@@ -50,13 +50,23 @@ export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[]
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf");
+  // A union of literals (`"Hour" | "Month" | "Year"`) fails one `const` per branch: name them all at once.
+  const allowed = new Map<string, unknown[]>();
+  for (const e of errors) {
+    if (e.keyword === "const") {
+      allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), (e.params as { allowedValue: unknown }).allowedValue]);
+    }
+  }
   for (const error of errors) {
     // A wrong item inside a nullable container (`tags: [1]`) also fails the `null` branch at the container;
     // the other branch's errors explain the problem, so that "must be null" is noise.
     const below = (e: ErrorObject) =>
       e.instancePath === error.instancePath || e.instancePath.startsWith(`${error.instancePath}/`);
     if (isNullBranch(error) && errors.some((e) => !isNullBranch(e) && below(e))) continue;
-    const problem = describe(error);
+    const values = error.keyword === "const" ? allowed.get(error.instancePath) : undefined;
+    const problem = values
+      ? { path: error.instancePath || "/", message: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` }
+      : describe(error);
     // A nullable field that is wrong reports both "must be X" and "must be null": keep the first.
     if (seen.has(problem.path)) continue;
     seen.add(problem.path);

@@ -169,6 +169,13 @@ export function oneOf<T extends string>(
 /** ISO 8601 date-time with a time zone, as the service takes it. */
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** `Date.parse` rolls impossible dates over (`2026-02-30` becomes March 2nd, `T24:00` the next day). */
+function isCalendarDateTime(text: string): boolean {
+  const [year, month, day] = text.slice(0, 10).split("-").map(Number);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && Number(text.slice(11, 13)) <= 23;
+}
+
 /** Validates a future ISO date-time; `now` is injected for tests. */
 export function futureDate(
   value: unknown,
@@ -182,7 +189,7 @@ export function futureDate(
   });
   if (text === undefined) return undefined;
   const at = Date.parse(text);
-  if (Number.isNaN(at)) {
+  if (Number.isNaN(at) || !isCalendarDateTime(text)) {
     problems.add(property, `is not a valid date: "${text}"`);
     return undefined;
   }

@@ -55,5 +55,10 @@ export function resetClients(): void {
  * (dynamic-provider notes), so every line names its resource.
  */
 export function log(subject: string, line: string): void {
-  console.log(redact(`[vendor-container] ${subject}: ${line}`));
+  progress(`${subject}: ${line}`);
+}
+
+/** Prints a line that already names its resource (the waiter's progress lines do). */
+export function progress(line: string): void {
+  console.log(redact(`[vendor-container] ${line}`));
 }

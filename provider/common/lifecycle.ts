@@ -4,7 +4,7 @@
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { TRANSITIONAL_STATES, type WaitVerdict } from "../../rest/waiter";
-import { log } from "./context";
+import { log, progress } from "./context";
 
 /** A service object as every response carries it. */
 export interface ServiceObject {
@@ -77,7 +77,7 @@ export function waitSettled<T extends ServiceObject>(
     what: `${what} (${id})`,
     path,
     deadline: until,
-    onProgress: (line) => log(what, line),
+    onProgress: progress,
   });
 }
 
@@ -105,7 +105,7 @@ export async function deleteAndWait<T extends ServiceObject>(
       what: `${args.what} (${args.id})`,
       path: args.path,
       deadline: args.until,
-      onProgress: (line) => log(args.what, line),
+      onProgress: progress,
       judge: (t): WaitVerdict => {
         const s = t.status?.state ?? "";
         return TRANSITIONAL_STATES.has(s) ? { kind: "pending", state: s } : { kind: "done" };
@@ -125,6 +125,6 @@ export async function deleteAndWait<T extends ServiceObject>(
     what: `${args.what} (${args.id})`,
     path: args.path,
     deadline: args.until,
-    onProgress: (line) => log(args.what, line),
+    onProgress: progress,
   });
 }

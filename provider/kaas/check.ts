@@ -138,7 +138,8 @@ function checkNodePools(value: unknown, problems: Problems): void {
       }
     } else if (!isUnknown(pool.autoscaling)) {
       for (const key of ["minCount", "maxCount"]) {
-        if (pool[key] !== undefined && pool[key] !== null)
+        // An unknown bound (preview) is not validated: it may resolve to nothing.
+        if (pool[key] !== undefined && pool[key] !== null && !isUnknown(pool[key]))
           problems.add(`${at}.${key}`, "only applies when autoscaling is true");
       }
       if (nodes === 0) problems.add(`${at}.nodes`, "must be at least 1 for a pool that does not autoscale");
@@ -159,8 +160,7 @@ export function checkKaas(
   if (inputs.projectId === undefined || inputs.projectId === null) {
     if (ctx.defaultProjectId) inputs.projectId = ctx.defaultProjectId;
     else p.add("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID");
-  }
-  str(inputs.projectId, "projectId", p);
+  } else str(inputs.projectId, "projectId", p, { required: true });
   str(news.name, "name", p, { required: true, maxLength: 63 });
   str(news.location, "location", p, { required: true });
   strArray(news.tags, "tags", p, (tag, at) => {

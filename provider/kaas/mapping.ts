@@ -228,7 +228,8 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   const cap = p.storage?.maxCumulativeVolumeSize ?? undefined;
   if (cap !== undefined || declared.maxCumulativeVolumeSize !== undefined) next.maxCumulativeVolumeSize = cap;
   const period = normaliseBillingPeriod(p.billingPlan?.billingPeriod);
-  if (period !== undefined) next.billingPeriod = period;
+  // An undeclared period is not adopted: the service answers its default, and update could not send it back.
+  if (period !== undefined && declared.billingPeriod !== undefined) next.billingPeriod = period;
   const ranges = p.apiServerAccessProfile?.authorizedIpRanges ?? undefined;
   if (ranges !== undefined || declared.authorizedIpRanges !== undefined)
     next.authorizedIpRanges = ranges ?? undefined;
@@ -242,6 +243,10 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   if (live && want && !pending && compareVersions(live, want) < 0) next.kubernetesVersion = live;
 
   const declaredPools = poolsByName(declared.nodePools);
+  // `poolsByName` defaults `autoscaling`, so whether it was declared is read from the raw pools.
+  const declaredRaw = new Map(
+    (Array.isArray(declared.nodePools) ? (declared.nodePools as NodePoolArgs[]) : []).map((p) => [p.name, p]),
+  );
   next.nodePools = livePools(response).map((pool) => {
     const status = poolStatus(pool);
     const wanted = declaredPools.get(pool.name);
@@ -258,7 +263,10 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
       nodes,
       instance: status.instance,
       dataCenter: status.dataCenter,
-      autoscaling: wanted?.autoscaling === undefined && !status.autoscaling ? undefined : status.autoscaling,
+      autoscaling:
+        declaredRaw.get(pool.name)?.autoscaling === undefined && !status.autoscaling
+          ? undefined
+          : status.autoscaling,
       minCount: status.autoscaling ? status.minCount : undefined,
       maxCount: status.autoscaling ? status.maxCount : undefined,
     });

@@ -4,7 +4,7 @@ import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { waitFor, type WaitVerdict } from "../../rest/waiter";
 import type { CheckFailure, Inputs } from "../common/check";
-import { client, defaultProjectId, log } from "../common/context";
+import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
 import { jsonSafe } from "../common/outputs";
 import { deadlineOf, errorText, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
@@ -57,7 +57,7 @@ export class VolumeAttachmentProvider {
         path: `/kaas/${kaasId}`,
         deadline: until,
         intervalMs: api.pollIntervalMs,
-        onProgress: (line) => log(what, line),
+        onProgress: progress,
       },
     );
   }

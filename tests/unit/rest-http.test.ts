@@ -1,0 +1,614 @@
+/**
+ * The HTTP choke point `HttpClient.request` against a real loopback server with scripted answers. Time is
+ * fake (`sleep` records the delay and advances `now`), randomness is fixed at 0.5, so every retry schedule
+ * is asserted exactly: with base 100 ms and ceiling 1000 ms, retry n waits 0.5 * min(1000, 100 * 2^n).
+ */
+import { KaasInsert, KaasResponse } from "../../schemas";
+import { StaticTokenSource, type TokenSource } from "../../rest/auth";
+import { isNotFound, isVendorApiError } from "../../rest/errors";
+import { HttpClient, type HttpSettings, type RequestSpec } from "../../rest/http";
+import { resolveSettings } from "../../rest/settings";
+import { fakeTime } from "./support/fake-time";
+import { json, startScriptedServer, text, type ScriptedServer, type Step } from "./support/scripted-server";
+import { ALL_SECRETS, API_TOKEN, ErrorLog } from "./support/secrets";
+
+const log = new ErrorLog();
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(script: Step[]): Promise<ScriptedServer> {
+  const server = await startScriptedServer(script);
+  servers.push(server);
+  return server;
+}
+
+/** Retry lines of the current test; `allRetryLines` keeps those of the whole file for the secrets check. */
+const retryLines: string[] = [];
+const allRetryLines: string[] = [];
+
+function clientFor(server: ScriptedServer, overrides: Partial<HttpSettings> = {}) {
+  const time = fakeTime();
+  const settings = resolveSettings(() => undefined, { VENDOR_BASE_URL: server.url, VENDOR_TOKEN: API_TOKEN });
+  const client = new HttpClient({
+    baseUrl: settings.baseUrl,
+    apiVersion: settings.apiVersion,
+    providerNamespace: settings.providerNamespace,
+    tokenSource: new StaticTokenSource(`${API_TOKEN}\n`),
+    requestTimeoutMs: 2_000,
+    callDeadlineMs: 120_000,
+    retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 5 },
+    random: () => 0.5,
+    sleep: time.sleep,
+    now: time.now,
+    onRetry: (line) => {
+      retryLines.push(line);
+      allRetryLines.push(line);
+    },
+    ...overrides,
+  });
+  return { client, time };
+}
+
+const kaasBody = {
+  metadata: { name: "prod", location: { value: "ITBG-Bergamo" } },
+  properties: {
+    nodeCidr: { address: "10.0.0.0/16", name: "nodes" },
+    kubernetesVersion: { value: "1.32.3" },
+    nodePools: [{ name: "pool-1", nodes: 3, instance: "K2A4", dataCenter: "ITBG-1" }],
+  },
+};
+const kaas = { metadata: { id: "k-1", name: "prod" }, status: { state: "InCreation" }, properties: {} };
+
+const getKaas: RequestSpec = { method: "GET", projectId: "p-1", path: "/kaas/k-1", idempotent: true };
+const createKaas: RequestSpec = {
+  method: "POST",
+  projectId: "p-1",
+  path: "/kaas",
+  body: kaasBody,
+  bodySchema: KaasInsert,
+  idempotent: false,
+};
+
+beforeEach(() => {
+  retryLines.length = 0;
+});
+
+describe("request body validation", () => {
+  it("throws before any I/O, without even asking for a token, when the body has an unknown property", async () => {
+    const server = await serve([json(201, kaas)]);
+    const getToken = jest.fn(async () => API_TOKEN);
+    const tokenSource: TokenSource = { getToken, invalidate: () => undefined, refreshable: false };
+    const { client } = clientFor(server, { tokenSource });
+    const body = { ...kaasBody, properties: { ...kaasBody.properties, x: 1 } };
+
+    const error = await log.rejectionOf(client.request({ ...createKaas, body }));
+
+    expect(error.message).toBe(
+      "POST /kaas not sent: invalid request body: /properties/x: is not an allowed property",
+    );
+    expect(error.kind).toBe("validation");
+    expect(error.status).toBeUndefined();
+    expect(error.fieldErrors).toEqual([{ field: "/properties/x", message: "is not an allowed property" }]);
+    expect(server.requests).toHaveLength(0);
+    expect(getToken).not.toHaveBeenCalled();
+    expect(client.attempts).toBe(0);
+  });
+
+  it("lists every problem of the body in one message", async () => {
+    const server = await serve([json(201, kaas)]);
+    const { client } = clientFor(server);
+    const body = { metadata: { name: "" }, properties: { ...kaasBody.properties, nodePools: [] } };
+
+    const error = await log.rejectionOf(client.request({ ...createKaas, body }));
+
+    expect(error.message).toBe(
+      "POST /kaas not sent: invalid request body: /metadata/name: must NOT have fewer than 1 characters; " +
+        "/properties/nodePools: must NOT have fewer than 1 items",
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("request shape", () => {
+  it("sends a GET under the project and namespace with api-version from the settings and the bearer token", async () => {
+    const server = await serve([json(200, kaas)]);
+    const { client } = clientFor(server);
+
+    const result = await client.request({
+      ...getKaas,
+      query: { ignoreDeletedStatus: true, filter: undefined, limit: null },
+    });
+
+    expect(result).toEqual({ status: 200, data: kaas });
+    expect(server.requests).toHaveLength(1);
+    const [request] = server.requests;
+    expect(request.method).toBe("GET");
+    expect(request.url).toBe(
+      "/projects/p-1/providers/Vendor.Container/kaas/k-1?api-version=1&ignoreDeletedStatus=true",
+    );
+    // The token source trims the trailing newline a token file leaves behind.
+    expect(request.headers.authorization).toBe(`Bearer ${API_TOKEN}`);
+    expect(request.headers.accept).toBe("application/json");
+    expect(request.headers["content-type"]).toBeUndefined();
+    expect(request.body).toBe("");
+  });
+
+  it("sends a POST body as JSON with Content-Type application/json", async () => {
+    const server = await serve([json(201, kaas)]);
+    const { client } = clientFor(server);
+
+    const result = await client.request(createKaas);
+
+    expect(result).toEqual({ status: 201, data: kaas });
+    const [request] = server.requests;
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("/projects/p-1/providers/Vendor.Container/kaas?api-version=1");
+    expect(request.headers["content-type"]).toBe("application/json");
+    expect(request.headers.accept).toBe("application/json");
+    expect(request.headers.authorization).toBe(`Bearer ${API_TOKEN}`);
+    expect(request.body).toBe(JSON.stringify(kaasBody));
+  });
+
+  it("uses the configured api-version and namespace, encodes the project id and tolerates a trailing slash", async () => {
+    const server = await serve([json(202)]);
+    const { client } = clientFor(server, {
+      baseUrl: `${server.url}/`,
+      apiVersion: "1.0",
+      providerNamespace: "Other.Container",
+    });
+
+    const result = await client.request({
+      method: "DELETE",
+      projectId: "p 1/x",
+      path: "/kaas/k-1",
+      query: { deleteOnCascade: false },
+      idempotent: true,
+    });
+
+    expect(result).toEqual({ status: 202, data: undefined });
+    expect(server.requests[0].url).toBe(
+      "/projects/p%201%2Fx/providers/Other.Container/kaas/k-1?api-version=1.0&deleteOnCascade=false",
+    );
+  });
+
+  it("returns the raw body for responseType text and undefined for an empty JSON answer", async () => {
+    const server = await serve([text(200, "apiVersion: v1\nkind: Config\n"), { status: 200 }]);
+    const { client } = clientFor(server);
+
+    const download = await client.request({ ...getKaas, path: "/kaas/k-1/download", responseType: "text" });
+    const update = await client.request({ ...getKaas, method: "PUT" });
+
+    expect(download).toEqual({ status: 200, data: "apiVersion: v1\nkind: Config\n" });
+    expect(update).toEqual({ status: 200, data: undefined });
+  });
+});
+
+describe("retries of idempotent requests", () => {
+  it("honours Retry-After on 429 exactly", async () => {
+    const server = await serve([json(429, undefined, { "retry-after": "2" }), json(200, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const result = await client.request(getKaas);
+
+    expect(result.data).toEqual(kaas);
+    expect(time.sleeps).toEqual([2_000]);
+    expect(server.requests).toHaveLength(2);
+    expect(retryLines).toEqual(["GET /kaas/k-1 failed (429 Too Many Requests); retrying in 2000 ms"]);
+  });
+
+  it("caps a Retry-After beyond maxRetryAfterMs", async () => {
+    const server = await serve([json(429, undefined, { "retry-after": "3600" }), json(200, kaas)]);
+    const { client, time } = clientFor(server);
+
+    await client.request(getKaas);
+
+    expect(time.sleeps).toEqual([10_000]);
+  });
+
+  it("retries 500, 502, 503 and 504 on the full-jitter schedule", async () => {
+    const server = await serve([json(500), json(502), json(503), json(504), json(200, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const result = await client.request(getKaas);
+
+    expect(result).toEqual({ status: 200, data: kaas });
+    expect(time.sleeps).toEqual([50, 100, 200, 400]);
+    expect(server.requests).toHaveLength(5);
+    expect(retryLines).toEqual([
+      "GET /kaas/k-1 failed (500 Internal Server Error); retrying in 50 ms",
+      "GET /kaas/k-1 failed (502 Bad Gateway); retrying in 100 ms",
+      "GET /kaas/k-1 failed (503 Service Unavailable); retrying in 200 ms",
+      "GET /kaas/k-1 failed (504 Gateway Timeout); retrying in 400 ms",
+    ]);
+  });
+
+  it("retries a dropped connection", async () => {
+    const server = await serve(["drop", json(200, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const result = await client.request(getKaas);
+
+    expect(result.data).toEqual(kaas);
+    expect(time.sleeps).toEqual([50]);
+    expect(server.requests).toHaveLength(2);
+    expect(retryLines).toEqual([
+      "GET /kaas/k-1 failed (network): ECONNRESET socket hang up; retrying in 50 ms",
+    ]);
+  });
+
+  it("retries an attempt that times out", async () => {
+    const server = await serve(["hang", json(200, kaas)]);
+    const { client, time } = clientFor(server, { requestTimeoutMs: 100 });
+
+    const result = await client.request(getKaas);
+
+    expect(result.data).toEqual(kaas);
+    expect(time.sleeps).toEqual([50]);
+    expect(retryLines).toEqual([
+      "GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 100ms exceeded; retrying in 50 ms",
+    ]);
+  });
+
+  it("gives up after maxAttempts without sleeping after the last attempt", async () => {
+    const server = await serve([json(503)]);
+    const { client, time } = clientFor(server, {
+      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 3 },
+    });
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    expect(server.requests).toHaveLength(3);
+    expect(time.sleeps).toEqual([50, 100]);
+    expect(retryLines).toHaveLength(2);
+    expect(error.kind).toBe("deadline");
+    expect(error.status).toBe(503);
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; " +
+        "last error: GET /kaas/k-1 failed (503 Service Unavailable)",
+    );
+  });
+
+  it("stops at the overall deadline and names the last error, problem details included", async () => {
+    const server = await serve([json(503, { title: "Service Unavailable", detail: "maintenance" })]);
+    const { client, time } = clientFor(server, {
+      callDeadlineMs: 1_000,
+      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 100 },
+    });
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    // 50 + 100 + 200 + 400 = 750 ms slept; the next wait of 500 ms would end past the 1000 ms deadline.
+    expect(time.sleeps).toEqual([50, 100, 200, 400]);
+    expect(server.requests).toHaveLength(5);
+    expect(error.kind).toBe("deadline");
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; " +
+        "last error: GET /kaas/k-1 failed (503 Service Unavailable): Service Unavailable: maintenance",
+    );
+  });
+
+  it("shortens the per-attempt timeout to the time left before the deadline", async () => {
+    const server = await serve(["hang"]);
+    const { client, time } = clientFor(server, { requestTimeoutMs: 10_000, callDeadlineMs: 150 });
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    // First attempt: 150 ms left; after a 50 ms backoff, 100 ms left; the next backoff (100 ms) hits the deadline.
+    expect(retryLines).toEqual([
+      "GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 150ms exceeded; retrying in 50 ms",
+    ]);
+    expect(time.sleeps).toEqual([50]);
+    expect(server.requests).toHaveLength(2);
+    expect(error.kind).toBe("deadline");
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; " +
+        "last error: GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 100ms exceeded",
+    );
+  });
+
+  it("honours an explicit absolute deadline, and makes no attempt once it has passed", async () => {
+    const server = await serve([json(503)]);
+    const { client, time } = clientFor(server);
+
+    const late = await log.rejectionOf(client.request({ ...getKaas, deadline: time.now() }));
+    expect(late.message).toBe(
+      "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; last error: no attempt could be made",
+    );
+    expect(server.requests).toHaveLength(0);
+
+    const soon = await log.rejectionOf(client.request({ ...getKaas, deadline: time.now() + 100 }));
+    expect(soon.kind).toBe("deadline");
+    expect(time.sleeps).toEqual([50]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("does not retry a 404 and marks it as not found", async () => {
+    const server = await serve([json(404, { title: "Not Found", status: 404 })]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    expect(error.message).toBe("GET /kaas/k-1 failed (404 Not Found): Not Found");
+    expect(isNotFound(error)).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+});
+
+describe("retries of a non-idempotent create", () => {
+  it("re-sends after 503, which guarantees the create was not processed", async () => {
+    const server = await serve([json(503), json(201, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const result = await client.request(createKaas);
+
+    expect(result).toEqual({ status: 201, data: kaas });
+    expect(time.sleeps).toEqual([50]);
+    expect(server.requests.map((r) => r.body)).toEqual([JSON.stringify(kaasBody), JSON.stringify(kaasBody)]);
+  });
+
+  it("re-sends after 429, honouring Retry-After", async () => {
+    const server = await serve([json(429, undefined, { "retry-after": "1" }), json(201, kaas)]);
+    const { client, time } = clientFor(server);
+
+    await client.request(createKaas);
+
+    expect(time.sleeps).toEqual([1_000]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it.each([
+    [500, "Internal Server Error"],
+    [502, "Bad Gateway"],
+    [504, "Gateway Timeout"],
+  ])("does not re-send after %i and marks the error ambiguous", async (status, statusText) => {
+    const server = await serve([json(status), json(201, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request(createKaas));
+
+    expect(error.message).toBe(`POST /kaas failed (${status} ${statusText})`);
+    expect(error.kind).toBe("http");
+    expect(error.status).toBe(status);
+    expect(error.ambiguous).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("does not re-send after a dropped connection and marks the error ambiguous", async () => {
+    const server = await serve(["drop", json(201, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request(createKaas));
+
+    expect(error.message).toBe("POST /kaas failed (network): ECONNRESET socket hang up");
+    expect(error.kind).toBe("network");
+    expect(error.ambiguous).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("does not re-send after a per-attempt timeout and reports kind timeout", async () => {
+    const server = await serve(["hang", json(201, kaas)]);
+    const { client, time } = clientFor(server, { requestTimeoutMs: 100 });
+
+    const error = await log.rejectionOf(client.request(createKaas));
+
+    expect(error.message).toBe("POST /kaas failed (timeout): ECONNABORTED timeout of 100ms exceeded");
+    expect(error.kind).toBe("timeout");
+    expect(error.ambiguous).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("re-sends a create the connection refused: it never reached the service", async () => {
+    const closed = await serve([json(201, kaas)]);
+    const url = closed.url;
+    await closed.close();
+    servers.splice(servers.indexOf(closed), 1);
+    const server = await serve([json(201, kaas)]);
+    const { client, time } = clientFor(server, {
+      baseUrl: url,
+      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 2 },
+    });
+
+    const error = await log.rejectionOf(client.request(createKaas));
+
+    expect(time.sleeps).toEqual([50]);
+    expect(error.kind).toBe("deadline");
+    expect(error.ambiguous).toBe(false);
+    expect(error.message).toMatch(
+      /^POST \/kaas failed \(deadline\): gave up after retries within the deadline; last error: POST \/kaas failed \(network\): ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:\d+$/,
+    );
+  });
+});
+
+describe("HTTP errors", () => {
+  it("turns a 400 with {field, message} errors into a typed error with normalised field errors", async () => {
+    const problem = {
+      type: "https://tools.ietf.org/html/rfc7231#section-6.5.1",
+      title: "One or more validation errors occurred.",
+      status: 400,
+      errors: [{ field: "properties.ha", message: "cannot be disabled" }],
+    };
+    const server = await serve([json(400, problem)]);
+    const { client } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => true);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "PUT", body: {}, transitionalProbe }),
+    );
+
+    expect(error.message).toBe("PUT /kaas/k-1 failed (400 Bad Request): properties.ha: cannot be disabled");
+    expect(error.kind).toBe("http");
+    expect(error.status).toBe(400);
+    expect(error.problem).toEqual(problem);
+    expect(error.fieldErrors).toEqual([{ field: "properties.ha", message: "cannot be disabled" }]);
+    expect(error.retryable).toBe(false);
+    expect(error.ambiguous).toBe(false);
+    expect(error.method).toBe("PUT");
+    expect(error.path).toBe("/kaas/k-1");
+    // Field errors are permanent: the transitional probe is not even asked.
+    expect(transitionalProbe).not.toHaveBeenCalled();
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("normalises the wire spelling {fieldName, errorMessage} and joins several field errors", async () => {
+    const server = await serve([
+      json(400, {
+        title: "Bad Request",
+        errors: [
+          {
+            fieldName: "nodeCidr.address",
+            errorMessage: "must lie within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16",
+          },
+          { fieldName: "properties.ha", errorMessage: "cannot be disabled" },
+          { message: "location is invalid" },
+          { field: "name" },
+        ],
+      }),
+    ]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...getKaas, method: "PUT", body: {} }));
+
+    expect(error.message).toBe(
+      "PUT /kaas/k-1 failed (400 Bad Request): nodeCidr.address: must lie within 10.0.0.0/8, 172.16.0.0/12 or " +
+        "192.168.0.0/16; properties.ha: cannot be disabled; location is invalid; name: is invalid",
+    );
+    expect(error.fieldErrors).toEqual([
+      { field: "nodeCidr.address", message: "must lie within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16" },
+      { field: "properties.ha", message: "cannot be disabled" },
+      { field: "", message: "location is invalid" },
+      { field: "name", message: "is invalid" },
+    ]);
+  });
+
+  it("retries a 400 without field errors while the transitional probe says the resource is busy", async () => {
+    const busy = json(400, { title: "Bad Request", detail: "The cluster is being updated" });
+    const server = await serve([busy, busy, json(202)]);
+    const { client, time } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => true);
+
+    const result = await client.request({ ...getKaas, method: "DELETE", transitionalProbe });
+
+    expect(result).toEqual({ status: 202, data: undefined });
+    expect(transitionalProbe).toHaveBeenCalledTimes(2);
+    expect(time.sleeps).toEqual([50, 100]);
+    expect(retryLines).toEqual([
+      "DELETE /kaas/k-1 failed (400 Bad Request): Bad Request: The cluster is being updated; retrying in 50 ms",
+      "DELETE /kaas/k-1 failed (400 Bad Request): Bad Request: The cluster is being updated; retrying in 100 ms",
+    ]);
+  });
+
+  it.each([
+    ["answers false", async () => false],
+    ["throws", async () => Promise.reject(new Error("probe failed"))],
+    ["is absent", undefined],
+  ])("fails a 400 without field errors at once when the probe %s", async (_case, probe) => {
+    const server = await serve([json(400, { title: "Bad Request", detail: "The cluster is being updated" })]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "DELETE", transitionalProbe: probe }),
+    );
+
+    expect(error.message).toBe(
+      "DELETE /kaas/k-1 failed (400 Bad Request): Bad Request: The cluster is being updated",
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("puts a plain-text 5xx body in the message", async () => {
+    const server = await serve([text(502, "Bad Gateway")]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request(createKaas));
+
+    expect(error.message).toBe("POST /kaas failed (502 Bad Gateway): Bad Gateway");
+    expect(error.problem).toBeUndefined();
+  });
+
+  it("uses the reason phrase the server sent and cuts a long plain-text body at 200 characters", async () => {
+    const server = await serve([
+      { status: 500, headers: { "content-type": "text/html" }, body: `<html>${"x".repeat(300)}</html>` },
+    ]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...createKaas, path: "/kaas" }));
+
+    expect(error.message).toBe(`POST /kaas failed (500 Internal Server Error): <html>${"x".repeat(194)}`);
+  });
+
+  it("rejects a 2xx body that breaks the response schema, without retrying", async () => {
+    const server = await serve([json(200, { metadata: { name: "prod" }, properties: {} })]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...getKaas, responseSchema: KaasResponse }));
+
+    expect(error.message).toBe(
+      "GET /kaas/k-1 answered (200): unexpected response body: /metadata/id: is required",
+    );
+    expect(error.kind).toBe("http");
+    expect(error.status).toBe(200);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("rejects a 2xx body that is not JSON", async () => {
+    const server = await serve([text(200, "<html>maintenance</html>")]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    expect(error.message).toBe("GET /kaas/k-1 answered (200): the service answered a body that is not JSON");
+  });
+});
+
+describe("error recognition", () => {
+  it("recognises a plain-object copy of an error by its brand, as another package copy would hand it over", async () => {
+    const server = await serve([json(404, { title: "Not Found" })]);
+    const { client } = clientFor(server);
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    const spread = { ...error };
+    const serialised = JSON.parse(JSON.stringify(error)) as unknown;
+
+    expect(isVendorApiError(spread)).toBe(true);
+    expect(isVendorApiError(serialised)).toBe(true);
+    expect(isNotFound(spread)).toBe(true);
+    expect(isNotFound(serialised)).toBe(true);
+  });
+
+  it.each([
+    ["a plain Error", Object.assign(new Error("x"), { status: 404 })],
+    ["a truthy non-true brand", { isVendorApiError: "true", kind: "http", status: 404 }],
+    ["null", null],
+    ["undefined", undefined],
+    ["a string", "GET /kaas failed (404 Not Found)"],
+  ])("does not take %s for a VendorApiError", (_name, value) => {
+    expect(isVendorApiError(value)).toBe(false);
+    expect(isNotFound(value)).toBe(false);
+  });
+
+  it.each([
+    [{ isVendorApiError: true, kind: "http", status: 404 }, true],
+    [{ isVendorApiError: true, kind: "http", status: 400 }, false],
+    [{ isVendorApiError: true, kind: "deadline", status: 404 }, false],
+  ])("isNotFound(%j) is %s", (value, expected) => {
+    expect(isNotFound(value)).toBe(expected);
+  });
+});
+
+describe("secrets", () => {
+  it("never puts the token in any error message or retry line of this file", () => {
+    // Guard against a vacuous pass: the tests above provoked many errors and retries.
+    expect(log.messages.length).toBeGreaterThanOrEqual(20);
+    expect(allRetryLines.length).toBeGreaterThanOrEqual(10);
+    expect(log.leaks()).toEqual([]);
+    expect(allRetryLines.filter((line) => ALL_SECRETS.some((secret) => line.includes(secret)))).toEqual([]);
+  });
+});

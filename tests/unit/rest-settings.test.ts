@@ -1,0 +1,188 @@
+/** Connection settings: stack config over environment, defaults, and exact errors for unusable settings. */
+import {
+  DEFAULT_SETTINGS,
+  SETTING_SOURCES,
+  SettingsError,
+  resolveSettings,
+  type VendorSettings,
+} from "../../rest/settings";
+
+const config =
+  (values: Record<string, string>) =>
+  (key: string): string | undefined =>
+    values[key];
+const none = config({});
+const minimalEnv = { VENDOR_BASE_URL: "https://api.example.test", VENDOR_TOKEN: "tok-1" };
+
+function settingsError(run: () => unknown): SettingsError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SettingsError) return error;
+    throw error;
+  }
+  throw new Error("expected a SettingsError");
+}
+
+describe("resolveSettings", () => {
+  it("fills the defaults around a base URL and a token", () => {
+    expect(resolveSettings(none, minimalEnv)).toEqual({
+      baseUrl: "https://api.example.test",
+      projectId: undefined,
+      token: "tok-1",
+      clientId: undefined,
+      clientSecret: undefined,
+      tokenUrl: undefined,
+      apiVersion: "1",
+      providerNamespace: "Vendor.Container",
+      pollIntervalMs: 10_000,
+      requestTimeoutMs: 30_000,
+      callDeadlineMs: 120_000,
+    });
+  });
+
+  it("publishes the spec's defaults", () => {
+    expect(DEFAULT_SETTINGS).toEqual({
+      apiVersion: "1",
+      providerNamespace: "Vendor.Container",
+      pollIntervalMs: 10_000,
+      requestTimeoutMs: 30_000,
+      callDeadlineMs: 120_000,
+    });
+  });
+
+  it("reads each setting from the vendor config key and its VENDOR_ variable", () => {
+    expect(SETTING_SOURCES).toEqual({
+      baseUrl: ["vendor:baseUrl", "VENDOR_BASE_URL"],
+      projectId: ["vendor:projectId", "VENDOR_PROJECT_ID"],
+      token: ["vendor:token", "VENDOR_TOKEN"],
+      clientId: ["vendor:clientId", "VENDOR_CLIENT_ID"],
+      clientSecret: ["vendor:clientSecret", "VENDOR_CLIENT_SECRET"],
+      tokenUrl: ["vendor:tokenUrl", "VENDOR_TOKEN_URL"],
+      apiVersion: ["vendor:apiVersion", "VENDOR_API_VERSION"],
+      providerNamespace: ["vendor:providerNamespace", "VENDOR_PROVIDER_NAMESPACE"],
+      pollIntervalMs: ["vendor:pollIntervalMs", "VENDOR_POLL_INTERVAL_MS"],
+      requestTimeoutMs: ["vendor:requestTimeoutMs", "VENDOR_REQUEST_TIMEOUT_MS"],
+      callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
+    });
+  });
+
+  const samples: [keyof VendorSettings, string, string, string | number, string | number][] = [
+    ["baseUrl", "http://config.test", "http://env.test", "http://config.test", "http://env.test"],
+    ["projectId", "p-config", "p-env", "p-config", "p-env"],
+    ["token", "tok-config", "tok-env", "tok-config", "tok-env"],
+    ["clientId", "id-config", "id-env", "id-config", "id-env"],
+    ["clientSecret", "cs-config", "cs-env", "cs-config", "cs-env"],
+    ["tokenUrl", "http://config.test/t", "http://env.test/t", "http://config.test/t", "http://env.test/t"],
+    ["apiVersion", "1.0", "2", "1.0", "2"],
+    ["providerNamespace", "Config.Container", "Env.Container", "Config.Container", "Env.Container"],
+    ["pollIntervalMs", "111", "222", 111, 222],
+    ["requestTimeoutMs", "333", "444", 333, 444],
+    ["callDeadlineMs", "555", "666", 555, 666],
+  ];
+
+  it.each(samples)(
+    "prefers stack config over the environment for %s",
+    (name, configValue, envValue, expected) => {
+      const [configKey, envName] = SETTING_SOURCES[name];
+      const settings = resolveSettings(config({ [configKey]: configValue }), {
+        ...minimalEnv,
+        [envName]: envValue,
+      });
+      expect(settings[name]).toBe(expected);
+    },
+  );
+
+  it.each(samples)(
+    "falls back to the environment for %s",
+    (name, _configValue, envValue, _expected, fromEnv) => {
+      const [, envName] = SETTING_SOURCES[name];
+      expect(resolveSettings(none, { ...minimalEnv, [envName]: envValue })[name]).toBe(fromEnv);
+    },
+  );
+
+  it("treats a blank config value as unset, so the environment still applies", () => {
+    const settings = resolveSettings(config({ "vendor:baseUrl": "  ", "vendor:token": "" }), minimalEnv);
+    expect(settings.baseUrl).toBe("https://api.example.test");
+    expect(settings.token).toBe("tok-1");
+  });
+
+  it("trims values, such as a token read from a file with its newline", () => {
+    const settings = resolveSettings(
+      config({
+        "vendor:baseUrl": " http://config.test \n",
+        "vendor:token": "tok-2\n",
+        "vendor:pollIntervalMs": " 42 ",
+      }),
+      {},
+    );
+    expect(settings.baseUrl).toBe("http://config.test");
+    expect(settings.token).toBe("tok-2");
+    expect(settings.pollIntervalMs).toBe(42);
+  });
+
+  it("accepts client credentials instead of a token", () => {
+    const settings = resolveSettings(none, {
+      VENDOR_BASE_URL: "https://api.example.test",
+      VENDOR_CLIENT_ID: "id-1",
+      VENDOR_CLIENT_SECRET: "cs-1",
+      VENDOR_TOKEN_URL: "https://auth.example.test/token",
+    });
+    expect([settings.token, settings.clientId, settings.clientSecret, settings.tokenUrl]).toEqual([
+      undefined,
+      "id-1",
+      "cs-1",
+      "https://auth.example.test/token",
+    ]);
+  });
+
+  it.each([
+    ["nothing", {}],
+    ["a blank URL", { VENDOR_BASE_URL: "   " }],
+  ])("refuses %s as base URL, naming both sources", (_case, env) => {
+    const error = settingsError(() => resolveSettings(none, { VENDOR_TOKEN: "tok-1", ...env }));
+    expect(error.message).toBe("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
+    expect(error.name).toBe("SettingsError");
+  });
+
+  it.each([["ftp://files.example.test"], ["api.example.test"]])("refuses the non-http base URL %s", (url) => {
+    const error = settingsError(() => resolveSettings(none, { ...minimalEnv, VENDOR_BASE_URL: url }));
+    expect(error.message).toBe(`vendor:baseUrl must be an http(s) URL, got "${url}"`);
+  });
+
+  it.each([
+    ["no credentials at all", {}],
+    ["client credentials without a token URL", { VENDOR_CLIENT_ID: "id-1", VENDOR_CLIENT_SECRET: "cs-1" }],
+    [
+      "client credentials without a secret",
+      { VENDOR_CLIENT_ID: "id-1", VENDOR_TOKEN_URL: "https://a.test/t" },
+    ],
+    ["a blank token", { VENDOR_TOKEN: " \n" }],
+  ])("refuses %s, naming every way to authenticate", (_case, env) => {
+    const error = settingsError(() =>
+      resolveSettings(none, { VENDOR_BASE_URL: "https://api.example.test", ...env }),
+    );
+    expect(error.message).toBe(
+      "no credentials: set vendor:token (VENDOR_TOKEN), or vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET, VENDOR_TOKEN_URL)",
+    );
+  });
+
+  it.each([
+    ["pollIntervalMs", "abc"],
+    ["pollIntervalMs", "1.5"],
+    ["requestTimeoutMs", "0"],
+    ["requestTimeoutMs", "-5"],
+    ["callDeadlineMs", "10ms"],
+    ["callDeadlineMs", "Infinity"],
+  ] as const)("refuses %s = %j as not a positive integer", (name, value) => {
+    const [configKey, envName] = SETTING_SOURCES[name];
+    const expected = `${configKey} must be a positive integer (ms), got "${value}"`;
+    expect(settingsError(() => resolveSettings(config({ [configKey]: value }), minimalEnv)).message).toBe(
+      expected,
+    );
+    expect(settingsError(() => resolveSettings(none, { ...minimalEnv, [envName]: value })).message).toBe(
+      expected,
+    );
+  });
+});
