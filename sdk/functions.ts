@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ListQuery } from "../rest/client";
 import { VendorContainerClient } from "../rest/client";
 import { collect } from "../rest/paginate";
-import { resolveSettings, type VendorSettings } from "../rest/settings";
+import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
 import { backupComputed } from "../provider/backup/mapping";
 import type { KaasBackupComputed } from "../provider/backup/types";
 import { computedOutputs } from "../provider/kaas/mapping";
@@ -23,8 +23,13 @@ export interface FunctionOptions {
 let shared: { key: string; client: VendorContainerClient } | undefined;
 
 function api(options: FunctionOptions = {}): { client: VendorContainerClient; settings: VendorSettings } {
-  // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
-  const settings = { ...resolveSettings((key) => pulumi.runtime.getConfig(key)), ...options.settings };
+  const overrides = (options.settings ?? {}) as Record<string, unknown>;
+  const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
+  const settings = resolveSettings((key) => {
+    const override = overrides[nameOf[key]];
+    // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
+    return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);
+  });
   const key = JSON.stringify(settings);
   if (shared?.key !== key) shared = { key, client: new VendorContainerClient(settings) };
   return { client: shared.client, settings };

@@ -1,0 +1,369 @@
+/**
+ * The Kaas provider against the emulator: every lifecycle path of the Kaas issue, with the emulator's
+ * request log proving which calls reached the service.
+ */
+import type { KindProvider } from "../../provider";
+import { insertBody } from "../../provider/kaas/mapping";
+import { checked, expectJsonSafe, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+
+let h: ProviderHarness;
+let kaas: KindProvider;
+
+beforeEach(async () => {
+  h = await startHarness();
+  kaas = h.kind("Kaas");
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const args = (overrides: Record<string, unknown> = {}) => ({
+  name: "prod",
+  location: "ITBG-Bergamo",
+  kubernetesVersion: "1.32.5",
+  nodeCidr: { address: "10.10.0.0/16", name: "prod-nodes" },
+  nodePools: [
+    { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
+    {
+      name: "workers",
+      nodes: 2,
+      instance: "K8A16",
+      dataCenter: "ITBG-2",
+      autoscaling: true,
+      minCount: 1,
+      maxCount: 4,
+    },
+  ],
+  creationScope: "proj/dev/prod",
+  ...overrides,
+});
+
+/** check + create, as `pulumi up` does for a new resource. */
+async function create(overrides: Record<string, unknown> = {}) {
+  const inputs = await checked(kaas, {}, args(overrides));
+  const { id, outs } = await kaas.create(inputs);
+  return { id, inputs, outs };
+}
+
+/** check + diff + update from `state`, as `pulumi up` does for a changed resource. */
+async function change(id: string, state: Record<string, unknown>, news: Record<string, unknown>) {
+  const inputs = await checked(kaas, state, news);
+  const diff = await kaas.diff(id, state, inputs);
+  h.running.emulator.clearRequests();
+  const { outs } = await kaas.update(id, state, inputs);
+  const after = await kaas.diff(id, outs, inputs);
+  return { diff, outs, inputs, calls: h.mutating(), after };
+}
+
+describe("create", () => {
+  it("creates the cluster, waits until Active and returns JSON-safe outputs with the kubeconfig", async () => {
+    const { id, outs } = await create();
+    expect(id).toBe("kaas-0001");
+    expect(outs).toMatchObject({
+      kaasId: "kaas-0001",
+      state: "Active",
+      currentKubernetesVersion: "1.32.5",
+      pendingUpgrade: null,
+      name: "prod",
+      projectId: PROJECT,
+      preset: true,
+    });
+    expect(
+      (outs.currentNodePools as { name: string; nodes: number }[]).map((p) => [p.name, p.nodes]),
+    ).toEqual([
+      ["system", 2],
+      ["workers", 2],
+    ]);
+    expect(outs.kubeconfig).toContain(h.running.emulator.kubeconfigToken("kaas-0001"));
+    expect(outs).not.toHaveProperty("__provider");
+    expectJsonSafe(outs);
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(h.lines.some((l) => l.includes('Kaas "prod"') && l.includes("is Active"))).toBe(true);
+  });
+
+  it("tags the cluster with its creation token and never returns the tag as a user tag", async () => {
+    const { inputs, outs } = await create({ tags: ["team:a"] });
+    const live = await h.client.getKaas(PROJECT, outs.kaasId as string);
+    expect(live.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`]);
+    expect(outs.tags).toEqual(["team:a"]);
+  });
+
+  it("resumes an interrupted create instead of creating a duplicate", async () => {
+    const inputs = await checked(kaas, {}, args());
+    // An earlier run died after the service accepted its POST: the cluster exists, the state does not know it.
+    const orphan = await h.client.createKaas(PROJECT, insertBody(inputs));
+    h.running.emulator.clearRequests();
+    const { id } = await kaas.create(inputs);
+    expect(id).toBe(orphan.metadata.id);
+    expect(h.mutating()).toEqual([]);
+    expect(h.running.emulator.state().kaas).toHaveLength(1);
+  });
+
+  it("looks the cluster up instead of re-sending a create whose answer was lost", async () => {
+    h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
+    const { id } = await create();
+    h.running.emulator.setFaults({});
+    expect(id).toBe("kaas-0001");
+    expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(h.lines.some((l) => l.includes("outcome is unknown"))).toBe(true);
+  });
+
+  it("keeps a cluster whose provisioning fails in the stack: the error carries the id, outputs and __provider", async () => {
+    h.running.emulator.setFaults({
+      provisioning: { kaas: "fail", registry: "ok", backup: "ok" },
+      failureReason: "quota exceeded",
+    });
+    const inputs = await checked(kaas, {}, args());
+    const error = await kaas.create({ ...inputs, __provider: "serialized-shell" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      id: "kaas-0001",
+      reasons: [expect.stringContaining("quota exceeded")],
+      properties: { kaasId: "kaas-0001", state: "Failed", __provider: "serialized-shell" },
+    });
+    expect((error as Error).message).toBe(
+      'Kaas "prod" (kaas-0001) was created but is not ready: GET /kaas/kaas-0001: Kaas "prod" (kaas-0001) failed while waiting for Active: quota exceeded',
+    );
+  });
+
+  it("reports a stuck create at its deadline with the id, and the next up resumes waiting in update", async () => {
+    h.running.emulator.setFaults({ provisioning: { kaas: "stuck", registry: "ok", backup: "ok" } });
+    const inputs = await checked(kaas, {}, args({ timeouts: { create: "1s" } }));
+    const error = (await kaas.create(inputs).catch((e: unknown) => e)) as {
+      id: string;
+      properties: Record<string, unknown>;
+      message: string;
+    };
+    expect(error.id).toBe("kaas-0001");
+    expect(error.message).toContain("did not reach Active within 1s (last state InCreation)");
+    expect(error.properties.state).toBe("InCreation");
+    // The service finishes later; the next `pulumi up` calls update with the same inputs.
+    h.running.emulator.patchResource("kaas", "kaas-0001", { state: "Active" });
+    h.running.emulator.clearRequests();
+    const { outs } = await kaas.update("kaas-0001", error.properties, inputs);
+    expect(outs.state).toBe("Active");
+    expect(outs.kubeconfig).toEqual(expect.any(String));
+    expect(h.mutating()).toEqual([]);
+    expect(h.running.emulator.state().kaas).toHaveLength(1);
+  });
+});
+
+describe("update", () => {
+  it.each([
+    ["name", { name: "prod-renamed" }],
+    ["tags", { tags: ["env:prod"] }],
+    ["billingPeriod", { billingPeriod: "Year" }],
+    ["maxCumulativeVolumeSize", { maxCumulativeVolumeSize: 800 }],
+    ["authorizedIpRanges", { authorizedIpRanges: ["192.168.1.0/24"] }],
+    ["enablePrivateCluster", { enablePrivateCluster: true }],
+  ])("updates %s in place with one cluster PUT and no diff afterwards", async (_field, patch) => {
+    const { id, inputs, outs } = await create();
+    const result = await change(id, outs, { ...args(), ...patch, projectId: inputs.projectId });
+    expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(result.outs).toMatchObject(patch);
+    expect(result.after.changes).toBe(false);
+  });
+
+  it("resizes one pool through the node pool endpoint only", async () => {
+    const { id, outs } = await create();
+    const pools = args().nodePools.map((p) => (p.name === "system" ? { ...p, nodes: 3 } : p));
+    const result = await change(id, outs, args({ nodePools: pools }));
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}/nodePools/system` }]);
+    expect(
+      (result.outs.currentNodePools as { name: string; nodes: number }[]).find((p) => p.name === "system")
+        ?.nodes,
+    ).toBe(3);
+    expect(result.after.changes).toBe(false);
+  });
+
+  it("adds and removes pools by sending the full list in one cluster update, matching pools by name", async () => {
+    const { id, outs } = await create();
+    const pools = [{ name: "gpu", nodes: 1, instance: "K16A64", dataCenter: "ITBG-1" }, args().nodePools[1]];
+    const result = await change(id, outs, args({ nodePools: pools }));
+    expect(result.diff.replaces).toEqual([]);
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect((result.outs.currentNodePools as { name: string }[]).map((p) => p.name).sort()).toEqual([
+      "gpu",
+      "workers",
+    ]);
+    expect(result.after.changes).toBe(false);
+  });
+
+  it("enables HA in place", async () => {
+    const { id, outs } = await create();
+    const result = await change(id, outs, args({ ha: true }));
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(result.outs.ha).toBe(true);
+    const live = await h.client.getKaas(PROJECT, id);
+    expect(live.properties.ha).toBe(true);
+  });
+
+  it("schedules an upgrade: no diff before the date, none after the emulator applied it", async () => {
+    const { id, outs } = await create();
+    const upgradeDate = new Date(Date.now() + 3600_000).toISOString();
+    const result = await change(id, outs, args({ kubernetesVersion: "1.33.2", upgradeDate }));
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(result.outs).toMatchObject({
+      kubernetesVersion: "1.33.2",
+      currentKubernetesVersion: "1.32.5",
+      pendingUpgrade: { version: "1.33.2", scheduledAt: upgradeDate },
+    });
+    expect(result.after.changes).toBe(false);
+    const program = await checked(kaas, result.inputs, args({ kubernetesVersion: "1.33.2", upgradeDate }));
+
+    // Before the date: refresh keeps the declared version, preview shows nothing.
+    const before = await kaas.read(id, result.outs);
+    expect(before.inputs?.kubernetesVersion).toBe("1.33.2");
+    expect((await kaas.diff(id, before.props, program)).changes).toBe(false);
+
+    // After the date: the emulator applied the upgrade; still nothing to do.
+    h.running.emulator.advanceClock(2 * 3600_000);
+    const after = await kaas.read(id, before.props);
+    expect(after.props).toMatchObject({ currentKubernetesVersion: "1.33.2", pendingUpgrade: null });
+    expect((await kaas.diff(id, after.props, program)).changes).toBe(false);
+  });
+
+  it("reports a version the platform upgraded on its own without downgrading it", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.platformUpgrade(id, "1.33.2");
+    const read = await kaas.read(id, outs);
+    expect(read.props).toMatchObject({ kubernetesVersion: "1.32.5", currentKubernetesVersion: "1.33.2" });
+    const program = await checked(kaas, read.inputs ?? {}, args());
+    expect((await kaas.diff(id, read.props, program)).changes).toBe(false);
+    expect(h.lines.some((l) => l.includes("above the declared 1.32.5 (upgraded by the platform)"))).toBe(
+      true,
+    );
+  });
+});
+
+describe("refused at preview, with zero mutating calls", () => {
+  it("refuses to disable HA in check and in diff", async () => {
+    const { id, inputs, outs } = await create({ ha: true });
+    h.running.emulator.clearRequests();
+    const { failures } = await kaas.check(inputs, { ...args({ ha: false }), projectId: PROJECT });
+    expect(failures).toEqual([
+      {
+        property: "ha",
+        reason:
+          "cannot be disabled: the service cannot turn high availability off once enabled, and replacing the cluster would destroy it; keep ha: true",
+      },
+    ]);
+    await expect(kaas.diff(id, outs, { ...inputs, ha: false })).rejects.toThrow("ha: cannot be disabled");
+    expect(h.mutating()).toEqual([]);
+  });
+
+  it("refuses a downgrade below the running version", async () => {
+    const { id, inputs, outs } = await create({ kubernetesVersion: "1.33.2" });
+    h.running.emulator.clearRequests();
+    const { failures } = await kaas.check(inputs, args({ kubernetesVersion: "1.32.5" }));
+    expect(failures).toEqual([
+      {
+        property: "kubernetesVersion",
+        reason: "cannot go down from 1.33.2 to 1.32.5: the service does not downgrade clusters",
+      },
+    ]);
+    await expect(kaas.diff(id, outs, { ...inputs, kubernetesVersion: "1.32.5" })).rejects.toThrow(
+      "kubernetesVersion: cannot go down from 1.33.2 to 1.32.5",
+    );
+    expect(h.mutating()).toEqual([]);
+  });
+});
+
+describe("refresh", () => {
+  it("brings out-of-band changes into the inputs, so the next up converges", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.patchResource("kaas", id, { name: "renamed-by-hand", tags: ["manual"] });
+    h.running.emulator.scaleNodePool(id, "system", 5);
+    const read = await kaas.read(id, outs);
+    expect(read.inputs).toMatchObject({ name: "renamed-by-hand", tags: ["manual"] });
+    expect(
+      (read.inputs?.nodePools as { name: string; nodes: number }[]).find((p) => p.name === "system")?.nodes,
+    ).toBe(5);
+    const result = await change(id, read.props, args());
+    expect(result.diff.changes).toBe(true);
+    expect(result.diff.replaces).toEqual([]);
+    const live = await h.client.getKaas(PROJECT, id);
+    expect(live.metadata.name).toBe("prod");
+    expect(live.properties.nodePools?.find((p) => p.name === "system")?.nodes).toBe(2);
+    expect(result.after.changes).toBe(false);
+  });
+
+  it("does not report an autoscaling pool's count moving within its bounds", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.scaleNodePool(id, "workers", 4);
+    const read = await kaas.read(id, outs);
+    const program = await checked(kaas, read.inputs ?? {}, args());
+    expect((await kaas.diff(id, read.props, program)).changes).toBe(false);
+    expect(
+      (read.props.currentNodePools as { name: string; nodes: number }[]).find((p) => p.name === "workers")
+        ?.nodes,
+    ).toBe(4);
+  });
+
+  it("keeps the kubeconfig output stable when its content did not change", async () => {
+    const { id, outs } = await create();
+    const read = await kaas.read(id, outs);
+    expect(read.props.kubeconfig).toBe(outs.kubeconfig);
+  });
+
+  it("drops a cluster deleted out of band (empty id)", async () => {
+    const { id, outs } = await create();
+    await h.client.deleteKaas(PROJECT, id);
+    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, id), {
+      what: "k",
+      path: "/kaas",
+      deadline: Date.now() + 10_000,
+    });
+    expect((await kaas.read(id, outs)).id).toBe("");
+    expect(h.lines).toContain(`[vendor-container] Kaas "prod": cluster ${id} no longer exists`);
+  });
+});
+
+describe("adopt", () => {
+  it("adopts an existing cluster by adoptId without creating one, and converges updatable arguments", async () => {
+    const seed = await checked(kaas, {}, args({ creationScope: "other/stack/elsewhere" }));
+    const existing = await h.client.createKaas(PROJECT, insertBody(seed));
+    await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, existing.metadata.id), {
+      what: "seed",
+      path: "/kaas",
+      deadline: Date.now() + 10_000,
+    });
+    h.running.emulator.clearRequests();
+    const { id, outs } = await create({ adoptId: existing.metadata.id, billingPeriod: "Month" });
+    expect(id).toBe(existing.metadata.id);
+    expect(outs.state).toBe("Active");
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(h.running.emulator.state().kaas).toHaveLength(1);
+  });
+
+  it("refuses to adopt a cluster whose create-only arguments differ", async () => {
+    const seed = await checked(kaas, {}, args());
+    const existing = await h.client.createKaas(PROJECT, insertBody(seed));
+    const inputs = await checked(
+      kaas,
+      {},
+      args({ adoptId: existing.metadata.id, nodeCidr: { address: "10.99.0.0/16", name: "prod-nodes" } }),
+    );
+    await expect(kaas.create(inputs)).rejects.toThrow(
+      `Kaas "prod": cannot adopt ${existing.metadata.id}, its create-only arguments differ: nodeCidr.address: declared "10.99.0.0/16", live "10.10.0.0/16"`,
+    );
+  });
+});
+
+describe("delete", () => {
+  it("deletes with deleteOnCascade and waits until the cluster is gone", async () => {
+    const { id, outs } = await create({ deleteOnCascade: true });
+    h.running.emulator.clearRequests();
+    await kaas.delete(id, outs);
+    const deletes = h.running.emulator.requests().filter((r) => r.method === "DELETE");
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0].query.deleteOnCascade).toBe("true");
+    expect(await h.client.findKaas(PROJECT, id)).toBeUndefined();
+  });
+
+  it("treats an already-gone cluster as deleted", async () => {
+    const { id, outs } = await create();
+    await h.client.deleteKaas(PROJECT, id);
+    await expect(kaas.delete(id, outs)).resolves.toBeUndefined();
+  });
+});

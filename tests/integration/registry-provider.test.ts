@@ -1,0 +1,149 @@
+/** The Registry provider against the emulator. */
+import type { KindProvider } from "../../provider";
+import { registryInsertBody } from "../../provider/registry/mapping";
+import { checked, expectJsonSafe, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+
+let h: ProviderHarness;
+let registries: KindProvider;
+
+beforeEach(async () => {
+  h = await startHarness();
+  registries = h.kind("Registry");
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const args = (overrides: Record<string, unknown> = {}) => ({
+  name: "images",
+  location: "ITBG-Bergamo",
+  adminUsername: "ops",
+  size: "Small",
+  billingPeriod: "Month",
+  publicIpUri: "/projects/p-test/providers/Vendor.Network/elasticIps/ip-1",
+  creationScope: "proj/dev/images",
+  ...overrides,
+});
+
+async function create(overrides: Record<string, unknown> = {}) {
+  const inputs = await checked(registries, {}, args(overrides));
+  const { id, outs } = await registries.create(inputs);
+  return { id, inputs, outs };
+}
+
+async function change(id: string, state: Record<string, unknown>, patch: Record<string, unknown>) {
+  const inputs = await checked(registries, state, args(patch));
+  const diff = await registries.diff(id, state, inputs);
+  h.running.emulator.clearRequests();
+  const { outs } = await registries.update(id, state, inputs);
+  return { diff, outs, calls: h.mutating(), after: await registries.diff(id, outs, inputs) };
+}
+
+it("creates a registry and reads its engine version through the list flag", async () => {
+  const { id, outs } = await create();
+  expect(id).toBe("registry-0001");
+  expect(outs).toMatchObject({ registryId: id, state: "Active", adminUsername: "ops", passwordSet: true });
+  expect(outs.engineVersion).toEqual(expect.any(String));
+  expect(outs.fqdn).toEqual(expect.any(String));
+  expect(outs.publicBaseUrl).toEqual(expect.any(String));
+  expectJsonSafe(outs);
+  const lists = h.running.emulator
+    .requests()
+    .filter((r) => r.method === "GET" && r.path.endsWith("/registries"));
+  expect(lists.some((r) => r.query.loadEngineVersion === "true")).toBe(true);
+  expect(Object.keys(outs).filter((k) => /password/i.test(k))).toEqual([
+    "passwordSet",
+    "adminPasswordLastSetDate",
+  ]);
+});
+
+it("refuses the reserved admin name at check, before any call", async () => {
+  const { failures } = await registries.check({}, args({ adminUsername: "admin" }));
+  expect(failures).toEqual([
+    { property: "adminUsername", reason: '"admin" is reserved by the service; choose another name' },
+  ]);
+  expect(h.mutating()).toEqual([]);
+});
+
+it.each([
+  ["billingPeriod", { billingPeriod: "Year" }],
+  ["publicIpUri", { publicIpUri: "/projects/p-test/providers/Vendor.Network/elasticIps/ip-2" }],
+  ["name", { name: "images-2" }],
+  ["tags", { tags: ["team:a"] }],
+])("updates %s in place with one registry PUT", async (_field, patch) => {
+  const { id, outs } = await create();
+  const result = await change(id, outs, patch);
+  expect(result.diff.replaces).toEqual([]);
+  expect(result.calls).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
+  expect(result.outs).toMatchObject(patch);
+  expect(result.after.changes).toBe(false);
+});
+
+it.each([
+  ["size", { size: "Medium" }],
+  ["adminUsername", { adminUsername: "ops2" }],
+  ["location", { location: "ITMI-Milano" }],
+])("replaces the registry when %s changes", async (field, patch) => {
+  const { id, inputs, outs } = await create();
+  const news = await checked(registries, inputs, args(patch));
+  expect(await registries.diff(id, outs, news)).toEqual({
+    changes: true,
+    replaces: [field],
+    deleteBeforeReplace: false,
+  });
+});
+
+it("resets the admin password when the trigger changes, and only then", async () => {
+  const { id, outs } = await create({ adminPasswordResetTrigger: "2026-11" });
+  expect(h.mutating().some((c) => c.path.endsWith("resetAdminPassword"))).toBe(false);
+  const result = await change(id, outs, { adminPasswordResetTrigger: "2026-12" });
+  expect(result.calls).toEqual([{ method: "PUT", path: `/registries/${id}/resetAdminPassword` }]);
+  expect(Date.parse(result.outs.adminPasswordLastSetDate as string)).toBeGreaterThanOrEqual(
+    Date.parse(outs.adminPasswordLastSetDate as string),
+  );
+  expect(result.after.changes).toBe(false);
+});
+
+it("does not create a duplicate after an interrupted create, and adopts by adoptId", async () => {
+  const inputs = await checked(registries, {}, args());
+  const orphan = await h.client.createRegistry(PROJECT, registryInsertBody(inputs));
+  h.running.emulator.clearRequests();
+  expect((await registries.create(inputs)).id).toBe(orphan.metadata.id);
+  expect(h.mutating()).toEqual([]);
+
+  const other = await h.client.createRegistry(
+    PROJECT,
+    registryInsertBody(await checked(registries, {}, args({ name: "other", creationScope: "a/b/c" }))),
+  );
+  const adopted = await create({
+    name: "other",
+    adoptId: other.metadata.id,
+    creationScope: "proj/dev/other",
+  });
+  expect(adopted.id).toBe(other.metadata.id);
+  expect(h.running.emulator.state().registries).toHaveLength(2);
+});
+
+it("keeps a failed registry in the stack and resumes a stuck one in update", async () => {
+  h.running.emulator.setFaults({ provisioning: { kaas: "ok", registry: "stuck", backup: "ok" } });
+  const inputs = await checked(registries, {}, args({ timeouts: { create: "1s" } }));
+  const error = (await registries.create(inputs).catch((e: unknown) => e)) as {
+    id: string;
+    properties: Record<string, unknown>;
+  };
+  expect(error.id).toBe("registry-0001");
+  h.running.emulator.patchResource("registry", error.id, { state: "Active" });
+  const { outs } = await registries.update(error.id, error.properties, inputs);
+  expect(outs.state).toBe("Active");
+});
+
+it("refreshes out-of-band changes, drops a deleted registry, and deletes idempotently", async () => {
+  const { id, outs } = await create();
+  h.running.emulator.patchResource("registry", id, { tags: ["manual"] });
+  const read = await registries.read(id, outs);
+  expect(read.inputs).toMatchObject({ tags: ["manual"] });
+  await registries.delete(id, outs);
+  expect(await h.client.findRegistry(PROJECT, id)).toBeUndefined();
+  expect((await registries.read(id, outs)).id).toBe("");
+  await expect(registries.delete(id, outs)).resolves.toBeUndefined();
+});
