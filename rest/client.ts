@@ -430,6 +430,8 @@ export class VendorContainerClient {
       deadline: number;
       onProgress?: (line: string) => void;
       judge?: (t: T) => WaitVerdict;
+      /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
+      afterMutation?: boolean;
     },
   ): Promise<T> {
     return waitFor(
@@ -447,7 +449,13 @@ export class VendorContainerClient {
   /** Polls `observe` until it answers undefined (404 or `Deleted`). */
   async waitUntilGone<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: { what: string; path: string; deadline: number; onProgress?: (line: string) => void },
+    args: {
+      what: string;
+      path: string;
+      deadline: number;
+      onProgress?: (line: string) => void;
+      afterMutation?: boolean;
+    },
   ): Promise<void> {
     await waitFor(
       observe,
@@ -466,8 +474,10 @@ export class VendorContainerClient {
     path: string;
     deadline: number;
     onProgress?: (line: string) => void;
+    afterMutation?: boolean;
   }) {
     return {
+      firstPollAfterMs: args.afterMutation ? this.pollIntervalMs : 0,
       what: args.what,
       path: args.path,
       deadline: args.deadline,

@@ -22,6 +22,12 @@ export interface WaitOptions {
   /** Progress lines: each state change, and a heartbeat every `heartbeatMs`. */
   onProgress?: (line: string) => void;
   heartbeatMs?: number;
+  /**
+   * Sleep this long before the first poll. Right after a mutating call the state is already known (the
+   * create answered `InCreation`) or not yet visible (a PUT answers before the service shows `Updating`),
+   * so polling at once costs a call and can even observe the state from before the change.
+   */
+  firstPollAfterMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
@@ -84,6 +90,12 @@ export async function waitFor<T>(
   const started = now();
   let lastState: string | undefined;
   let lastLine = started;
+  const firstWait = Math.min(options.firstPollAfterMs ?? 0, options.deadline - started);
+  if (firstWait > 0) {
+    options.onProgress?.(`${options.what}: waiting for ${options.target}`);
+    lastState = "";
+    await sleep(firstWait);
+  }
   for (;;) {
     const observation = await observe();
     const verdict = judge(observation);

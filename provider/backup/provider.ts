@@ -5,7 +5,13 @@ import { isNotFound } from "../../rest/errors";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
 import { partialFailure } from "../common/failure";
-import { createIdempotently, deleteAndWait, findByTag, waitSettled } from "../common/lifecycle";
+import {
+  createIdempotently,
+  deleteAndWait,
+  findByTag,
+  isTransitional,
+  waitSettled,
+} from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
 import {
   creationTag,
@@ -73,6 +79,7 @@ export class KaasBackupProvider {
         id,
         pathOf(kaasId, id),
         until,
+        isTransitional(backup),
       );
       if (inputs.adoptId)
         live = await this.apply(api, backupLiveInputs(inputs, live), inputs, id, what, until);
@@ -105,7 +112,8 @@ export class KaasBackupProvider {
       log(what, `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`);
       await api.updateBackup(projectId, kaasId, id, body);
     }
-    return waitSettled(api, () => api.findBackup(projectId, kaasId, id), what, id, pathOf(kaasId, id), until);
+    const observe = () => api.findBackup(projectId, kaasId, id);
+    return waitSettled(api, observe, what, id, pathOf(kaasId, id), until, body !== undefined);
   }
 
   async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {

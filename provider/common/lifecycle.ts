@@ -12,6 +12,10 @@ export interface ServiceObject {
   status?: { state?: string | null } | null;
 }
 
+/** True when the object's last known state is transitional (e.g. the `InCreation` a create answered). */
+export const isTransitional = (object: ServiceObject): boolean =>
+  TRANSITIONAL_STATES.has(object.status?.state ?? "");
+
 /** Up to this many POSTs for one create whose earlier attempts had unknown outcomes. */
 const MAX_CREATE_ATTEMPTS = 5;
 
@@ -64,7 +68,10 @@ export async function findByTag<T extends ServiceObject>(
   return undefined;
 }
 
-/** Waits until the object is settled (`Active`...), or fails with the service's reason. */
+/**
+ * Waits until the object is settled (`Active`...), or fails with the service's reason. `afterMutation`:
+ * called right after a create or update, so the first poll waits one interval.
+ */
 export function waitSettled<T extends ServiceObject>(
   api: VendorContainerClient,
   observe: () => Promise<T | undefined>,
@@ -72,12 +79,14 @@ export function waitSettled<T extends ServiceObject>(
   id: string,
   path: string,
   until: number,
+  afterMutation = false,
 ): Promise<T> {
   return api.waitUntilSettled(observe, {
     what: `${what} (${id})`,
     path,
     deadline: until,
     onProgress: progress,
+    afterMutation,
   });
 }
 
@@ -112,9 +121,11 @@ export async function deleteAndWait<T extends ServiceObject>(
       },
     });
   }
+  let removed = false;
   if (state !== "Deleting") {
     try {
       await args.remove();
+      removed = true;
       log(args.what, args.accepted ?? `deletion of ${args.id} accepted`);
     } catch (error) {
       if (isNotFound(error)) return;
@@ -126,5 +137,6 @@ export async function deleteAndWait<T extends ServiceObject>(
     path: args.path,
     deadline: args.until,
     onProgress: progress,
+    afterMutation: removed,
   });
 }

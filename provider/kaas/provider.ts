@@ -8,7 +8,13 @@ import { isNotFound } from "../../rest/errors";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
 import { partialFailure } from "../common/failure";
-import { createIdempotently, deleteAndWait, findByTag, waitSettled } from "../common/lifecycle";
+import {
+  createIdempotently,
+  deleteAndWait,
+  findByTag,
+  isTransitional,
+  waitSettled,
+} from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
 import { checkKaas } from "./check";
 import { diffKaas } from "./diff";
@@ -59,7 +65,7 @@ export class KaasProvider {
     }
     const id = cluster.metadata.id;
     try {
-      const live = await this.settle(api, projectId, id, what, until);
+      const live = await this.settle(api, projectId, id, what, until, isTransitional(cluster));
       let current = live;
       if (inputs.adoptId) {
         // Converge an adopted cluster's updatable arguments on the declared ones.
@@ -133,8 +139,9 @@ export class KaasProvider {
     id: string,
     what: string,
     until: number,
+    afterMutation = false,
   ): Promise<KaasResponse> {
-    return waitSettled(api, () => api.findKaas(projectId, id), what, id, `/kaas/${id}`, until);
+    return waitSettled(api, () => api.findKaas(projectId, id), what, id, `/kaas/${id}`, until, afterMutation);
   }
 
   /** Sends the planned update from `olds` to `news` and waits after each step. Returns the live cluster. */
@@ -153,12 +160,12 @@ export class KaasProvider {
     if (plan.cluster) {
       log(what, `updating ${Object.keys(plan.cluster.properties).concat("metadata").join(", ")}`);
       await api.updateKaas(projectId, id, plan.cluster);
-      current = await this.settle(api, projectId, id, what, until);
+      current = await this.settle(api, projectId, id, what, until, true);
     }
     for (const pool of plan.pools) {
       log(what, `updating node pool ${pool.name}`);
       await api.updateNodePool(projectId, id, pool.name, pool.body);
-      current = await this.settle(api, projectId, id, what, until);
+      current = await this.settle(api, projectId, id, what, until, true);
     }
     return current;
   }

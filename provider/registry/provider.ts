@@ -6,7 +6,13 @@ import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
 import { sameValue } from "../common/diff";
 import { partialFailure } from "../common/failure";
-import { createIdempotently, deleteAndWait, findByTag, waitSettled } from "../common/lifecycle";
+import {
+  createIdempotently,
+  deleteAndWait,
+  findByTag,
+  isTransitional,
+  waitSettled,
+} from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
 import {
   creationTag,
@@ -100,6 +106,7 @@ export class RegistryProvider {
         id,
         `/registries/${id}`,
         until,
+        isTransitional(registry),
       );
       if (inputs.adoptId) {
         const current = {
@@ -131,21 +138,29 @@ export class RegistryProvider {
     until: number,
   ): Promise<RegistryResponse> {
     const projectId = news.projectId as string;
-    const settle = () =>
-      waitSettled(api, () => api.findRegistry(projectId, id), what, id, `/registries/${id}`, until);
+    const settle = (afterMutation: boolean) =>
+      waitSettled(
+        api,
+        () => api.findRegistry(projectId, id),
+        what,
+        id,
+        `/registries/${id}`,
+        until,
+        afterMutation,
+      );
     const body = registryUpdateBody(olds, news);
     let live: RegistryResponse | undefined;
     if (body) {
       log(what, `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`);
       await api.updateRegistry(projectId, id, body);
-      live = await settle();
+      live = await settle(true);
     }
     if (!sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) {
       log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
       await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
-      live = await settle();
+      live = await settle(true);
     }
-    return live ?? settle();
+    return live ?? settle(false);
   }
 
   async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
