@@ -228,3 +228,31 @@ export function durationMs(value: unknown, fallbackMs: number): number {
   const problems = new Problems();
   return duration(value, "", problems) ?? fallbackMs;
 }
+
+/**
+ * `preset` versus an existing VPC and subnet (spec §2.2): either the service creates the network
+ * (`preset: true`, the default when no URI is given) or both URIs are given. Sets the default on `inputs`.
+ */
+export function network(news: Inputs, inputs: Inputs, problems: Problems): void {
+  const preset = bool(news.preset, "preset", problems);
+  str(news.vpcUri, "vpcUri", problems);
+  str(news.subnetUri, "subnetUri", problems);
+  const hasVpc = news.vpcUri !== undefined && news.vpcUri !== null;
+  const hasSubnet = news.subnetUri !== undefined && news.subnetUri !== null;
+  if (preset === true && (hasVpc || hasSubnet)) {
+    problems.add(
+      "preset",
+      "cannot be true together with vpcUri or subnetUri: the service would create its own VPC",
+    );
+  }
+  if (preset === false && !hasVpc && !hasSubnet) {
+    problems.add("preset", "is false but vpcUri and subnetUri are not given: there would be no network");
+  }
+  if (hasVpc !== hasSubnet) {
+    problems.add(
+      hasVpc ? "subnetUri" : "vpcUri",
+      "is required together with " + (hasVpc ? "vpcUri" : "subnetUri"),
+    );
+  }
+  if (news.preset === undefined && !hasVpc && !hasSubnet) inputs.preset = true;
+}

@@ -4,7 +4,7 @@
  * always explicit (dynamic-provider notes: `undefined` means "unknown" and the engine falls back to a raw
  * comparison that includes `__provider`).
  */
-import { containsUnknown } from "./unknown";
+import { containsUnknown, isUnknown } from "./unknown";
 
 export type Inputs = Record<string, unknown>;
 
@@ -47,6 +47,23 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * True when the known parts of `news` differ from `olds`; an unknown leaf matches anything. So an unknown
+ * value never replaces by itself, but `{address: <unknown>, name: "changed"}` does, since `up` will.
+ */
+export function knownPartsDiffer(olds: unknown, news: unknown): boolean {
+  if (!containsUnknown(news)) return !sameValue(olds, news);
+  if (isUnknown(news)) return false;
+  if (Array.isArray(news)) {
+    return (
+      !Array.isArray(olds) || olds.length !== news.length || news.some((v, i) => knownPartsDiffer(olds[i], v))
+    );
+  }
+  if (olds === null || typeof olds !== "object" || Array.isArray(olds)) return true;
+  const keys = new Set([...Object.keys(olds as object), ...Object.keys(news as object)]);
+  return [...keys].some((k) => knownPartsDiffer((olds as Inputs)[k], (news as Inputs)[k]));
+}
+
+/**
  * Compares `news` (new inputs) with `olds` (the state) argument by argument according to `table`.
  * A changed argument whose new value is unknown (preview) counts as an update, never as a replacement:
  * the real value is compared again when `up` runs. `custom` handles arguments the table marks `ignore`
@@ -65,7 +82,7 @@ export function diffByTable<K extends string>(
     if (effect === "ignore") continue;
     if (equal(key, olds[key], news[key])) continue;
     updates.push(key);
-    if (effect === "replace" && !containsUnknown(news[key])) replaces.push(key);
+    if (effect === "replace" && knownPartsDiffer(olds[key], news[key])) replaces.push(key);
   }
   return { changes: updates.length > 0, replaces, updates };
 }

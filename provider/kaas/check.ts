@@ -6,6 +6,7 @@
 import {
   Problems,
   bool,
+  network,
   futureDate,
   int,
   obj,
@@ -169,17 +170,7 @@ export function checkKaas(
   });
 
   // Network: preset versus an existing VPC and subnet.
-  const preset = bool(news.preset, "preset", p);
-  str(news.vpcUri, "vpcUri", p);
-  str(news.subnetUri, "subnetUri", p);
-  const hasVpc = news.vpcUri !== undefined && news.vpcUri !== null;
-  const hasSubnet = news.subnetUri !== undefined && news.subnetUri !== null;
-  if (preset === true && (hasVpc || hasSubnet)) {
-    p.add("preset", "cannot be true together with vpcUri or subnetUri: the service would create its own VPC");
-  }
-  if (hasVpc !== hasSubnet)
-    p.add(hasVpc ? "subnetUri" : "vpcUri", "is required together with " + (hasVpc ? "vpcUri" : "subnetUri"));
-  if (news.preset === undefined && !hasVpc && !hasSubnet) inputs.preset = true;
+  network(news, inputs, p);
 
   const nodeCidr = obj(news.nodeCidr, "nodeCidr", p, { required: true });
   if (nodeCidr) {

@@ -104,9 +104,15 @@ export interface UpdatePlan {
 /**
  * Plans an update from `olds` (inputs in state) to `news`. Only what changed is sent. Adding or removing a
  * pool, or moving one to another zone, sends the full pool list in the cluster update; a resize or
- * autoscaling change of a pool uses the node pool endpoint. `liveVersion` is the version running now.
+ * autoscaling change of a pool uses the node pool endpoint. `liveVersion` is the version running now,
+ * `liveCounts` the current node count of each pool.
  */
-export function updatePlan(olds: Inputs, news: Inputs, liveVersion: string | null): UpdatePlan {
+export function updatePlan(
+  olds: Inputs,
+  news: Inputs,
+  liveVersion: string | null,
+  liveCounts: ReadonlyMap<string, number> = new Map(),
+): UpdatePlan {
   const properties: KaasUpdate["properties"] = {};
   const changed = (key: string) => !sameValue(olds[key], news[key]);
 
@@ -139,7 +145,19 @@ export function updatePlan(olds: Inputs, news: Inputs, liveVersion: string | nul
   const zoneMoved = [...after].some(([n, p]) => before.has(n) && before.get(n)!.dataCenter !== p.dataCenter);
   const pools: PoolUpdate[] = [];
   if (!sameNames || zoneMoved) {
-    properties.nodePools = (news.nodePools as NodePoolArgs[]).map(poolRequest);
+    // The full list also carries the pools that did not change: an autoscaling pool keeps the count the
+    // autoscaler gave it (when within bounds and not resized by the user) instead of being reset.
+    properties.nodePools = (news.nodePools as NodePoolArgs[]).map((pool) => {
+      const live = liveCounts.get(pool.name);
+      const untouched = before.get(pool.name)?.nodes === pool.nodes;
+      const keepLive =
+        pool.autoscaling === true &&
+        untouched &&
+        live !== undefined &&
+        live >= (pool.minCount ?? 0) &&
+        live <= (pool.maxCount ?? Number.MAX_SAFE_INTEGER);
+      return poolRequest(keepLive ? { ...pool, nodes: live } : pool);
+    });
   } else {
     for (const [name, pool] of after) {
       const old = before.get(name)!;
@@ -247,7 +265,13 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   const declaredRaw = new Map(
     (Array.isArray(declared.nodePools) ? (declared.nodePools as NodePoolArgs[]) : []).map((p) => [p.name, p]),
   );
-  next.nodePools = livePools(response).map((pool) => {
+  // Pools keep the declared order (the service's order is not meaningful), new ones follow.
+  const order = (name: string) => {
+    const i = [...declaredRaw.keys()].indexOf(name);
+    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const pools = [...livePools(response)].sort((a, b) => order(a.name) - order(b.name));
+  next.nodePools = pools.map((pool) => {
     const status = poolStatus(pool);
     const wanted = declaredPools.get(pool.name);
     const withinBounds =
@@ -261,8 +285,9 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
     return compact({
       name: status.name,
       nodes,
-      instance: status.instance,
-      dataCenter: status.dataCenter,
+      // A pool answered without its flavour or zone keeps the declared one rather than an empty string.
+      instance: status.instance === "" && wanted ? (wanted.instance as string) : status.instance,
+      dataCenter: status.dataCenter === "" && wanted ? (wanted.dataCenter as string) : status.dataCenter,
       autoscaling:
         declaredRaw.get(pool.name)?.autoscaling === undefined && !status.autoscaling
           ? undefined

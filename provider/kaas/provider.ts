@@ -19,7 +19,14 @@ import { jsonSafe } from "../common/outputs";
 import { checkKaas } from "./check";
 import { diffKaas } from "./diff";
 import { compareVersions } from "./version";
-import { KAAS_COMPUTED_KEYS, computedOutputs, insertBody, liveInputs, updatePlan } from "./mapping";
+import {
+  KAAS_COMPUTED_KEYS,
+  computedOutputs,
+  insertBody,
+  liveInputs,
+  livePools,
+  updatePlan,
+} from "./mapping";
 import {
   creationTag,
   deadlineOf,
@@ -155,7 +162,8 @@ export class KaasProvider {
   ): Promise<KaasResponse> {
     const projectId = news.projectId as string;
     const id = live.metadata.id;
-    const plan = updatePlan(olds, news, live.properties.kubernetesVersion?.value ?? null);
+    const counts = new Map(livePools(live).map((pool) => [pool.name, pool.nodes ?? 0]));
+    const plan = updatePlan(olds, news, live.properties.kubernetesVersion?.value ?? null, counts);
     let current = live;
     if (plan.cluster) {
       log(what, `updating ${Object.keys(plan.cluster.properties).concat("metadata").join(", ")}`);

@@ -1,7 +1,7 @@
 /** `check` of a Registry: every problem at once, before any call; defaults and the creation token. */
 import {
   Problems,
-  bool,
+  network,
   oneOf,
   rejectUnknownProperties,
   str,
@@ -68,17 +68,8 @@ export function checkRegistry(
     if (tag.startsWith(CREATION_TAG_PREFIX))
       p.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
   });
-  const preset = bool(news.preset, "preset", p);
-  for (const key of ["vpcUri", "subnetUri", "securityGroupUri", "publicIpUri", "blockStorageUri", "size"])
-    str(news[key], key, p);
-  const hasVpc = news.vpcUri !== undefined && news.vpcUri !== null;
-  const hasSubnet = news.subnetUri !== undefined && news.subnetUri !== null;
-  if (preset === true && (hasVpc || hasSubnet)) {
-    p.add("preset", "cannot be true together with vpcUri or subnetUri: the service would create its own VPC");
-  }
-  if (hasVpc !== hasSubnet)
-    p.add(hasVpc ? "subnetUri" : "vpcUri", "is required together with " + (hasVpc ? "vpcUri" : "subnetUri"));
-  if (news.preset === undefined && !hasVpc && !hasSubnet) inputs.preset = true;
+  network(news, inputs, p);
+  for (const key of ["securityGroupUri", "publicIpUri", "blockStorageUri", "size"]) str(news[key], key, p);
   const admin = str(news.adminUsername, "adminUsername", p, {
     required: true,
     pattern: /^[a-z][a-z0-9_-]{2,31}$/,
