@@ -54,7 +54,10 @@ export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[]
   const allowed = new Map<string, unknown[]>();
   for (const e of errors) {
     if (e.keyword === "const") {
-      allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), (e.params as { allowedValue: unknown }).allowedValue]);
+      allowed.set(e.instancePath, [
+        ...(allowed.get(e.instancePath) ?? []),
+        (e.params as { allowedValue: unknown }).allowedValue,
+      ]);
     }
   }
   for (const error of errors) {
@@ -65,7 +68,10 @@ export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[]
     if (isNullBranch(error) && errors.some((e) => !isNullBranch(e) && below(e))) continue;
     const values = error.keyword === "const" ? allowed.get(error.instancePath) : undefined;
     const problem = values
-      ? { path: error.instancePath || "/", message: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` }
+      ? {
+          path: error.instancePath || "/",
+          message: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`,
+        }
       : describe(error);
     // A nullable field that is wrong reports both "must be X" and "must be null": keep the first.
     if (seen.has(problem.path)) continue;

@@ -8,9 +8,13 @@ const path = require("node:path");
 const root = path.resolve(__dirname, "..");
 
 function startEmulator() {
-  const child = spawn(process.execPath, [path.join(root, "dist/emulator/cli.js"), "--port", "0", "--token", "demo-token"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "dist/emulator/cli.js"), "--port", "0", "--token", "demo-token"],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`emulator exited with code ${code}`)));
@@ -22,7 +26,11 @@ function startEmulator() {
 }
 
 const show = (outs) =>
-  JSON.stringify(outs, (key, value) => (key === "kubeconfig" || key === "clientSecret" ? (value ? "[secret]" : value) : value), 2);
+  JSON.stringify(
+    outs,
+    (key, value) => (key === "kubeconfig" || key === "clientSecret" ? (value ? "[secret]" : value) : value),
+    2,
+  );
 
 async function main() {
   const started = Date.now();
@@ -40,7 +48,8 @@ async function main() {
   async function up(kind, name, args) {
     const p = provider(kind);
     const { inputs, failures } = await p.check({}, { ...args, ...scope(name) });
-    if (failures.length) throw new Error(`${kind} ${name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    if (failures.length)
+      throw new Error(`${kind} ${name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
     const { id, outs } = await p.create(inputs);
     console.log(`+ ${kind} ${name} created (${id})`);
     return { kind, name, id, inputs, outs };
@@ -55,7 +64,15 @@ async function main() {
       nodeCidr: { address: "10.20.0.0/16", name: "demo-nodes" },
       nodePools: [
         { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
-        { name: "workers", nodes: 2, instance: "K8A16", dataCenter: "ITBG-2", autoscaling: true, minCount: 1, maxCount: 5 },
+        {
+          name: "workers",
+          nodes: 2,
+          instance: "K8A16",
+          dataCenter: "ITBG-2",
+          autoscaling: true,
+          minCount: 1,
+          maxCount: 5,
+        },
       ],
       ha: true,
       authorizedIpRanges: ["192.168.10.0/24"],
@@ -69,7 +86,12 @@ async function main() {
       retentionDays: 7,
       billingPeriod: "Month",
     });
-    const registry = await up("Registry", "images", { name: "images", location: "ITBG-Bergamo", adminUsername: "ops", size: "Small" });
+    const registry = await up("Registry", "images", {
+      name: "images",
+      location: "ITBG-Bergamo",
+      adminUsername: "ops",
+      size: "Small",
+    });
     const node = cluster.outs.currentNodePools.find((p) => p.name === "system").nodeIds[0];
     const attachment = await up("VolumeAttachment", "data", {
       kaasId: cluster.id,
@@ -80,7 +102,9 @@ async function main() {
     console.log("\nOutputs:");
     console.log(`  kubeconfig:  [secret] (${cluster.outs.kubeconfig.length} bytes)`);
     console.log(`  registryUrl: ${registry.outs.publicBaseUrl}`);
-    console.log(`  cluster:     ${show({ state: cluster.outs.state, version: cluster.outs.currentKubernetesVersion, pools: cluster.outs.currentNodePools.map((p) => `${p.name}=${p.nodes}`) })}`);
+    console.log(
+      `  cluster:     ${show({ state: cluster.outs.state, version: cluster.outs.currentKubernetesVersion, pools: cluster.outs.currentNodePools.map((p) => `${p.name}=${p.nodes}`) })}`,
+    );
 
     console.log("\n==> pulumi up (resize a pool, schedule an upgrade)");
     const kaas = provider("Kaas");
@@ -95,7 +119,9 @@ async function main() {
     const diff = await kaas.diff(cluster.id, cluster.outs, checked.inputs);
     console.log(`~ Kaas cluster diff: changes=${diff.changes} replaces=[${diff.replaces.join(", ")}]`);
     const updated = await kaas.update(cluster.id, cluster.outs, checked.inputs);
-    console.log(`~ Kaas cluster updated: pools ${updated.outs.currentNodePools.map((p) => `${p.name}=${p.nodes}`).join(", ")}, pending upgrade ${JSON.stringify(updated.outs.pendingUpgrade)}`);
+    console.log(
+      `~ Kaas cluster updated: pools ${updated.outs.currentNodePools.map((p) => `${p.name}=${p.nodes}`).join(", ")}, pending upgrade ${JSON.stringify(updated.outs.pendingUpgrade)}`,
+    );
     const again = await kaas.diff(cluster.id, updated.outs, checked.inputs);
     console.log(`  preview after update: changes=${again.changes}`);
 
@@ -105,7 +131,9 @@ async function main() {
 
     console.log("\n==> pulumi refresh");
     const read = await kaas.read(cluster.id, updated.outs);
-    console.log(`  Kaas cluster: ${read.id ? "present" : "gone"}, state ${read.props.state}, kubeconfig unchanged: ${read.props.kubeconfig === updated.outs.kubeconfig}`);
+    console.log(
+      `  Kaas cluster: ${read.id ? "present" : "gone"}, state ${read.props.state}, kubeconfig unchanged: ${read.props.kubeconfig === updated.outs.kubeconfig}`,
+    );
 
     console.log("\n==> pulumi destroy");
     for (const r of [attachment, registry, backup, { ...cluster, outs: updated.outs }]) {

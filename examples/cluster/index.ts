@@ -15,7 +15,15 @@ const cluster = new Kaas("cluster", {
   nodeCidr: { address: "10.20.0.0/16", name: "cluster-nodes" },
   nodePools: [
     { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
-    { name: "workers", nodes: 2, instance: "K8A16", dataCenter: "ITBG-2", autoscaling: true, minCount: 1, maxCount: 6 },
+    {
+      name: "workers",
+      nodes: 2,
+      instance: "K8A16",
+      dataCenter: "ITBG-2",
+      autoscaling: true,
+      minCount: 1,
+      maxCount: 6,
+    },
   ],
   ha: true,
   authorizedIpRanges: ["192.168.10.0/24"],
@@ -45,7 +53,8 @@ const data = new VolumeAttachment("data", {
   kaasId: cluster.kaasId,
   nodePoolName: "system",
   nodeId: cluster.currentNodePools.apply((pools) => pools.find((p) => p.name === "system")!.nodeIds[0]),
-  volumeUri: config.get("dataVolumeUri") ?? "/projects/demo-project/providers/Vendor.Storage/blockStorages/data-1",
+  volumeUri:
+    config.get("dataVolumeUri") ?? "/projects/demo-project/providers/Vendor.Storage/blockStorages/data-1",
 });
 
 export const kaasId = cluster.kaasId;

@@ -68,7 +68,16 @@ describe("installed in node_modules (how programs get the package)", () => {
     expect(result.text).toContain(`require("pulumi-vendor-container/shells/${kind}")`);
     expect(result.size).toBeLessThan(2048);
     expect(result.handlerKind).toBe(kind);
-    expect(result.methods).toEqual(["check", "configure", "create", "delete", "diff", "kind", "read", "update"]);
+    expect(result.methods).toEqual([
+      "check",
+      "configure",
+      "create",
+      "delete",
+      "diff",
+      "kind",
+      "read",
+      "update",
+    ]);
   });
 
   it("captures no credential", () => {
