@@ -24,6 +24,16 @@ export function attachmentOf(
   return (cluster?.properties.attachedVolumes ?? []).find((v) => v.uri === volumeUri);
 }
 
+/** Verdict for "attached to `nodeId`": done there, failed when it went to another node, else pending. */
+function attachedTo(nodeId: string) {
+  return (a: AttachedVolumeResponse | undefined): WaitVerdict =>
+    a === undefined
+      ? { kind: "pending", state: "attaching" }
+      : a.nodeId === nodeId
+        ? { kind: "done" }
+        : { kind: "failed", reason: `attached to node ${a.nodeId ?? "(gone)"} instead of ${nodeId}` };
+}
+
 export class VolumeAttachmentProvider {
   constructor(private readonly api: () => VendorContainerClient = client) {}
 
@@ -106,15 +116,15 @@ export class VolumeAttachmentProvider {
         await api.attachVolume(projectId, kaasId, inputs.nodePoolName as string, nodeId, volumeUri);
         log(what, `attaching ${volumeUri} to node ${nodeId}`);
       } catch (error) {
-        // A retried attach whose first try went through answers "already attached": check before failing.
-        const now = attachmentOf(await api.findKaas(projectId, kaasId).catch(() => undefined), volumeUri);
-        if (!now || now.nodeId !== nodeId) throw await this.explain(api, inputs, error);
+        // A retried attach whose first try went through answers "already attached" (the attachment may
+        // still be on its way to the cluster's list): the wait below decides.
+        if (!isVendorApiError(error) || error.status !== 400 || !/already attached/i.test(error.message)) {
+          throw await this.explain(api, inputs, error);
+        }
       }
     }
     try {
-      const live = await this.watch(api, inputs, `${what} (${id})`, until, "attached", (a) =>
-        a && a.nodeId === nodeId ? { kind: "done" } : { kind: "pending", state: "attaching" },
-      );
+      const live = await this.watch(api, inputs, `${what} (${id})`, until, "attached", attachedTo(nodeId));
       return {
         id,
         outs: jsonSafe({ ...inputsOf(inputs), sizeGb: attachmentOf(live, volumeUri)?.sizeGb ?? null }),
@@ -139,12 +149,7 @@ export class VolumeAttachmentProvider {
       `${subjectOf(news)} (${id})`,
       deadlineOf(news, "update", DEFAULT_TIMEOUTS),
       "attached",
-      (a) =>
-        a && a.nodeId === nodeId
-          ? { kind: "done" }
-          : a
-            ? { kind: "failed", reason: `attached to node ${a.nodeId} instead` }
-            : { kind: "pending", state: "attaching" },
+      attachedTo(nodeId),
     );
     return {
       outs: jsonSafe({
@@ -201,8 +206,8 @@ export class VolumeAttachmentProvider {
       try {
         await api.detachVolumeFromCluster(projectId, kaasId, volumeUri);
       } catch (fallbackError) {
+        // Not attached anywhere any more, or a detach already under way (a retried request): the wait decides.
         if (!isNotFound(fallbackError)) throw fallbackError;
-        return;
       }
     }
     await this.watch(

@@ -1,0 +1,255 @@
+/**
+ * Run-time configuration of the emulated service: durations of the asynchronous lifecycle, the Kubernetes
+ * version catalogue, the per-cluster-type limits, instance sizes and volume sizes. Everything here can be
+ * set at start (`EmulatorOptions`) and changed at run time (`PUT /_emulator/config`, `updateConfig`).
+ *
+ * The real service takes 10-20 minutes to provision a cluster and 20-40 for a registry (api-notes
+ * "Conventions on the wire"); the defaults here are deliberately fast for tests.
+ */
+
+/** Durations (milliseconds) of every asynchronous operation, measured on the emulator clock. */
+export interface Durations {
+  /** KaaS `InCreation` -> `Active`. Default 1500. */
+  kaasCreateMs: number;
+  /** KaaS `Updating` -> `Active` after PUT, node pool PUT or a scheduled upgrade. Default 600. */
+  kaasUpdateMs: number;
+  /** KaaS `Deleting` -> `Deleted`. Default 600. */
+  kaasDeleteMs: number;
+  /** Registry `InCreation` -> `Active`. Default 1500. */
+  registryCreateMs: number;
+  /** Registry `Updating` -> `Active`. Default 600. */
+  registryUpdateMs: number;
+  /** Registry `Deleting` -> `Deleted`. Default 600. */
+  registryDeleteMs: number;
+  /** Registry `Updating` after an admin password reset. Default 300. */
+  resetPasswordMs: number;
+  /** Backup `InCreation` -> `Active`. Default 800. */
+  backupCreateMs: number;
+  /** Backup `Updating` -> `Active`. Default 300. */
+  backupUpdateMs: number;
+  /** Backup `Deleting` -> `Deleted`. Default 600. */
+  backupDeleteMs: number;
+  /** Time until an attached volume shows in `attachedVolumes`. Default 300. */
+  attachMs: number;
+  /** Time until a detached volume leaves `attachedVolumes`. Default 300. */
+  detachMs: number;
+  /** How long a `Deleted` resource still answers GET before it is gone (404). Default 1000. */
+  tombstoneMs: number;
+}
+
+/** Default durations: fast, for tests. */
+export const DEFAULT_DURATIONS: Durations = {
+  kaasCreateMs: 1500,
+  kaasUpdateMs: 600,
+  kaasDeleteMs: 600,
+  registryCreateMs: 1500,
+  registryUpdateMs: 600,
+  registryDeleteMs: 600,
+  resetPasswordMs: 300,
+  backupCreateMs: 800,
+  backupUpdateMs: 300,
+  backupDeleteMs: 600,
+  attachMs: 300,
+  detachMs: 300,
+  tombstoneMs: 1000,
+};
+
+/** Durations of `--fast`: every operation completes within 50 ms. */
+export const FAST_DURATIONS: Durations = Object.fromEntries(
+  Object.keys(DEFAULT_DURATIONS).map((k) => [k, 50]),
+) as unknown as Durations;
+
+/** One admissible Kubernetes version (spec §2.8 "Kubernetes version catalogue entry", reduced). */
+export interface KubernetesVersionInfo {
+  /** Version string, e.g. `1.33.2`. */
+  value: string;
+  /** End of support, ISO date, or null. */
+  endOfSupportDate: string | null;
+  /** Whether the service recommends this version. */
+  recommended: boolean;
+}
+
+/** Default admissible versions (api-notes "Known versions seen: 1.31.x to 1.34.x"). */
+export const DEFAULT_KUBERNETES_VERSIONS: KubernetesVersionInfo[] = [
+  { value: "1.31.9", endOfSupportDate: "2026-02-28T00:00:00.000Z", recommended: false },
+  { value: "1.32.5", endOfSupportDate: "2026-06-30T00:00:00.000Z", recommended: false },
+  { value: "1.33.2", endOfSupportDate: "2026-10-31T00:00:00.000Z", recommended: true },
+  { value: "1.34.1", endOfSupportDate: "2027-02-28T00:00:00.000Z", recommended: false },
+];
+
+/**
+ * Per-cluster-type limits (spec §2.8 "Cluster type configuration", §8). Null means "no limit". `minNode` and
+ * `maxNode` bound the node count of each pool, and `minCount`/`maxCount` of autoscaling pools; the block
+ * storage bounds apply to `storage.maxCumulativeVolumeSize` when set.
+ */
+export interface ClusterTypeLimits {
+  minNodePool: number | null;
+  maxNodePool: number | null;
+  minNode: number | null;
+  maxNode: number | null;
+  /** Bounds the number of `apiServerAccessProfile.authorizedIpRanges`. */
+  maxWhitelistCount: number | null;
+  minClusterBlockStorageSize: number | null;
+  maxClusterBlockStorageSize: number | null;
+}
+
+/** The cluster types: `ha` for clusters with `ha: true`, `standard` otherwise. */
+export type ClusterType = "standard" | "ha";
+
+/** Default limits of both cluster types. */
+export const DEFAULT_CLUSTER_TYPE_LIMITS: ClusterTypeLimits = {
+  minNodePool: 1,
+  maxNodePool: 10,
+  minNode: 1,
+  maxNode: 50,
+  maxWhitelistCount: 20,
+  minClusterBlockStorageSize: 10,
+  maxClusterBlockStorageSize: 10_000,
+};
+
+/** An instance size as the node pool response shows it (spec §2.8 "Instance size response"). */
+export interface InstanceSize {
+  cpu: string;
+  ram: string;
+  diskSizeGb: string;
+  price: number;
+}
+
+/** The whole run-time configuration. */
+export interface EmulatorConfig {
+  durations: Durations;
+  /** Admissible versions; create and update refuse any other. */
+  kubernetesVersions: KubernetesVersionInfo[];
+  clusterTypes: Record<ClusterType, ClusterTypeLimits>;
+  /** Size (GB) of each volume by URI; volumes not listed have `defaultVolumeSizeGb`. */
+  volumeSizesGb: Record<string, number>;
+  /** Size of a volume not in `volumeSizesGb`. Default 10. */
+  defaultVolumeSizeGb: number;
+  /**
+   * Instance sizes by name, in addition to the `K<cpu>A<ramGb>` family (e.g. `K2A4`) that is always known
+   * (api-notes: "`instance` is a flavour name such as `K2A4`"). Default empty.
+   */
+  instanceSizes: Record<string, InstanceSize>;
+  /** Registry engine version reported with `loadEngineVersion=true`. Default `2.11.1`. */
+  registryEngineVersion: string;
+  /** Lifetime of OAuth2 access tokens, seconds. Default 3600 (api-notes: "about one hour"). */
+  tokenTtlSeconds: number;
+}
+
+/** The keys of `EmulatorConfig`, in declaration order. */
+export const CONFIG_KEYS: readonly (keyof EmulatorConfig)[] = [
+  "durations",
+  "kubernetesVersions",
+  "clusterTypes",
+  "volumeSizesGb",
+  "defaultVolumeSizeGb",
+  "instanceSizes",
+  "registryEngineVersion",
+  "tokenTtlSeconds",
+];
+
+/** Recursive partial used by `updateConfig` and the options. */
+export type DeepPartial<T> = {
+  [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
+};
+
+/** Configuration input: versions may be given as plain strings. */
+export type EmulatorConfigInput = Omit<DeepPartial<EmulatorConfig>, "kubernetesVersions"> & {
+  kubernetesVersions?: (string | KubernetesVersionInfo)[];
+};
+
+/** The default configuration. */
+export function defaultConfig(): EmulatorConfig {
+  return {
+    durations: { ...DEFAULT_DURATIONS },
+    kubernetesVersions: DEFAULT_KUBERNETES_VERSIONS.map((v) => ({ ...v })),
+    clusterTypes: { standard: { ...DEFAULT_CLUSTER_TYPE_LIMITS }, ha: { ...DEFAULT_CLUSTER_TYPE_LIMITS } },
+    volumeSizesGb: {},
+    defaultVolumeSizeGb: 10,
+    instanceSizes: {},
+    registryEngineVersion: "2.11.1",
+    tokenTtlSeconds: 3600,
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Deep merge of plain objects; arrays and scalars of `patch` replace. Returns a new object. */
+export function deepMerge<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    out[key] = isPlainObject(out[key]) && isPlainObject(value) ? deepMerge(out[key], value) : value;
+  }
+  return out as T;
+}
+
+/** JSON merge patch (RFC 7396): null deletes a key, objects merge, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = mergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** Applies `input` to `base`, normalising version strings to catalogue entries. */
+export function mergeConfig(base: EmulatorConfig, input: EmulatorConfigInput | undefined): EmulatorConfig {
+  if (!input) return base;
+  const { kubernetesVersions, ...rest } = input;
+  const merged = deepMerge(base, rest);
+  if (kubernetesVersions) {
+    merged.kubernetesVersions = kubernetesVersions.map((v) =>
+      typeof v === "string" ? { value: v, endOfSupportDate: null, recommended: false } : { ...v },
+    );
+  }
+  return merged;
+}
+
+/** Problems of a configuration (after a merge): durations and sizes are numbers >= 0, versions are named. */
+export function checkConfig(config: EmulatorConfig): { fieldName: string; errorMessage: string }[] {
+  const problems: { fieldName: string; errorMessage: string }[] = [];
+  const nonNegative = (fieldName: string, value: unknown) => {
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+      problems.push({ fieldName, errorMessage: "must be a number >= 0" });
+    }
+  };
+  for (const key of Object.keys(DEFAULT_DURATIONS) as (keyof Durations)[]) {
+    nonNegative(`durations.${key}`, config.durations[key]);
+  }
+  for (const [uri, size] of Object.entries(config.volumeSizesGb)) nonNegative(`volumeSizesGb.${uri}`, size);
+  nonNegative("defaultVolumeSizeGb", config.defaultVolumeSizeGb);
+  nonNegative("tokenTtlSeconds", config.tokenTtlSeconds);
+  if (!Array.isArray(config.kubernetesVersions) || config.kubernetesVersions.length === 0) {
+    problems.push({ fieldName: "kubernetesVersions", errorMessage: "must list at least one version" });
+  } else {
+    config.kubernetesVersions.forEach((v, i) => {
+      if (typeof v?.value !== "string" || v.value === "") {
+        problems.push({
+          fieldName: `kubernetesVersions[${i}]`,
+          errorMessage: "must be a version string or {value}",
+        });
+      }
+    });
+  }
+  return problems;
+}
+
+/** The instance size named `name`, or undefined when the service does not know it. */
+export function instanceSizeOf(config: EmulatorConfig, name: string): InstanceSize | undefined {
+  const extra = config.instanceSizes[name];
+  if (extra) return extra;
+  const match = /^K(\d{1,3})A(\d{1,4})$/.exec(name);
+  if (!match) return undefined;
+  const cpu = Number(match[1]);
+  const ram = Number(match[2]);
+  if (cpu < 1 || ram < 1) return undefined;
+  // A plausible hourly price: the emulator needs a number, not a tariff.
+  const price = Math.round((cpu * 0.012 + ram * 0.004) * 10_000) / 10_000;
+  return { cpu: String(cpu), ram: String(ram), diskSizeGb: "40", price };
+}

@@ -1,0 +1,184 @@
+/**
+ * The test-only control API under the reserved prefix `/_emulator` (no auth, no faults, not in the request
+ * log). Every operation is also a method of the `Emulator` object for in-process tests:
+ *
+ * | Method | Path | Body | Answer |
+ * |---|---|---|---|
+ * | GET | `/_emulator/health` | | `{ok: true}` |
+ * | GET / DELETE | `/_emulator/requests` | | `{requests: RequestLogEntry[]}` / 204 |
+ * | GET / POST | `/_emulator/clock` | `{advanceMs}` or `{setNow}` (ISO or epoch ms) | `{now, nowMs, offsetMs}` |
+ * | GET / PUT | `/_emulator/faults` | `Partial<FaultConfig>` (replaces, reseeds) | `FaultConfig` |
+ * | GET / PUT | `/_emulator/config` | `EmulatorConfigInput` (deep merge) | `EmulatorConfig` |
+ * | POST | `/_emulator/reset` | | 204 |
+ * | GET | `/_emulator/state` | | `EmulatorStateSnapshot` |
+ * | POST | `/_emulator/kaas/{id}/platform-upgrade` | `{version}` | KaaS response |
+ * | POST | `/_emulator/kaas/{id}/nodePools/{pool}/scale` | `{nodes}` | KaaS response |
+ * | PATCH | `/_emulator/resources/{kind}/{id}` | `ResourcePatch` | the resource's response |
+ * | DELETE | `/_emulator/tokens` | | `{revoked}` |
+ */
+import type { Emulator } from "./app";
+import type { EmulatorConfigInput } from "./config";
+import type { FaultConfig } from "./faults";
+import { ApiProblem } from "./problems";
+import { matchRoute } from "./routes";
+import type { Reply } from "./service";
+import type { Kind } from "./store";
+
+/** The reserved prefix of the control API. */
+export const CONTROL_PREFIX = "/_emulator";
+
+interface ControlRoute {
+  method: string;
+  pattern: string;
+  handler: (emu: Emulator, params: Record<string, string>, body: unknown) => Reply;
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiProblem("validation", {
+      errors: [{ fieldName: "body", errorMessage: "must be a JSON object" }],
+      detail: "The control API expects a JSON object.",
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+function badField(fieldName: string, errorMessage: string): ApiProblem {
+  return new ApiProblem("validation", {
+    errors: [{ fieldName, errorMessage }],
+    detail: `${fieldName}: ${errorMessage}`,
+  });
+}
+
+function clockReply(emu: Emulator): Reply {
+  const now = emu.now();
+  return {
+    status: 200,
+    body: { now: new Date(now).toISOString(), nowMs: now, offsetMs: emu.clock.offsetMs },
+  };
+}
+
+const KINDS: Record<string, Kind> = {
+  kaas: "kaas",
+  backup: "backup",
+  backups: "backup",
+  registry: "registry",
+  registries: "registry",
+};
+
+const CONTROL_ROUTES: ControlRoute[] = [
+  { method: "GET", pattern: "/health", handler: () => ({ status: 200, body: { ok: true } }) },
+  {
+    method: "GET",
+    pattern: "/requests",
+    handler: (emu) => ({ status: 200, body: { requests: emu.requests() } }),
+  },
+  {
+    method: "DELETE",
+    pattern: "/requests",
+    handler: (emu) => {
+      emu.clearRequests();
+      return { status: 204 };
+    },
+  },
+  { method: "GET", pattern: "/clock", handler: (emu) => clockReply(emu) },
+  {
+    method: "POST",
+    pattern: "/clock",
+    handler: (emu, _params, body) => {
+      const b = objectBody(body);
+      if (b.advanceMs !== undefined) {
+        if (typeof b.advanceMs !== "number" || !Number.isFinite(b.advanceMs))
+          throw badField("advanceMs", "must be a number");
+        emu.advanceClock(b.advanceMs);
+      } else if (b.setNow !== undefined) {
+        const target = typeof b.setNow === "number" ? b.setNow : Date.parse(String(b.setNow));
+        if (!Number.isFinite(target))
+          throw badField("setNow", "must be an ISO date-time or epoch milliseconds");
+        emu.setClock(target);
+      } else {
+        throw badField("body", "needs advanceMs or setNow");
+      }
+      return clockReply(emu);
+    },
+  },
+  { method: "GET", pattern: "/faults", handler: (emu) => ({ status: 200, body: emu.getFaults() }) },
+  {
+    method: "PUT",
+    pattern: "/faults",
+    handler: (emu, _params, body) => ({
+      status: 200,
+      body: emu.setFaults(objectBody(body) as Partial<FaultConfig>),
+    }),
+  },
+  { method: "GET", pattern: "/config", handler: (emu) => ({ status: 200, body: emu.getConfig() }) },
+  {
+    method: "PUT",
+    pattern: "/config",
+    handler: (emu, _params, body) => ({
+      status: 200,
+      body: emu.updateConfig(objectBody(body) as EmulatorConfigInput),
+    }),
+  },
+  {
+    method: "POST",
+    pattern: "/reset",
+    handler: (emu) => {
+      emu.reset();
+      return { status: 204 };
+    },
+  },
+  { method: "GET", pattern: "/state", handler: (emu) => ({ status: 200, body: emu.state() }) },
+  {
+    method: "POST",
+    pattern: "/kaas/:id/platform-upgrade",
+    handler: (emu, params, body) => {
+      const version = objectBody(body).version;
+      if (typeof version !== "string" || version === "")
+        throw badField("version", "must be a non-empty string");
+      return { status: 200, body: emu.platformUpgrade(params.id, version) };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/kaas/:id/nodePools/:pool/scale",
+    handler: (emu, params, body) => {
+      const nodes = objectBody(body).nodes;
+      if (typeof nodes !== "number" || !Number.isInteger(nodes) || nodes < 0) {
+        throw badField("nodes", "must be an integer >= 0");
+      }
+      return { status: 200, body: emu.scaleNodePool(params.id, params.pool, nodes) };
+    },
+  },
+  {
+    method: "PATCH",
+    pattern: "/resources/:kind/:id",
+    handler: (emu, params, body) => {
+      const kind = KINDS[params.kind];
+      if (!kind) throw badField("kind", "must be kaas, backups or registries");
+      return { status: 200, body: emu.patchResource(kind, params.id, objectBody(body)) };
+    },
+  },
+  {
+    method: "DELETE",
+    pattern: "/tokens",
+    handler: (emu) => ({ status: 200, body: { revoked: emu.revokeTokens() } }),
+  },
+];
+
+/** Handles a control API request; `path` is below `CONTROL_PREFIX`. */
+export function handleControl(emu: Emulator, method: string, path: string, body: unknown): Reply {
+  const match = matchRoute(CONTROL_ROUTES, method, path);
+  if (match.kind === "none") {
+    throw new ApiProblem("routeNotFound", {
+      detail: `No control route matches ${method} ${CONTROL_PREFIX}${path}.`,
+    });
+  }
+  if (match.kind === "method") {
+    throw new ApiProblem("methodNotAllowed", {
+      detail: `${method} is not allowed on ${CONTROL_PREFIX}${path}.`,
+      headers: { Allow: match.allowed.join(", ") },
+    });
+  }
+  return match.route.handler(emu, match.params, body);
+}

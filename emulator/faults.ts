@@ -1,0 +1,216 @@
+/**
+ * Fault injection and rate limiting of the API routes. Real gateways answer 429, 5xx and drop connections
+ * (api-notes "Errors": "401/403/409/429 are not declared but occur on real gateways"); the REST client must
+ * survive all of them. Every random decision comes from one seeded generator, drawn in a fixed order per
+ * request, so a run is reproducible from its seed. Faults never touch the control API or the token endpoint.
+ */
+
+import type { WireFieldError } from "./problems";
+
+/** Outcome of provisioning a new resource: `ok` ends `Active`, `stuck` never leaves `InCreation`, `fail` ends `Failed`. */
+export type ProvisioningOutcome = "ok" | "stuck" | "fail";
+
+/** The kinds whose provisioning outcome can be chosen. */
+export type ProvisionedKind = "kaas" | "registry" | "backup";
+
+/** Statuses that can be injected. */
+export type InjectableStatus = 429 | 500 | 502 | 503 | 504;
+
+/** Token bucket: `ratePerSecond` tokens refill per second up to `burst`; each API request takes one. */
+export interface RateLimit {
+  ratePerSecond: number;
+  burst: number;
+}
+
+/** Fault configuration. `PUT /_emulator/faults` replaces it whole (missing keys take the defaults) and reseeds. */
+export interface FaultConfig {
+  /** Seed of the fault generator. Default 1. */
+  seed: number;
+  /** Probability (0-1) of answering each status instead of processing; their sum must not exceed 1. Default none. */
+  errorRates: Partial<Record<InjectableStatus, number>>;
+  /** `Retry-After` (seconds) sent with injected 429 and 503 answers. Default 1. */
+  retryAfterSeconds: number;
+  /** Fixed latency added to every API request, ms. Default 0. */
+  latencyMs: number;
+  /** Extra latency drawn uniformly in [0, N) ms. Default 0. */
+  latencyRandomMs: number;
+  /** Probability that the connection is destroyed before the request is processed. Default 0. */
+  dropRate: number;
+  /**
+   * Probability that the request is processed (a create creates) and then the connection is destroyed
+   * without an answer: what makes a POST create ambiguous. Default 0.
+   */
+  dropAfterProcessingRate: number;
+  /** Restricts faults to these methods (e.g. `["POST"]`); null applies them to every method. Default null. */
+  methods: string[] | null;
+  /** Token-bucket rate limit answering 429 with `Retry-After`; null disables it. Default null. */
+  rateLimit: RateLimit | null;
+  /** Provisioning outcome of new resources per kind. Default `ok` for all. */
+  provisioning: Record<ProvisionedKind, ProvisioningOutcome>;
+  /** `status.failureReason` of resources whose provisioning fails. */
+  failureReason: string;
+}
+
+/** The default, fault-free configuration. */
+export function defaultFaults(): FaultConfig {
+  return {
+    seed: 1,
+    errorRates: {},
+    retryAfterSeconds: 1,
+    latencyMs: 0,
+    latencyRandomMs: 0,
+    dropRate: 0,
+    dropAfterProcessingRate: 0,
+    methods: null,
+    rateLimit: null,
+    provisioning: { kaas: "ok", registry: "ok", backup: "ok" },
+    failureReason: "Provisioning failed: insufficient capacity in the selected zone",
+  };
+}
+
+/** mulberry32: a small, fast, seedable PRNG; returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What happens to one API request. */
+export interface FaultDecision {
+  latencyMs: number;
+  dropBefore: boolean;
+  /** Injected status, answered instead of processing. */
+  status?: InjectableStatus;
+  dropAfter: boolean;
+}
+
+const INJECTABLE: InjectableStatus[] = [429, 500, 502, 503, 504];
+
+/** Checks a fault configuration; returns the problems as field errors (empty when valid). */
+export function checkFaults(config: FaultConfig): WireFieldError[] {
+  const problems: WireFieldError[] = [];
+  const problem = (fieldName: string, errorMessage: string) => problems.push({ fieldName, errorMessage });
+  const rate = (name: string, v: unknown) => {
+    if (typeof v !== "number" || !(v >= 0 && v <= 1)) problem(name, "must be a number between 0 and 1");
+  };
+  let sum = 0;
+  for (const [status, value] of Object.entries(config.errorRates ?? {})) {
+    if (!INJECTABLE.includes(Number(status) as InjectableStatus)) {
+      problem(`errorRates.${status}`, `is not injectable (injectable: ${INJECTABLE.join(", ")})`);
+    }
+    rate(`errorRates.${status}`, value);
+    sum += Number(value) || 0;
+  }
+  if (sum > 1) problem("errorRates", "must sum to at most 1");
+  rate("dropRate", config.dropRate);
+  rate("dropAfterProcessingRate", config.dropAfterProcessingRate);
+  for (const key of ["latencyMs", "latencyRandomMs", "retryAfterSeconds"] as const) {
+    if (typeof config[key] !== "number" || config[key] < 0) problem(key, "must be a number >= 0");
+  }
+  if (!Number.isInteger(config.seed)) problem("seed", "must be an integer");
+  if (config.rateLimit !== null) {
+    const { ratePerSecond, burst } = config.rateLimit ?? ({} as RateLimit);
+    if (!(ratePerSecond > 0) || !(burst >= 1)) problem("rateLimit", "needs ratePerSecond > 0 and burst >= 1");
+  }
+  for (const [kind, outcome] of Object.entries(config.provisioning ?? {})) {
+    if (!["ok", "stuck", "fail"].includes(outcome))
+      problem(`provisioning.${kind}`, "must be ok, stuck or fail");
+  }
+  return problems;
+}
+
+/** Draws fault decisions and runs the token bucket. */
+export class FaultInjector {
+  private config: FaultConfig;
+  private random: () => number;
+  private tokens = 0;
+  private refilledAt = 0;
+
+  /** @param realNow real time for the token bucket: a clock jump must not refill it. */
+  constructor(
+    config: FaultConfig,
+    private readonly realNow: () => number,
+  ) {
+    this.config = config;
+    this.random = mulberry32(config.seed);
+    this.resetBucket();
+  }
+
+  /** The current configuration (a copy). */
+  get(): FaultConfig {
+    return structuredClone(this.config);
+  }
+
+  /** Replaces the configuration and reseeds the generator and the bucket. */
+  set(config: FaultConfig): void {
+    this.config = structuredClone(config);
+    this.random = mulberry32(config.seed);
+    this.resetBucket();
+  }
+
+  private resetBucket(): void {
+    this.tokens = this.config.rateLimit?.burst ?? 0;
+    this.refilledAt = this.realNow();
+  }
+
+  /**
+   * Decides the fate of one request. Four numbers are drawn per request whatever the configuration, so
+   * the sequence of decisions depends only on the seed and the number of requests.
+   */
+  decide(method: string): FaultDecision {
+    const [rDrop, rStatus, rLatency, rDropAfter] = [
+      this.random(),
+      this.random(),
+      this.random(),
+      this.random(),
+    ];
+    const c = this.config;
+    const applies = c.methods === null || c.methods.includes(method);
+    const latencyMs = c.latencyMs + Math.floor(rLatency * c.latencyRandomMs);
+    if (!applies) return { latencyMs: 0, dropBefore: false, dropAfter: false };
+    let status: InjectableStatus | undefined;
+    let edge = 0;
+    for (const candidate of INJECTABLE) {
+      edge += c.errorRates[candidate] ?? 0;
+      if (rStatus < edge) {
+        status = candidate;
+        break;
+      }
+    }
+    return {
+      latencyMs,
+      dropBefore: rDrop < c.dropRate,
+      status,
+      dropAfter: rDropAfter < c.dropAfterProcessingRate,
+    };
+  }
+
+  /** Takes one token; answers the `Retry-After` seconds when the bucket is empty, undefined when allowed. */
+  takeToken(): number | undefined {
+    const limit = this.config.rateLimit;
+    if (!limit) return undefined;
+    const now = this.realNow();
+    this.tokens = Math.min(limit.burst, this.tokens + ((now - this.refilledAt) / 1000) * limit.ratePerSecond);
+    this.refilledAt = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - this.tokens) / limit.ratePerSecond));
+  }
+
+  /** Retry-After seconds of injected 429/503 answers. */
+  get retryAfterSeconds(): number {
+    return this.config.retryAfterSeconds;
+  }
+
+  /** Provisioning outcome of a new resource of `kind`. */
+  provisioning(kind: ProvisionedKind): { outcome: ProvisioningOutcome; failureReason: string } {
+    return { outcome: this.config.provisioning[kind] ?? "ok", failureReason: this.config.failureReason };
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The asynchronous lifecycle, computed lazily from timestamps against the emulator clock (no timers):
+ * create answers `InCreation` and later reads `Active` (or `Failed`), update passes `Updating`, delete passes
+ * `Deleting`, then `Deleted` for a tombstone period, then the resource is gone (404). The real service has no
+ * operation endpoint; completion is observed by polling GET (api-notes "Conventions on the wire").
+ */
+import type { Durations } from "./config";
+import type { BaseRecord, KaasRecord, LifeState, Lifecycle } from "./store";
+import type { ProvisioningOutcome } from "./faults";
+
+/**
+ * Moves `rec` through every transition whose time has come. Returns `Gone` when the tombstone period is
+ * over (the caller purges the record), else the current state.
+ */
+export function settleLife(rec: BaseRecord, now: number, tombstoneMs: number): LifeState | "Gone" {
+  const life = rec.life;
+  while (life.until !== null && now >= life.until) {
+    const at = life.until;
+    const next = life.next;
+    if (next === "Gone" || next === null) return "Gone";
+    if (life.state === "InCreation" && next === "Active") rec.provisionedAt = at;
+    life.state = next;
+    life.since = at;
+    if (next === "Deleted") {
+      life.until = at + tombstoneMs;
+      life.next = "Gone";
+    } else {
+      life.until = null;
+      life.next = null;
+    }
+  }
+  return life.state;
+}
+
+/**
+ * Settles a cluster: its lifecycle, a scheduled Kubernetes upgrade whose date has passed (spec §2.3: "With
+ * `upgradeDate`, the upgrade is scheduled for that date") and volume detachments that have completed.
+ */
+export function settleKaas(rec: KaasRecord, now: number, durations: Durations): LifeState | "Gone" {
+  const state = settleLife(rec, now, durations.tombstoneMs);
+  if (state === "Gone") return state;
+  const upgrade = rec.props.upgradeTo;
+  if (upgrade && now >= upgrade.scheduledAt && state !== "Deleting" && state !== "Deleted") {
+    rec.props.kubernetesVersion = upgrade.value;
+    rec.props.upgradeTo = null;
+    // The upgrade job runs like an update: the cluster reads Updating for the update duration.
+    const end = upgrade.scheduledAt + durations.kaasUpdateMs;
+    if (state === "Active" && now < end) {
+      rec.life = {
+        state: "Updating",
+        since: upgrade.scheduledAt,
+        until: end,
+        next: "Active",
+        failureReason: null,
+      };
+    }
+  }
+  rec.props.attachments = rec.props.attachments.filter(
+    (a) => a.visibleUntil === null || a.visibleUntil > now,
+  );
+  return rec.life.state;
+}
+
+/** The lifecycle of a new resource: `InCreation`, then `Active`, `Failed` or nothing (stuck). */
+export function creationLife(
+  now: number,
+  durationMs: number,
+  provisioning: { outcome: ProvisioningOutcome; failureReason: string },
+): Lifecycle {
+  switch (provisioning.outcome) {
+    case "stuck":
+      return { state: "InCreation", since: now, until: null, next: null, failureReason: null };
+    case "fail":
+      return {
+        state: "InCreation",
+        since: now,
+        until: now + durationMs,
+        next: "Failed",
+        failureReason: provisioning.failureReason,
+      };
+    default:
+      return {
+        state: "InCreation",
+        since: now,
+        until: now + durationMs,
+        next: "Active",
+        failureReason: null,
+      };
+  }
+}
+
+/** Starts an update of `rec`: `Updating` for `durationMs`, then `Active`. */
+export function beginUpdate(rec: BaseRecord, now: number, durationMs: number): void {
+  rec.life = { state: "Updating", since: now, until: now + durationMs, next: "Active", failureReason: null };
+  rec.updatedAt = now;
+  rec.version += 1;
+}
+
+/** Starts the deletion of `rec`: `Deleting` for `durationMs`, then `Deleted`. */
+export function beginDelete(rec: BaseRecord, now: number, durationMs: number): void {
+  rec.life = { state: "Deleting", since: now, until: now + durationMs, next: "Deleted", failureReason: null };
+  rec.updatedAt = now;
+  rec.version += 1;
+}
+
+/** Informational `data.private.phase.name` per state (api-notes: "its values are unknown"). */
+export const PHASE_NAMES: Record<LifeState, string> = {
+  InCreation: "Provisioning",
+  Updating: "Updating",
+  Deleting: "Deprovisioning",
+  Active: "Running",
+  Failed: "Failed",
+  Deleted: "Deleted",
+};

@@ -1,0 +1,114 @@
+/** Registry handlers (spec §4.3): CRUD, list with `loadEngineVersion`, admin password reset. */
+import { RegistryInsert, RegistryPasswordReset, RegistryUpdate } from "../schemas/registry";
+import { listEnvelope, parseListParams } from "./filter";
+import { beginDelete, beginUpdate, creationLife } from "./lifecycle";
+import { providerPrefix, renderRegistry } from "./render";
+import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
+import {
+  assertMutable,
+  booleanQuery,
+  rejectIf,
+  validateBody,
+  type ApiRequest,
+  type Reply,
+  type Service,
+} from "./service";
+import type { RegistryRecord } from "./store";
+
+/** `POST P/registries`: 201 with the registry `InCreation`. */
+export function createRegistry(svc: Service, req: ApiRequest): Reply {
+  const body = validateBody<RegistryInsert>(RegistryInsert, req.body);
+  rejectIf(checkRegistryInsert(body));
+  const now = svc.now();
+  const p = body.properties;
+  const id = svc.store.nextId("registry");
+  const rec: RegistryRecord = {
+    kind: "registry",
+    id,
+    projectId: req.projectId,
+    name: body.metadata.name,
+    location: body.metadata.location?.value as string,
+    tags: body.metadata.tags ?? [],
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    life: creationLife(now, svc.config.durations.registryCreateMs, svc.faults.provisioning("registry")),
+    provisionedAt: null,
+    passwordResetAt: null,
+    props: {
+      preset: p.preset === true,
+      vpcUri: p.vpc?.uri ?? null,
+      subnetUri: p.subnet?.uri ?? null,
+      securityGroupUri: p.securityGroup?.uri ?? null,
+      publicIpUri: p.publicIp?.uri ?? null,
+      blockStorageUri: p.blockStorage?.uri ?? null,
+      billingPeriod: p.billingPlan?.billingPeriod ?? null,
+      adminUsername: p.adminUser.username,
+      size: p.size ?? null,
+    },
+  };
+  svc.store.registries.set(id, rec);
+  svc.commit();
+  return {
+    status: 201,
+    body: renderRegistry(rec, svc.renderContext()),
+    headers: { Location: `${providerPrefix(svc.namespace, req.projectId)}/registries/${id}` },
+  };
+}
+
+/** `GET P/registries`: `loadEngineVersion=true` fills `data.info.version` (spec §2.7). */
+export function listRegistries(svc: Service, req: ApiRequest): Reply {
+  const params = parseListParams(req.query);
+  const ctx = svc.renderContext(booleanQuery(req.query, "loadEngineVersion"));
+  const items = [...svc.store.registries.values()]
+    .filter((r) => r.projectId === req.projectId && r.life.state !== "Deleted")
+    .map((r) => renderRegistry(r, ctx));
+  return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
+}
+
+/** `GET P/registries/{id}`: `data.info.version` is null here (only lists load it). */
+export function getRegistry(svc: Service, req: ApiRequest): Reply {
+  const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
+  const rec = svc.registry(req.projectId, req.params.id, !ignoreDeleted);
+  return { status: 200, body: renderRegistry(rec, svc.renderContext()) };
+}
+
+/** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
+export function updateRegistry(svc: Service, req: ApiRequest): Reply {
+  const body = validateBody<RegistryUpdate>(RegistryUpdate, req.body);
+  const rec = svc.registry(req.projectId, req.params.id);
+  assertMutable(rec, "update");
+  rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
+  rec.name = body.metadata.name;
+  if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
+  if (body.properties.billingPlan) rec.props.billingPeriod = body.properties.billingPlan.billingPeriod;
+  if (body.properties.publicIp) rec.props.publicIpUri = body.properties.publicIp.uri;
+  beginUpdate(rec, svc.now(), svc.config.durations.registryUpdateMs);
+  svc.commit();
+  return { status: 200 };
+}
+
+/** `DELETE P/registries/{id}`: 202; idempotent while `Deleting`. */
+export function deleteRegistry(svc: Service, req: ApiRequest): Reply {
+  const rec = svc.registry(req.projectId, req.params.id);
+  if (rec.life.state === "Deleting") return { status: 202 };
+  assertMutable(rec, "delete");
+  beginDelete(rec, svc.now(), svc.config.durations.registryDeleteMs);
+  svc.commit();
+  return { status: 202 };
+}
+
+/**
+ * `PUT P/registries/{id}/resetAdminPassword`: 200, no body. The new password never travels on this API
+ * (api-notes "Registry": how it reaches the user is undocumented); `adminPasswordLastSetDate` moves.
+ */
+export function resetAdminPassword(svc: Service, req: ApiRequest): Reply {
+  validateBody<RegistryPasswordReset>(RegistryPasswordReset, req.body);
+  const rec = svc.registry(req.projectId, req.params.id);
+  assertMutable(rec, "action");
+  const now = svc.now();
+  rec.passwordResetAt = now;
+  beginUpdate(rec, now, svc.config.durations.resetPasswordMs);
+  svc.commit();
+  return { status: 200 };
+}

@@ -1,0 +1,261 @@
+/**
+ * Renders stored records as the service's response objects (spec §2.4, §2.6, §2.7, with the reference's
+ * spellings from api-notes: `nodecidr`, `podcidr`, pool `instance` as an object, `billingPlan.billingPeriod`
+ * in the lower-case `hourly/monthly/yearly` variant, `identity{clientId}` only, registry `metadata.uri` under
+ * `containerRegistries`). The shapes satisfy `KaasResponse`, `BackupResponse` and `RegistryResponse` of
+ * `schemas/`, which the integration tests check.
+ */
+import type { BackupResponse } from "../schemas/backup";
+import type { KaasResponse } from "../schemas/kaas";
+import type { RegistryResponse } from "../schemas/registry";
+import { iso } from "./clock";
+import { instanceSizeOf, type EmulatorConfig } from "./config";
+import { PHASE_NAMES } from "./lifecycle";
+import type { BackupRecord, BaseRecord, KaasRecord, RegistryRecord } from "./store";
+
+/** What rendering needs besides the record. */
+export interface RenderContext {
+  namespace: string;
+  now: number;
+  config: EmulatorConfig;
+  /** Looks up a cluster, for the `kaas` summary of a backup. */
+  findKaas: (id: string) => KaasRecord | undefined;
+  /** Fill `data.info.version` of registries (only lists with `loadEngineVersion=true` do). */
+  loadEngineVersion?: boolean;
+}
+
+/** A response object: the union of the three kinds. */
+export type AnyResponse = KaasResponse | BackupResponse | RegistryResponse;
+
+const BILLING_PERIODS: Record<string, string> = { Hour: "hourly", Month: "monthly", Year: "yearly" };
+
+/** The lower-case billing period answered for `Hour`, `Month`, `Year` (api-notes "KaaS"). */
+export function billingPeriodResponse(period: string | null): string {
+  if (period === null) return "hourly";
+  return BILLING_PERIODS[period] ?? period.toLowerCase();
+}
+
+/** The provider path prefix of a project. */
+export function providerPrefix(namespace: string, projectId: string): string {
+  return `/projects/${projectId}/providers/${namespace}`;
+}
+
+function numberOf(id: string): number {
+  return Number(/(\d+)$/.exec(id)?.[1] ?? 0);
+}
+
+function locationResponse(value: string) {
+  const [region, city] = value.split("-", 2);
+  return {
+    code: value,
+    country: /^[A-Za-z]{2}/.test(region) ? region.slice(0, 2).toUpperCase() : null,
+    city: city ?? null,
+    name: value,
+    value,
+  };
+}
+
+function metadataResponse(
+  rec: BaseRecord,
+  uri: string,
+  namespace: string,
+  typology: { id: string; name: string },
+) {
+  return {
+    id: rec.id,
+    uri,
+    name: rec.name,
+    location: locationResponse(rec.location),
+    project: { id: rec.projectId },
+    tags: [...rec.tags],
+    category: { name: "Container", provider: namespace, typology },
+    creationDate: iso(rec.createdAt),
+    createdBy: "emulator",
+    updateDate: iso(rec.updatedAt),
+    updatedBy: "emulator",
+    version: String(rec.version),
+  };
+}
+
+function statusResponse(rec: BaseRecord) {
+  const failed = rec.life.state === "Failed";
+  return {
+    state: rec.life.state,
+    creationDate: iso(rec.createdAt),
+    failureReason: failed ? rec.life.failureReason : null,
+    error: failed ? { reason: null, message: rec.life.failureReason } : null,
+    disableStatusInfo: { isDisabled: false, reasons: [], previousStatus: null },
+  };
+}
+
+function phase(rec: BaseRecord) {
+  return { name: PHASE_NAMES[rec.life.state], startDate: iso(rec.life.since) };
+}
+
+/** Whether provisioning has completed and the resource is usable (drives output-only fields). */
+function provisioned(rec: BaseRecord): boolean {
+  return rec.provisionedAt !== null && rec.life.state !== "Failed";
+}
+
+/** The VPC URI of a cluster: the given one, or the one the preset created. */
+export function kaasVpcUri(rec: KaasRecord): string | null {
+  return (
+    rec.props.vpcUri ??
+    (rec.props.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null)
+  );
+}
+
+/** URI of a cluster (also its `metadata.uri`). */
+export function kaasUri(namespace: string, projectId: string, id: string): string {
+  return `${providerPrefix(namespace, projectId)}/kaas/${id}`;
+}
+
+/** Renders a cluster. */
+export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
+  const p = rec.props;
+  const uri = kaasUri(ctx.namespace, rec.projectId, rec.id);
+  const vpcUri = kaasVpcUri(rec);
+  const subnetUri =
+    p.subnetUri ??
+    (p.preset
+      ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}/subnets/subnet-${rec.id}`
+      : null);
+  const version = ctx.config.kubernetesVersions.find((v) => v.value === p.kubernetesVersion);
+  const sgName = p.securityGroupName ?? `sg-${rec.id}`;
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas", name: "KaaS" }),
+    status: statusResponse(rec),
+    properties: {
+      linkedResources: [vpcUri, subnetUri].filter((u): u is string => u !== null).map((u) => ({ uri: u })),
+      preset: p.preset,
+      vpc: { uri: vpcUri },
+      subnet: { uri: subnetUri },
+      kubernetesVersion: {
+        value: p.kubernetesVersion,
+        endOfSupportDate: version?.endOfSupportDate ?? null,
+        recommended: version?.recommended ?? false,
+        upgradeTo: p.upgradeTo
+          ? { value: p.upgradeTo.value, scheduledAt: iso(p.upgradeTo.scheduledAt) }
+          : null,
+      },
+      nodePools: p.nodePools.map((pool) => {
+        const size = instanceSizeOf(ctx.config, pool.instance);
+        return {
+          name: pool.name,
+          nodes: pool.nodeIds.length,
+          autoscaling: pool.autoscaling,
+          minCount: pool.minCount,
+          maxCount: pool.maxCount,
+          creationDate: iso(pool.createdAt),
+          instance: {
+            name: pool.instance,
+            cpu: size?.cpu ?? null,
+            ram: size?.ram ?? null,
+            diskSizeGb: size?.diskSizeGb ?? null,
+            price: size?.price ?? null,
+          },
+          dataCenter: { code: pool.dataCenter, name: pool.dataCenter },
+          nodeIds: [...pool.nodeIds],
+        };
+      }),
+      podcidr: { address: p.podCidr },
+      nodecidr: {
+        address: p.nodeCidr.address,
+        name: p.nodeCidr.name,
+        uri: vpcUri ? `${vpcUri}/subnets/${p.nodeCidr.name}` : null,
+      },
+      securityGroup: {
+        name: sgName,
+        uri: `/projects/${rec.projectId}/providers/Vendor.Network/securityGroups/${sgName}`,
+      },
+      ha: p.ha,
+      storage: { maxCumulativeVolumeSize: p.maxCumulativeVolumeSize },
+      billingPlan: { billingPeriod: billingPeriodResponse(p.billingPeriod) },
+      // Documented TEST-NET-1 addresses: the management IP appears once the cluster is provisioned.
+      managementIp: provisioned(rec) ? `192.0.2.${(numberOf(rec.id) % 250) + 1}` : null,
+      openstackProject: { id: `osp-${rec.projectId}` },
+      identity: { clientId: p.clientId },
+      autoscalerProfile: p.autoscalerProfile ?? null,
+      apiServerAccessProfile: {
+        authorizedIpRanges: p.authorizedIpRanges ? [...p.authorizedIpRanges] : null,
+        enablePrivateCluster: p.enablePrivateCluster,
+      },
+      attachedVolumes: p.attachments
+        .filter((a) => a.visibleFrom <= ctx.now && (a.visibleUntil === null || a.visibleUntil > ctx.now))
+        .map((a) => ({ uri: a.uri, nodePoolName: a.nodePoolName, nodeId: a.nodeId, sizeGb: a.sizeGb })),
+    },
+    data: { private: { phase: phase(rec) } },
+  } as KaasResponse;
+}
+
+/** Renders a backup. */
+export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupResponse {
+  const cluster = ctx.findKaas(rec.kaasId);
+  const clusterUri = kaasUri(ctx.namespace, rec.projectId, rec.kaasId);
+  const uri = `${clusterUri}/backups/${rec.id}`;
+  const nodes = cluster ? cluster.props.nodePools.reduce((n, p) => n + p.nodeIds.length, 0) : 1;
+  const days = rec.props.retentionDays;
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas-backup", name: "KaaS Backup" }),
+    status: statusResponse(rec),
+    properties: {
+      linkedResources: [{ uri: clusterUri }],
+      billingPeriod: rec.props.billingPeriod,
+      type: rec.props.type,
+      retentionDays: days,
+      kaas: { uri: clusterUri, id: rec.kaasId, name: cluster?.name ?? null },
+    },
+    data: {
+      info: {
+        // A deterministic size: 256 MiB of etcd and manifests per node.
+        sizeBytes: provisioned(rec) ? Math.max(1, nodes) * 268_435_456 : null,
+        expiresAt:
+          days !== null && provisioned(rec) ? iso((rec.provisionedAt as number) + days * 86_400_000) : null,
+      },
+      private: { phase: phase(rec) },
+    },
+  } as BackupResponse;
+}
+
+/** Renders a registry. */
+export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): RegistryResponse {
+  const p = rec.props;
+  // Known quirk (api-notes "Registry"): the REST path is `registries/{id}` but `metadata.uri` says
+  // `containerRegistries`.
+  const uri = `${providerPrefix(ctx.namespace, rec.projectId)}/containerRegistries/${rec.id}`;
+  const ready = provisioned(rec);
+  const fqdn = `${rec.name.toLowerCase().replace(/[^a-z0-9-]/g, "-")}-${rec.id}.cr.emulator.invalid`;
+  const vpcUri =
+    p.vpcUri ?? (p.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null);
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, {
+      id: "container-registry",
+      name: "Container Registry",
+    }),
+    status: statusResponse(rec),
+    properties: {
+      linkedResources: [],
+      preset: p.preset,
+      publicIp: { uri: p.publicIpUri },
+      vpc: { uri: vpcUri },
+      subnet: { uri: p.subnetUri },
+      securityGroup: { uri: p.securityGroupUri },
+      blockStorage: { uri: p.blockStorageUri },
+      billingPlan: { billingPeriod: billingPeriodResponse(p.billingPeriod) },
+      adminUser: { username: p.adminUsername },
+      size: p.size,
+    },
+    data: {
+      private: {
+        passwordSet: ready,
+        adminPasswordLastSetDate: ready ? iso(rec.passwordResetAt ?? (rec.provisionedAt as number)) : null,
+      },
+      info: {
+        version: ctx.loadEngineVersion && ready ? ctx.config.registryEngineVersion : null,
+        privateBaseUrl: ready ? `https://${rec.id}.internal.cr.emulator.invalid` : null,
+        publicBaseUrl: ready ? `https://${fqdn}` : null,
+        fqdn: ready ? fqdn : null,
+      },
+    },
+  } as RegistryResponse;
+}
