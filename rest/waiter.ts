@@ -92,7 +92,7 @@ export async function waitFor<T>(
   let lastLine = started;
   const firstWait = Math.min(options.firstPollAfterMs ?? 0, options.deadline - started);
   if (firstWait > 0) {
-    options.onProgress?.(`${options.what}: waiting for ${options.target}`);
+    // The state is known to be moving: the first observation is reported, and so is the end.
     lastState = "";
     await sleep(firstWait);
   }
