@@ -39,6 +39,8 @@ export interface VendorApiErrorInit {
   retryable?: boolean;
   /** True when a request may have reached the service although no answer came back (create safety). */
   ambiguous?: boolean;
+  /** The server's `Retry-After`, in ms, when it gave one: a caller polling again later waits at least this. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -75,6 +77,7 @@ export class VendorApiError extends Error {
   readonly fieldErrors: FieldProblem[];
   readonly retryable: boolean;
   readonly ambiguous: boolean;
+  readonly retryAfterMs?: number;
 
   constructor(init: VendorApiErrorInit) {
     super(redact(VendorApiError.format(init)));
@@ -87,6 +90,7 @@ export class VendorApiError extends Error {
     this.fieldErrors = init.fieldErrors ?? fieldProblemsOf(init.problem);
     this.retryable = init.retryable ?? false;
     this.ambiguous = init.ambiguous ?? false;
+    this.retryAfterMs = init.retryAfterMs;
   }
 
   /** `PUT /kaas/k-1 failed (400 Bad Request): nodeCidr.address: must lie within ...` */

@@ -168,6 +168,7 @@ export class HttpClient {
       problem: lastError?.problem,
       detail: `gave up after retries within the deadline; last error: ${reason}`,
       ambiguous: lastError?.ambiguous,
+      retryAfterMs: lastError?.retryAfterMs,
     });
   }
 
@@ -206,7 +207,9 @@ export class HttpClient {
 
     const problem = parseProblem(text);
     const fieldErrors = fieldProblemsOf(problem);
+    const retryAfterMs = parseRetryAfter(response.headers["retry-after"], this.now());
     const error = new VendorApiError({
+      retryAfterMs,
       kind: "http",
       method: spec.method,
       path: spec.path,
@@ -219,11 +222,7 @@ export class HttpClient {
     });
     if (RETRYABLE_STATUSES.has(status)) {
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
-      return {
-        outcome: "retry",
-        error,
-        retryAfterMs: parseRetryAfter(response.headers["retry-after"], this.now()),
-      };
+      return { outcome: "retry", error, retryAfterMs };
     }
     if (status === 400 && fieldErrors.length === 0 && spec.transitionalProbe) {
       // A 400 without field errors while the resource is busy (e.g. DELETE while Updating) is transient.

@@ -2,7 +2,15 @@
  * Waiting for asynchronous work (api-notes: "There is no operation endpoint. Completion is observed by
  * polling GET and reading `status.state`").
  */
-import { VendorApiError } from "./errors";
+import { VendorApiError, isVendorApiError } from "./errors";
+
+/** Errors after which polling again later can succeed: retryable failures and exhausted call deadlines. */
+function isTransientError(error: unknown): boolean {
+  return (
+    isVendorApiError(error) &&
+    (error.retryable || error.kind === "deadline" || error.kind === "network" || error.kind === "timeout")
+  );
+}
 
 /** The verdict on one observation of a resource. */
 export type WaitVerdict =
@@ -90,6 +98,8 @@ export async function waitFor<T>(
   const started = now();
   let lastState: string | undefined;
   let lastLine = started;
+  let lastPollError: string | undefined;
+  let nextWaitAtLeast = 0;
   const firstWait = Math.min(options.firstPollAfterMs ?? 0, options.deadline - started);
   if (firstWait > 0) {
     // The state is known to be moving: the first observation is reported, and so is the end.
@@ -97,13 +107,27 @@ export async function waitFor<T>(
     await sleep(firstWait);
   }
   for (;;) {
-    const observation = await observe();
-    const verdict = judge(observation);
+    let verdict: WaitVerdict;
+    let observation: T | undefined;
+    lastPollError = undefined;
+    nextWaitAtLeast = 0;
+    try {
+      observation = await observe();
+      verdict = judge(observation);
+    } catch (error) {
+      // A poll that exhausted its own retries (a long throttling, an outage) does not end a wait that has
+      // time left: it counts as "still waiting" until the wait's deadline. Permanent errors end it.
+      if (!isTransientError(error)) throw error;
+      verdict = { kind: "pending", state: "unreachable" };
+      lastPollError = (error as Error).message;
+      // The service asked for a pause (429 Retry-After): the next poll honours it, across calls too.
+      nextWaitAtLeast = (error as VendorApiError).retryAfterMs ?? 0;
+    }
     if (verdict.kind === "done") {
       if (lastState !== undefined) {
         options.onProgress?.(`${options.what} is ${options.target} after ${formatElapsed(now() - started)}`);
       }
-      return observation;
+      return observation as T;
     }
     if (verdict.kind === "failed") {
       throw new VendorApiError({
@@ -121,13 +145,13 @@ export async function waitFor<T>(
       lastState = verdict.state;
       lastLine = t;
     }
-    const wait = Math.min(options.intervalMs, options.deadline - t);
+    const wait = Math.min(Math.max(options.intervalMs, nextWaitAtLeast), options.deadline - t);
     if (wait <= 0) {
       throw new VendorApiError({
         kind: "deadline",
         method: options.method,
         path: options.path,
-        detail: `${options.what} did not reach ${options.target} within ${formatElapsed(options.deadline - started)} (last state ${verdict.state})`,
+        detail: `${options.what} did not reach ${options.target} within ${formatElapsed(options.deadline - started)} (last state ${verdict.state}${lastPollError ? `: ${lastPollError}` : ""})`,
       });
     }
     await sleep(wait);

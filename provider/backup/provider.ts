@@ -1,10 +1,9 @@
 /** The KaasBackup provider. Loaded lazily in the provider process; never serialized. */
 import type { BackupResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { isNotFound } from "../../rest/errors";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
-import { partialFailure } from "../common/failure";
+import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
   deleteAndWait,
@@ -13,13 +12,7 @@ import {
   waitSettled,
 } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
-import {
-  creationTag,
-  deadlineOf,
-  errorText,
-  inputsOf as splitInputs,
-  subjectOf as subject,
-} from "../common/resource";
+import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
 import { checkBackup } from "./check";
 import { diffBackup } from "./diff";
 import {
@@ -85,14 +78,15 @@ export class KaasBackupProvider {
         live = await this.apply(api, backupLiveInputs(inputs, live), inputs, id, what, until);
       return { id, outs: jsonSafe({ ...inputsOf(inputs), ...backupComputed(live) }) };
     } catch (error) {
-      const known = await api.findBackup(projectId, kaasId, id).catch(() => undefined);
-      const props = jsonSafe({ ...inputsOf(inputs), ...backupComputed(known ?? backup) });
-      throw partialFailure(
+      throw await createFailure(error, {
+        what,
         id,
-        props,
         inputs,
-        `${what} (${id}) was created but is not ready: ${errorText(error)}`,
-      );
+        declared: inputsOf(inputs),
+        created: backup,
+        find: () => api.findBackup(projectId, kaasId, id),
+        computed: backupComputed,
+      });
     }
   }
 
@@ -135,11 +129,14 @@ export class KaasBackupProvider {
       const live = await this.apply(api, inputsOf(olds), news, id, what, until);
       return { outs: jsonSafe({ ...inputsOf(news), ...backupComputed(live) }) };
     } catch (error) {
-      if (isNotFound(error))
-        throw new Error(`${what} (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`);
-      const known = await api.findBackup(projectId, kaasId, id).catch(() => undefined);
-      const props = jsonSafe({ ...olds, ...(known ? backupComputed(known) : {}), __provider: undefined });
-      throw partialFailure(id, props, news, `${what} (${id}) update did not complete: ${errorText(error)}`);
+      throw await updateFailure(error, {
+        what,
+        id,
+        olds,
+        news,
+        find: () => api.findBackup(projectId, kaasId, id),
+        computed: backupComputed,
+      });
     }
   }
 

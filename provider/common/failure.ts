@@ -5,7 +5,10 @@
  * error's `properties` as they are, without adding `__provider`: it is added here, or a later `destroy` or
  * `refresh` of that resource fails and orphans it after all.
  */
+import { isNotFound } from "../../rest/errors";
 import { redact } from "../../rest/redact";
+import { jsonSafe } from "./outputs";
+import { errorText } from "./resource";
 
 export interface PartialFailure extends Error {
   id: string;
@@ -26,4 +29,60 @@ export function partialFailure(
   error.properties = { ...properties, __provider: inputs.__provider };
   error.reasons = [message];
   return error;
+}
+
+/**
+ * The error a create throws once the service accepted the object: a partial failure carrying its id and
+ * the outputs as best known (read again, else from the create's answer), so the engine keeps it in state.
+ */
+export async function createFailure<T>(
+  error: unknown,
+  args: {
+    what: string;
+    id: string;
+    inputs: Record<string, unknown>;
+    declared: Record<string, unknown>;
+    created: T;
+    find: () => Promise<T | undefined>;
+    computed: (object: T) => object;
+  },
+): Promise<PartialFailure> {
+  const known = (await args.find().catch(() => undefined)) ?? args.created;
+  const props = jsonSafe({ ...args.declared, ...args.computed(known) });
+  return partialFailure(
+    args.id,
+    props,
+    args.inputs,
+    `${args.what} (${args.id}) was created but is not ready: ${errorText(error)}`,
+  );
+}
+
+/**
+ * The error an update throws. A vanished object asks for a refresh; anything else is a partial failure that
+ * keeps the old inputs in state, so the next `up` shows the change again and retries it.
+ */
+export async function updateFailure<T>(
+  error: unknown,
+  args: {
+    what: string;
+    id: string;
+    olds: Record<string, unknown>;
+    news: Record<string, unknown>;
+    find: () => Promise<T | undefined>;
+    computed: (object: T) => object;
+  },
+): Promise<Error> {
+  if (isNotFound(error)) {
+    return new Error(
+      `${args.what} (${args.id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`,
+    );
+  }
+  const known = await args.find().catch(() => undefined);
+  const props = jsonSafe({ ...args.olds, ...(known ? args.computed(known) : {}), __provider: undefined });
+  return partialFailure(
+    args.id,
+    props,
+    args.news,
+    `${args.what} (${args.id}) update did not complete: ${errorText(error)}`,
+  );
 }

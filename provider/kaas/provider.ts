@@ -4,10 +4,9 @@
  */
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { isNotFound } from "../../rest/errors";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
-import { partialFailure } from "../common/failure";
+import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
   deleteAndWait,
@@ -27,13 +26,7 @@ import {
   livePools,
   updatePlan,
 } from "./mapping";
-import {
-  creationTag,
-  deadlineOf,
-  errorText,
-  inputsOf as splitInputs,
-  subjectOf as subject,
-} from "../common/resource";
+import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE };
@@ -80,14 +73,15 @@ export class KaasProvider {
       }
       return { id, outs: await this.outputs(api, inputs, current, null) };
     } catch (error) {
-      const known = await api.findKaas(projectId, id).catch(() => undefined);
-      const props = jsonSafe({ ...inputsOf(inputs), ...computedOutputs(known ?? cluster, null) });
-      throw partialFailure(
+      throw await createFailure(error, {
+        what,
         id,
-        props,
         inputs,
-        `${what} (${id}) was created but is not ready: ${errorText(error)}`,
-      );
+        declared: inputsOf(inputs),
+        created: cluster,
+        find: () => api.findKaas(projectId, id),
+        computed: (known) => computedOutputs(known, null),
+      });
     }
   }
 
@@ -217,16 +211,14 @@ export class KaasProvider {
       live = await this.apply(api, inputsOf(olds), news, live, what, until);
       return { outs: await this.outputs(api, news, live, (olds.kubeconfig as string | null) ?? null) };
     } catch (error) {
-      if (isNotFound(error))
-        throw new Error(`${what} (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`);
-      const known = await api.findKaas(projectId, id).catch(() => undefined);
-      // Keep the old inputs so the next up shows and retries the change.
-      const props = jsonSafe({
-        ...olds,
-        ...(known ? computedOutputs(known, (olds.kubeconfig as string) ?? null) : {}),
-        __provider: undefined,
+      throw await updateFailure(error, {
+        what,
+        id,
+        olds,
+        news,
+        find: () => api.findKaas(projectId, id),
+        computed: (known) => computedOutputs(known, (olds.kubeconfig as string | null) ?? null),
       });
-      throw partialFailure(id, props, news, `${what} (${id}) update did not complete: ${errorText(error)}`);
     }
   }
 

@@ -1,11 +1,10 @@
 /** The Registry provider. Loaded lazily in the provider process; never serialized. */
 import type { RegistryResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { isNotFound } from "../../rest/errors";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log } from "../common/context";
 import { sameValue } from "../common/diff";
-import { partialFailure } from "../common/failure";
+import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
   deleteAndWait,
@@ -14,13 +13,7 @@ import {
   waitSettled,
 } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
-import {
-  creationTag,
-  deadlineOf,
-  errorText,
-  inputsOf as splitInputs,
-  subjectOf as subject,
-} from "../common/resource";
+import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
 import { checkRegistry } from "./check";
 import { diffRegistry } from "./diff";
 import {
@@ -117,14 +110,15 @@ export class RegistryProvider {
       }
       return { id, outs: await this.outputs(api, inputs, live) };
     } catch (error) {
-      const known = await api.findRegistry(projectId, id).catch(() => undefined);
-      const props = jsonSafe({ ...inputsOf(inputs), ...registryComputed(known ?? registry, null) });
-      throw partialFailure(
+      throw await createFailure(error, {
+        what,
         id,
-        props,
         inputs,
-        `${what} (${id}) was created but is not ready: ${errorText(error)}`,
-      );
+        declared: inputsOf(inputs),
+        created: registry,
+        find: () => api.findRegistry(projectId, id),
+        computed: (known) => registryComputed(known, null),
+      });
     }
   }
 
@@ -173,15 +167,14 @@ export class RegistryProvider {
       const live = await this.apply(api, inputsOf(olds), news, id, what, until);
       return { outs: await this.outputs(api, news, live) };
     } catch (error) {
-      if (isNotFound(error))
-        throw new Error(`${what} (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`);
-      const known = await api.findRegistry(projectId, id).catch(() => undefined);
-      const props = jsonSafe({
-        ...olds,
-        ...(known ? registryComputed(known, (olds.engineVersion as string) ?? null) : {}),
-        __provider: undefined,
+      throw await updateFailure(error, {
+        what,
+        id,
+        olds,
+        news,
+        find: () => api.findRegistry(projectId, id),
+        computed: (known) => registryComputed(known, (olds.engineVersion as string | null) ?? null),
       });
-      throw partialFailure(id, props, news, `${what} (${id}) update did not complete: ${errorText(error)}`);
     }
   }
 

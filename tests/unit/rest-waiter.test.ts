@@ -2,7 +2,11 @@
  * Waiting by polling `status.state` (api-notes: there is no operation endpoint). A fake clock makes every
  * poll, sleep and progress line exact.
  */
-import { isVendorApiError, type VendorApiError } from "../../rest/errors";
+import {
+  VendorApiError as VendorApiErrorClass,
+  isVendorApiError,
+  type VendorApiError,
+} from "../../rest/errors";
 import {
   FAILURE_STATES,
   SETTLED_STATES,
@@ -294,5 +298,71 @@ describe("failureReasonOf", () => {
     [undefined, "state unknown"],
   ])("reads %j as %j", (status, reason) => {
     expect(failureReasonOf(status)).toBe(reason);
+  });
+});
+
+describe("polls that fail", () => {
+  const transient = () =>
+    new VendorApiErrorClass({
+      kind: "deadline",
+      method: "GET",
+      path: "/kaas/k-1",
+      detail: "gave up after retries",
+    });
+
+  it("count as still waiting after a poll exhausted its retries, and the wait goes on", async () => {
+    const { time, lines, options } = setup();
+    let calls = 0;
+    const observe = jest.fn(async () => {
+      calls++;
+      if (calls <= 2) throw transient();
+      return at("Active");
+    });
+    await expect(waitFor(observe, judge, options)).resolves.toEqual(at("Active"));
+    expect(observe).toHaveBeenCalledTimes(3);
+    expect(time.sleeps).toEqual([10_000, 10_000]);
+    expect(lines).toEqual([
+      'Kaas "prod" (k-1): unreachable, waiting for Active (0s elapsed)',
+      'Kaas "prod" (k-1) is Active after 20s',
+    ]);
+  });
+
+  it("wait at least the service's Retry-After before the next poll, across calls", async () => {
+    const { time, options } = setup();
+    let calls = 0;
+    const observe = jest.fn(async () => {
+      if (++calls === 1) {
+        throw new VendorApiErrorClass({
+          kind: "deadline",
+          method: "GET",
+          path: "/kaas/k-1",
+          retryAfterMs: 30_000,
+        });
+      }
+      return at("Active");
+    });
+    await waitFor(observe, judge, options);
+    expect(time.sleeps).toEqual([30_000]);
+  });
+
+  it("end the wait when the error is permanent", async () => {
+    const { options } = setup();
+    const refused = new VendorApiErrorClass({ kind: "http", method: "GET", path: "/kaas/k-1", status: 403 });
+    const observe = jest.fn(async () => {
+      throw refused;
+    });
+    await expect(waitFor(observe, judge, options)).rejects.toBe(refused);
+    expect(observe).toHaveBeenCalledTimes(1);
+  });
+
+  it("end the wait at its deadline, naming the last state", async () => {
+    const { options } = setup({ deadline: 25_000 });
+    const observe = jest.fn(async () => {
+      throw transient();
+    });
+    const error = await rejectionOf(waitFor(observe, judge, options));
+    expect(error.message).toBe(
+      'GET /kaas/k-1 failed (deadline): Kaas "prod" (k-1) did not reach Active within 25s (last state unreachable: GET /kaas/k-1 failed (deadline): gave up after retries)',
+    );
   });
 });
