@@ -98,13 +98,21 @@ export class Kaas extends pulumi.dynamic.Resource {
   /**
    * @param name The unique name of the resource in the stack.
    * @param args The cluster's arguments.
-   * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`.
+   * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`,
+ *   and the `identity` input is always stored as a secret.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       shell,
       name,
-      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+      {
+        ...args,
+        // The identity carries a client secret: the input is stored encrypted in state even when the
+        // program passed it in plain text.
+        identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
+        creationScope: creationScope(pulumi, name),
+        ...COMPUTED,
+      },
       {
         ...opts,
         additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
