@@ -41,17 +41,13 @@ export async function createIdempotently<T extends ServiceObject>(args: {
       log(args.what, `creation accepted as ${created.metadata.id}`);
       return created;
     } catch (error) {
-      if (
-        !isVendorApiError(error) ||
-        !error.ambiguous ||
-        Date.now() > args.until ||
-        attempt >= MAX_CREATE_ATTEMPTS
-      ) {
-        throw error;
-      }
+      if (!isVendorApiError(error) || !error.ambiguous) throw error;
       log(args.what, `the create request's outcome is unknown (${error.message}); checking before retrying`);
+      // Look even when no attempt is left: the last POST may have created the object, and an error without
+      // an id would orphan it (dynamic-provider notes: partial failure).
       const found = await args.lookup();
       if (found) return found;
+      if (Date.now() > args.until || attempt >= MAX_CREATE_ATTEMPTS) throw error;
     }
   }
 }

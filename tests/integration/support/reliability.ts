@@ -1,0 +1,575 @@
+/**
+ * Support of the reliability tests: an emulator on port 0 with the providers configured against it (a static
+ * token or OAuth2 client credentials), every console line captured, the access tokens the emulator issued,
+ * the main example's arguments, a small simulation of the engine's state and run loop (create, resume after
+ * a partial failure, refresh, destroy), and a comparison of that state with what the service holds.
+ *
+ * The real engine is not available offline (README), so the providers are driven the way the engine drives
+ * them (dynamic-provider notes): check(old inputs, news) -> diff(state, inputs) -> create/update; read on
+ * refresh; delete on destroy; a rejection carrying `id` is recorded with its `properties` and resumed by
+ * `update` on the next run.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createEmulator, FAST_DURATIONS, type Emulator, type EmulatorOptions } from "../../../emulator";
+import { configure, provider, type KindProvider } from "../../../provider";
+import type { Inputs } from "../../../provider/common/check";
+import { resetClients } from "../../../provider/common/context";
+import type { KindName } from "../../../provider/kinds";
+import type { KaasResponse } from "../../../schemas";
+
+export const PROJECT = "p-reliability";
+export const LOCATION = "ITBG-Bergamo";
+/** Static bearer token of the token-configured harness. */
+export const STATIC_TOKEN = "reliability-static-token-5e0c1f7d";
+/** The OAuth2 client of the client-credentials harness. */
+export const CLIENT_ID = "reliability-client";
+export const CLIENT_SECRET = "reliability-client-secret-3b9d27c4a1";
+/** The value stored as `__provider` by the simulated engine (the real one stores the serialized shell). */
+export const SHELL = "require('pulumi-vendor-container/shells/<kind>')";
+/** The data volume of the main example. */
+export const DATA_VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/data-1`;
+
+export interface ReliabilityHarnessOptions {
+  /** Emulator options, over the harness's token and client; `durations` are merged over `FAST_DURATIONS`. */
+  emulator?: EmulatorOptions;
+  /** `token` (default) configures `vendor:token`; `clientCredentials` configures the OAuth2 exchange. */
+  auth?: "token" | "clientCredentials";
+  /** Extra or overriding stack configuration keys. */
+  config?: Record<string, string>;
+  /**
+   * Loses the answer of the first successful create of each kind (`POST .../kaas`, `.../backups`,
+   * `.../registries`): the service creates the object, the client sees the connection drop. The emulator's
+   * own `dropAfterProcessingRate` does this at random on every method; this makes the ambiguous create
+   * certain, once per kind.
+   */
+  loseFirstCreateAnswers?: boolean;
+  /**
+   * A scripted gateway in front of the service: sees every API request (not the token endpoint) and either
+   * answers it itself or calls `forward` to let the emulator process it (see `loseAnswer`).
+   */
+  gateway?: (req: http.IncomingMessage, res: http.ServerResponse, forward: () => void) => void;
+}
+
+export interface ReliabilityHarness {
+  url: string;
+  emulator: Emulator;
+  /** The stack configuration the providers read; changing a key takes effect on the next call. */
+  config: Record<string, string>;
+  kind(name: KindName): KindProvider;
+  /** Every line printed through console.log, console.info, console.warn and console.error. */
+  lines: string[];
+  /** Every access token the token endpoint answered, captured from its responses. */
+  issuedTokens: string[];
+  /** `POST <path>` of each create whose answer was lost (`loseFirstCreateAnswers`). */
+  lostAnswers: string[];
+  close(): Promise<void>;
+}
+
+/** Captures `access_token` from a JSON body written by the token endpoint. */
+function captureToken(chunk: unknown, into: string[]): void {
+  if (typeof chunk !== "string" && !Buffer.isBuffer(chunk)) return;
+  try {
+    const body = JSON.parse(String(chunk)) as { access_token?: unknown };
+    if (typeof body.access_token === "string") into.push(body.access_token);
+  } catch {
+    // Not JSON: nothing issued.
+  }
+}
+
+/** The collection paths a POST creates in. */
+const CREATE_PATH = /\/(kaas|backups|registries)$/;
+
+/**
+ * Lets the emulator process the request, then destroys the connection instead of answering when the answer
+ * is the first 2xx of its collection kind.
+ */
+function loseAnswerOnce(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  path: string,
+  lost: string[],
+): void {
+  const kind = CREATE_PATH.exec(path)![1];
+  let status = 0;
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+  let head: unknown[] = [];
+  res.writeHead = ((...args: unknown[]) => {
+    status = Number(args[0]);
+    head = args;
+    return res;
+  }) as typeof res.writeHead;
+  res.end = ((...args: unknown[]) => {
+    const alreadyLost = lost.some((p) => CREATE_PATH.exec(p)![1] === kind);
+    if (status >= 200 && status < 300 && !alreadyLost) {
+      lost.push(`POST ${path}`);
+      req.socket.destroy();
+      return res;
+    }
+    if (head.length > 0) writeHead(...head);
+    return end(...args);
+  }) as typeof res.end;
+}
+
+/** Lets the emulator process the request, then destroys the connection instead of sending its answer. */
+export function loseAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.writeHead = (() => res) as unknown as typeof res.writeHead;
+  res.end = (() => {
+    req.socket.destroy();
+    return res;
+  }) as unknown as typeof res.end;
+}
+
+/**
+ * Starts an emulator on 127.0.0.1, port 0, and configures the providers against it as the engine's
+ * `configure` does. The server in front of the emulator's handler records the tokens it issues and, when
+ * asked, loses answers or plays a scripted gateway.
+ */
+export async function startReliabilityHarness(
+  options: ReliabilityHarnessOptions = {},
+): Promise<ReliabilityHarness> {
+  const emulator = createEmulator({
+    tokens: [STATIC_TOKEN],
+    clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }],
+    ...options.emulator,
+    durations: { ...FAST_DURATIONS, ...options.emulator?.durations },
+  });
+  const issuedTokens: string[] = [];
+  const lostAnswers: string[] = [];
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path === "/oauth2/token") {
+      const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+      res.end = ((...args: unknown[]) => {
+        captureToken(args[0], issuedTokens);
+        return end(...args);
+      }) as typeof res.end;
+    } else {
+      if (options.loseFirstCreateAnswers && req.method === "POST" && CREATE_PATH.test(path)) {
+        loseAnswerOnce(req, res, path, lostAnswers);
+      }
+      if (options.gateway) {
+        options.gateway(req, res, () => emulator.handler(req, res));
+        return;
+      }
+    }
+    emulator.handler(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const auth: Record<string, string> =
+    options.auth === "clientCredentials"
+      ? {
+          "vendor:clientId": CLIENT_ID,
+          "vendor:clientSecret": CLIENT_SECRET,
+          "vendor:tokenUrl": `${url}/oauth2/token`,
+        }
+      : { "vendor:token": STATIC_TOKEN };
+  const config: Record<string, string> = {
+    "vendor:baseUrl": url,
+    "vendor:projectId": PROJECT,
+    "vendor:pollIntervalMs": "20",
+    "vendor:requestTimeoutMs": "5000",
+    "vendor:callDeadlineMs": "20000",
+    ...auth,
+    ...options.config,
+  };
+  configure({ get: (key) => config[key] });
+  resetClients();
+
+  const lines: string[] = [];
+  const record = (...args: unknown[]) => {
+    lines.push(args.map(String).join(" "));
+  };
+  const spies = (["log", "info", "warn", "error"] as const).map((method) =>
+    jest.spyOn(console, method).mockImplementation(record),
+  );
+  return {
+    url,
+    emulator,
+    config,
+    kind: (name) => provider(name),
+    lines,
+    issuedTokens,
+    lostAnswers,
+    async close() {
+      spies.forEach((spy) => spy.mockRestore());
+      configure(undefined);
+      resetClients();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+// ---- The main example (examples/cluster/index.ts), stack "dev" of project "vendor-demo" ----
+
+const scope = (name: string) => `vendor-demo/dev/${name}`;
+
+/** Kaas "cluster": two pools (one autoscaling), HA, authorized ranges, a storage cap. */
+export function clusterArgs(overrides: Inputs = {}): Inputs {
+  return {
+    name: "dev-cluster",
+    location: LOCATION,
+    kubernetesVersion: "1.33.2",
+    nodeCidr: { address: "10.20.0.0/16", name: "cluster-nodes" },
+    nodePools: [
+      { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
+      {
+        name: "workers",
+        nodes: 2,
+        instance: "K8A16",
+        dataCenter: "ITBG-2",
+        autoscaling: true,
+        minCount: 1,
+        maxCount: 6,
+      },
+    ],
+    ha: true,
+    authorizedIpRanges: ["192.168.10.0/24"],
+    maxCumulativeVolumeSize: 500,
+    billingPeriod: "Month",
+    timeouts: { create: "45m" },
+    creationScope: scope("cluster"),
+    ...overrides,
+  };
+}
+
+/** KaasBackup "nightly" of the cluster. */
+export function backupArgs(kaasId: string, overrides: Inputs = {}): Inputs {
+  return {
+    kaasId,
+    name: "nightly",
+    location: LOCATION,
+    retentionDays: 7,
+    billingPeriod: "Month",
+    creationScope: scope("nightly"),
+    ...overrides,
+  };
+}
+
+/** Registry "images". */
+export function registryArgs(overrides: Inputs = {}): Inputs {
+  return {
+    name: "dev-images",
+    location: LOCATION,
+    adminUsername: "ops",
+    size: "Small",
+    billingPeriod: "Month",
+    adminPasswordResetTrigger: "initial",
+    creationScope: scope("images"),
+    ...overrides,
+  };
+}
+
+/** VolumeAttachment "data" to a node of the system pool. */
+export function attachmentArgs(kaasId: string, nodeId: string, overrides: Inputs = {}): Inputs {
+  return {
+    kaasId,
+    nodePoolName: "system",
+    nodeId,
+    volumeUri: DATA_VOLUME,
+    creationScope: scope("data"),
+    ...overrides,
+  };
+}
+
+/** The first node of the system pool, from a Kaas's outputs (`currentNodePools`). */
+export function firstSystemNode(kaasOutputs: Inputs): string {
+  const pools = kaasOutputs.currentNodePools as { name: string; nodeIds: string[] }[];
+  const node = pools.find((p) => p.name === "system")?.nodeIds[0];
+  if (!node) throw new Error("the cluster reports no node in its system pool");
+  return node;
+}
+
+// ---- The engine, simulated ----
+
+/** One resource in the simulated state. */
+export interface StateEntry {
+  kind: KindName;
+  id: string;
+  /** Inputs as the engine stores them (with `__provider`). */
+  inputs: Inputs;
+  /** Outputs as the engine stores them. */
+  outputs: Inputs;
+  /** Set while the resource carries an init error (partial failure); the next run calls `update`. */
+  initError?: string;
+}
+
+/** What is known about an error some provider call threw. */
+export interface RecordedError {
+  resource: string;
+  operation: "check" | "create" | "update" | "read" | "delete" | "diff";
+  message: string;
+  /** Set for a partial failure: the engine records this id. */
+  id?: string;
+  reasons?: string[];
+  properties?: Inputs;
+  /** The error's own enumerable fields except `properties` (status, problem body, field errors...), as JSON. */
+  detail: string;
+  stack: string;
+}
+
+/**
+ * The engine's view of a stack: resources by name, and a run loop that behaves like consecutive `pulumi up`
+ * runs until the resource converges (a failed run is followed by another, as a CI retry or a user would).
+ */
+export class SimulatedEngine {
+  readonly state = new Map<string, StateEntry>();
+  /** Every error a provider threw, in order. */
+  readonly errors: RecordedError[] = [];
+  /** Every output and refreshed-input object the providers returned, partial-failure properties included. */
+  readonly outputs: { resource: string; kind: KindName; values: Inputs }[] = [];
+
+  constructor(
+    private readonly kindOf: (name: KindName) => KindProvider,
+    private readonly maxRuns = 6,
+  ) {}
+
+  /** Records an error a provider threw (the engine would print its message). */
+  recordError(
+    resource: string,
+    kind: KindName,
+    operation: RecordedError["operation"],
+    error: unknown,
+  ): RecordedError {
+    const e = error as { message?: string; id?: unknown; reasons?: unknown; properties?: unknown };
+    const own =
+      typeof error === "object" && error !== null
+        ? Object.fromEntries(Object.entries(error).filter(([k]) => k !== "properties"))
+        : {};
+    const recorded: RecordedError = {
+      resource,
+      operation,
+      message: String(e?.message ?? error),
+      detail: JSON.stringify(own),
+      stack: String((error as Error)?.stack ?? ""),
+    };
+    if (typeof e?.id === "string" && e.id !== "") {
+      recorded.id = e.id;
+      recorded.reasons = (e.reasons as string[]) ?? [];
+      recorded.properties = (e.properties as Inputs) ?? {};
+      this.outputs.push({ resource, kind, values: recorded.properties });
+    }
+    this.errors.push(recorded);
+    return recorded;
+  }
+
+  private keep(resource: string, kind: KindName, values: Inputs): void {
+    this.outputs.push({ resource, kind, values });
+  }
+
+  /** `check` as the engine runs it (old inputs from state); fails the test on any failure. */
+  async check(resource: string, kind: KindName, args: Inputs): Promise<Inputs> {
+    const entry = this.state.get(resource);
+    const { inputs, failures } = await this.kindOf(kind).check(entry?.inputs ?? {}, {
+      ...args,
+      __provider: SHELL,
+    });
+    if (failures.length > 0) throw new Error(`${resource}: check failed: ${JSON.stringify(failures)}`);
+    return inputs;
+  }
+
+  /** The preview of one resource: check, then diff against the state. */
+  async preview(resource: string, args: Inputs) {
+    const entry = this.state.get(resource);
+    if (!entry) throw new Error(`${resource} is not in the state`);
+    const inputs = await this.check(resource, entry.kind, args);
+    return this.kindOf(entry.kind).diff(entry.id, entry.outputs, inputs);
+  }
+
+  /** One `pulumi up` of one resource. Returns false when the run failed (the state may have changed). */
+  async upOnce(resource: string, kind: KindName, args: Inputs): Promise<boolean> {
+    const p = this.kindOf(kind);
+    const inputs = await this.check(resource, kind, args);
+    const entry = this.state.get(resource);
+    try {
+      if (!entry) {
+        const { id, outs } = await p.create(inputs);
+        this.keep(resource, kind, outs);
+        // The engine adds `__provider` to every successful result.
+        this.state.set(resource, { kind, id, inputs, outputs: { ...outs, __provider: inputs.__provider } });
+        return true;
+      }
+      const diff = await p.diff(entry.id, entry.outputs, inputs);
+      if (diff.replaces.length > 0)
+        throw new Error(`${resource}: unexpected replacement of ${diff.replaces.join(", ")}`);
+      if (diff.changes || entry.initError !== undefined) {
+        const { outs } = await p.update(entry.id, entry.outputs, inputs);
+        this.keep(resource, kind, outs);
+        this.state.set(resource, {
+          kind,
+          id: entry.id,
+          inputs,
+          outputs: { ...outs, __provider: inputs.__provider },
+        });
+      }
+      return true;
+    } catch (error) {
+      const recorded = this.recordError(resource, kind, entry ? "update" : "create", error);
+      if (recorded.id !== undefined) {
+        // Partial failure: the engine keeps the object with its id and the properties as they are.
+        this.state.set(resource, {
+          kind,
+          id: recorded.id,
+          inputs,
+          outputs: recorded.properties ?? {},
+          initError: recorded.message,
+        });
+      }
+      return false;
+    }
+  }
+
+  /** Runs `up` until the resource converges; returns the number of runs it took. */
+  async up(resource: string, kind: KindName, args: Inputs): Promise<number> {
+    for (let run = 1; run <= this.maxRuns; run++) {
+      if (await this.upOnce(resource, kind, args)) return run;
+    }
+    throw new Error(`${resource} did not converge in ${this.maxRuns} runs: ${this.describeErrors(resource)}`);
+  }
+
+  /** `pulumi refresh` of one resource, repeated while the read itself fails. */
+  async refresh(resource: string): Promise<number> {
+    const entry = this.state.get(resource);
+    if (!entry) throw new Error(`${resource} is not in the state`);
+    for (let run = 1; run <= this.maxRuns; run++) {
+      try {
+        const result = await this.kindOf(entry.kind).read(entry.id, entry.outputs);
+        if (result.id === "") {
+          this.state.delete(resource);
+          return run;
+        }
+        this.keep(resource, entry.kind, result.props);
+        if (result.inputs) this.keep(resource, entry.kind, result.inputs);
+        this.state.set(resource, {
+          ...entry,
+          id: result.id,
+          inputs: { ...(result.inputs ?? entry.inputs), __provider: entry.inputs.__provider },
+          outputs: { ...result.props, __provider: entry.outputs.__provider },
+        });
+        return run;
+      } catch (error) {
+        this.recordError(resource, entry.kind, "read", error);
+      }
+    }
+    throw new Error(`${resource} could not be refreshed: ${this.describeErrors(resource)}`);
+  }
+
+  /** `pulumi destroy` of one resource, repeated while delete fails (the engine keeps it in state). */
+  async destroy(resource: string): Promise<number> {
+    const entry = this.state.get(resource);
+    if (!entry) throw new Error(`${resource} is not in the state`);
+    for (let run = 1; run <= this.maxRuns; run++) {
+      try {
+        await this.kindOf(entry.kind).delete(entry.id, entry.outputs);
+        this.state.delete(resource);
+        return run;
+      } catch (error) {
+        this.recordError(resource, entry.kind, "delete", error);
+      }
+    }
+    throw new Error(`${resource} could not be deleted: ${this.describeErrors(resource)}`);
+  }
+
+  /** The state's id of `resource`. */
+  idOf(resource: string): string {
+    const entry = this.state.get(resource);
+    if (!entry) throw new Error(`${resource} is not in the state`);
+    return entry.id;
+  }
+
+  private describeErrors(resource: string): string {
+    return this.errors
+      .filter((e) => e.resource === resource)
+      .map((e) => `[${e.operation}] ${e.message}`)
+      .join(" | ");
+  }
+}
+
+// ---- The service compared with the state ----
+
+/** Ids per kind, sorted. */
+export interface IdsByKind {
+  kaas: string[];
+  backups: string[];
+  registries: string[];
+  /** `<kaasId>:<volumeUri>`, the VolumeAttachment id. */
+  attachments: string[];
+}
+
+/** What the service holds, and how it compares with the state. */
+export interface Reconciliation {
+  /** Objects live in the service (not `Deleted`). */
+  live: IdsByKind;
+  /** Live objects the state does not know. */
+  orphans: string[];
+  /** State entries the service does not hold. */
+  missing: string[];
+  /** Creation tags carried by more than one object (tombstones included). */
+  duplicateTags: string[];
+  /** Live objects that are not settled (`Active`), with their state. */
+  unsettled: string[];
+  /** Objects the service ever created per kind (its id counters): more than the state knows means a duplicate. */
+  created: Record<"kaas" | "backup" | "registry", number>;
+}
+
+const sorted = (ids: string[]) => [...ids].sort();
+
+/** The ids the simulated state holds, per kind. */
+export function stateIds(engine: SimulatedEngine): IdsByKind {
+  const of = (kind: KindName) =>
+    sorted([...engine.state.values()].filter((e) => e.kind === kind).map((e) => e.id));
+  return {
+    kaas: of("Kaas"),
+    backups: of("KaasBackup"),
+    registries: of("Registry"),
+    attachments: of("VolumeAttachment"),
+  };
+}
+
+/** Compares what the emulator holds with the simulated state. */
+export function reconcile(emulator: Emulator, engine: SimulatedEngine): Reconciliation {
+  const snapshot = emulator.state();
+  const all = [...snapshot.kaas, ...snapshot.backups, ...snapshot.registries];
+  const isLive = (r: { status?: { state?: string | null } | null }) => r.status?.state !== "Deleted";
+  const liveKaas = (snapshot.kaas as KaasResponse[]).filter(isLive);
+  const live: IdsByKind = {
+    kaas: sorted(liveKaas.map((r) => r.metadata.id)),
+    backups: sorted(snapshot.backups.filter(isLive).map((r) => r.metadata.id)),
+    registries: sorted(snapshot.registries.filter(isLive).map((r) => r.metadata.id)),
+    attachments: sorted(
+      liveKaas.flatMap((k) => (k.properties.attachedVolumes ?? []).map((v) => `${k.metadata.id}:${v.uri}`)),
+    ),
+  };
+  const known = stateIds(engine);
+  const orphans: string[] = [];
+  const missing: string[] = [];
+  for (const key of Object.keys(live) as (keyof IdsByKind)[]) {
+    orphans.push(...live[key].filter((id) => !known[key].includes(id)));
+    missing.push(...known[key].filter((id) => !live[key].includes(id)));
+  }
+  const byTag = new Map<string, number>();
+  for (const r of all) {
+    for (const tag of r.metadata.tags ?? []) {
+      if (tag.startsWith("pulumi-ct-")) byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
+    }
+  }
+  const unsettled = all
+    .filter(isLive)
+    .filter((r) => r.status?.state !== "Active")
+    .map((r) => `${r.metadata.id}: ${r.status?.state}`);
+  return {
+    live,
+    orphans,
+    missing,
+    duplicateTags: [...byTag].filter(([, n]) => n > 1).map(([tag]) => tag),
+    unsettled,
+    created: { ...snapshot.counters },
+  };
+}
