@@ -12,7 +12,13 @@ import {
   waitSettled,
 } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
-import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
+import {
+  creationTag,
+  deadlineOf,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+  refreshedInputs,
+} from "../common/resource";
 import { checkBackup } from "./check";
 import { diffBackup } from "./diff";
 import {
@@ -140,7 +146,7 @@ export class KaasBackupProvider {
     }
   }
 
-  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const api = this.api();
     const declared = inputsOf(props);
     const live = await api.findBackup(
@@ -153,7 +159,11 @@ export class KaasBackupProvider {
       return { id: "", props: {}, inputs: {} };
     }
     const inputs = backupLiveInputs(declared, live);
-    return { id, props: jsonSafe({ ...inputs, ...backupComputed(live) }), inputs };
+    return {
+      id,
+      props: jsonSafe({ ...inputs, ...backupComputed(live) }),
+      inputs: refreshedInputs(declared, inputs),
+    };
   }
 
   /** A backup whose cluster or itself is already gone deletes as success (the cluster may go first). */

@@ -12,6 +12,17 @@ export interface ServiceObject {
   status?: { state?: string | null } | null;
 }
 
+/**
+ * True when a mutating request may or may not have been applied: its answer was lost (network, timeout),
+ * its retries ran out, or a retry met the resource busy (a 400 without field errors).
+ */
+export function isUncertain(error: unknown): boolean {
+  if (!isVendorApiError(error)) return false;
+  if (["network", "timeout", "deadline"].includes(error.kind) || error.retryable || error.ambiguous)
+    return true;
+  return error.status === 400 && error.fieldErrors.length === 0;
+}
+
 /** True when the object's last known state is transitional (e.g. the `InCreation` a create answered). */
 export const isTransitional = (object: ServiceObject): boolean =>
   TRANSITIONAL_STATES.has(object.status?.state ?? "");

@@ -1,7 +1,7 @@
 /** Pieces every kind's provider shares: naming, deadlines, state splitting, creation tokens. */
 import { createHash } from "node:crypto";
 import { durationMs, type Inputs } from "./check";
-import { canonical } from "./diff";
+import { canonical, sameValue } from "./diff";
 
 /** Default deadlines of one kind, in ms. */
 export interface DefaultTimeouts {
@@ -80,4 +80,13 @@ export function normaliseBillingPeriod(value: string | null | undefined): string
     yearly: "Year",
   };
   return map[value.toLowerCase()] ?? value;
+}
+
+/**
+ * The inputs a refresh hands back (`ReadResult.inputs`): only when the live object drifted from the
+ * declared arguments. Otherwise none, so the engine keeps the inputs it has, with their secret marks
+ * (a dynamic provider cannot mark a value secret itself).
+ */
+export function refreshedInputs(declared: Inputs, live: Inputs): Inputs | undefined {
+  return sameValue(declared, live) ? undefined : live;
 }

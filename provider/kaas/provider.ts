@@ -9,6 +9,7 @@ import { client, defaultProjectId, log } from "../common/context";
 import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
+  isUncertain,
   deleteAndWait,
   findByTag,
   isTransitional,
@@ -26,9 +27,17 @@ import {
   livePools,
   updatePlan,
 } from "./mapping";
-import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
+import {
+  creationTag,
+  deadlineOf,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+  refreshedInputs,
+} from "../common/resource";
 
 const MINUTE = 60_000;
+/** Plans of one update: the first, and one more after each request whose outcome was unknown. */
+const MAX_UPDATE_ROUNDS = 3;
 const DEFAULT_TIMEOUTS = { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE };
 
 /** `Kaas "prod"`: how progress lines and errors name the resource. */
@@ -156,20 +165,36 @@ export class KaasProvider {
   ): Promise<KaasResponse> {
     const projectId = news.projectId as string;
     const id = live.metadata.id;
-    const counts = new Map(livePools(live).map((pool) => [pool.name, pool.nodes ?? 0]));
-    const plan = updatePlan(olds, news, live.properties.kubernetesVersion?.value ?? null, counts);
+    let view = olds;
     let current = live;
-    if (plan.cluster) {
-      log(what, `updating ${Object.keys(plan.cluster.properties).concat("metadata").join(", ")}`);
-      await api.updateKaas(projectId, id, plan.cluster);
-      current = await this.settle(api, projectId, id, what, until, true);
+    for (let round = 1; ; round++) {
+      const counts = new Map(livePools(current).map((pool) => [pool.name, pool.nodes ?? 0]));
+      const plan = updatePlan(view, news, current.properties.kubernetesVersion?.value ?? null, counts);
+      if (!plan.cluster && plan.pools.length === 0) return current;
+      try {
+        if (plan.cluster) {
+          log(what, `updating ${Object.keys(plan.cluster.properties).concat("metadata").join(", ")}`);
+          await api.updateKaas(projectId, id, plan.cluster);
+          current = await this.settle(api, projectId, id, what, until, true);
+        }
+        for (const pool of plan.pools) {
+          log(what, `updating node pool ${pool.name}`);
+          await api.updateNodePool(projectId, id, pool.name, pool.body);
+          current = await this.settle(api, projectId, id, what, until, true);
+        }
+        return current;
+      } catch (error) {
+        // A request whose answer was lost may have been applied (its retry then meets a busy cluster): wait
+        // for the cluster to settle and plan again from what it has now, instead of sending blindly again.
+        if (!isUncertain(error) || round >= MAX_UPDATE_ROUNDS) throw error;
+        log(
+          what,
+          `the update's outcome is unknown (${(error as Error).message}); planning again from the live cluster`,
+        );
+        current = await this.settle(api, projectId, id, what, until);
+        view = liveInputs(news, current);
+      }
     }
-    for (const pool of plan.pools) {
-      log(what, `updating node pool ${pool.name}`);
-      await api.updateNodePool(projectId, id, pool.name, pool.body);
-      current = await this.settle(api, projectId, id, what, until, true);
-    }
-    return current;
   }
 
   /** Full outputs: the inputs, the computed values, and the kubeconfig (kept when unchanged). */
@@ -222,7 +247,7 @@ export class KaasProvider {
     }
   }
 
-  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const api = this.api();
     const declared = inputsOf(props);
     const projectId = (declared.projectId as string) ?? defaultProjectId();
@@ -233,7 +258,7 @@ export class KaasProvider {
     }
     const inputs = liveInputs(declared, live);
     const outs = await this.outputs(api, inputs, live, (props.kubeconfig as string | null) ?? null);
-    return { id, props: outs, inputs };
+    return { id, props: outs, inputs: refreshedInputs(declared, inputs) };
   }
 
   async delete(id: string, props: Inputs): Promise<void> {

@@ -7,13 +7,20 @@ import { sameValue } from "../common/diff";
 import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
+  isUncertain,
   deleteAndWait,
   findByTag,
   isTransitional,
   waitSettled,
 } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
-import { creationTag, deadlineOf, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
+import {
+  creationTag,
+  deadlineOf,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+  refreshedInputs,
+} from "../common/resource";
 import { checkRegistry } from "./check";
 import { diffRegistry } from "./diff";
 import {
@@ -142,19 +149,37 @@ export class RegistryProvider {
         until,
         afterMutation,
       );
-    const body = registryUpdateBody(olds, news);
-    let live: RegistryResponse | undefined;
-    if (body) {
-      log(what, `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`);
-      await api.updateRegistry(projectId, id, body);
-      live = await settle(true);
+    let live = await settle(false);
+    let view = olds;
+    for (let round = 1; ; round++) {
+      const body = registryUpdateBody(view, news);
+      if (!body) break;
+      try {
+        log(what, `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`);
+        await api.updateRegistry(projectId, id, body);
+        live = await settle(true);
+        break;
+      } catch (error) {
+        // The answer was lost and the request may have been applied: plan again from the live registry.
+        if (!isUncertain(error) || round >= 3) throw error;
+        live = await settle(false);
+        view = registryLiveInputs(news, live);
+      }
     }
     if (!sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) {
+      const before = live.data?.private?.adminPasswordLastSetDate ?? null;
       log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
-      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
+      try {
+        await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
+      } catch (error) {
+        // Never reset twice: when the answer was lost, the password's last-set date tells whether it happened.
+        if (!isUncertain(error)) throw error;
+        const after = (await settle(false)).data?.private?.adminPasswordLastSetDate ?? null;
+        if (after === before) throw error;
+      }
       live = await settle(true);
     }
-    return live ?? settle(false);
+    return live;
   }
 
   async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
@@ -163,7 +188,7 @@ export class RegistryProvider {
     const what = subjectOf(news);
     const until = deadlineOf(news, "update", DEFAULT_TIMEOUTS);
     try {
-      await waitSettled(api, () => api.findRegistry(projectId, id), what, id, `/registries/${id}`, until);
+      // `apply` first waits for the registry to settle: after a partial failure this resumes the wait.
       const live = await this.apply(api, inputsOf(olds), news, id, what, until);
       return { outs: await this.outputs(api, news, live) };
     } catch (error) {
@@ -178,7 +203,7 @@ export class RegistryProvider {
     }
   }
 
-  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const api = this.api();
     const declared = inputsOf(props);
     const projectId = (declared.projectId as string) ?? defaultProjectId();
@@ -188,7 +213,7 @@ export class RegistryProvider {
       return { id: "", props: {}, inputs: {} };
     }
     const inputs = registryLiveInputs(declared, live);
-    return { id, props: await this.outputs(api, inputs, live), inputs };
+    return { id, props: await this.outputs(api, inputs, live), inputs: refreshedInputs(declared, inputs) };
   }
 
   async delete(id: string, props: Inputs): Promise<void> {

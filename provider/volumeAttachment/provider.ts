@@ -7,7 +7,13 @@ import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
 import { jsonSafe } from "../common/outputs";
-import { deadlineOf, errorText, inputsOf as splitInputs, subjectOf as subject } from "../common/resource";
+import {
+  deadlineOf,
+  errorText,
+  inputsOf as splitInputs,
+  subjectOf as subject,
+  refreshedInputs,
+} from "../common/resource";
 import { attachmentId, checkVolumeAttachment } from "./check";
 import { diffVolumeAttachment } from "./diff";
 
@@ -160,7 +166,7 @@ export class VolumeAttachmentProvider {
   }
 
   /** Gone when the cluster no longer lists the volume; moved when it lists it on another node. */
-  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const api = this.api();
     const declared = inputsOf(props);
     const cluster = await api.findKaas(
@@ -177,7 +183,11 @@ export class VolumeAttachmentProvider {
       nodeId: attachment.nodeId ?? declared.nodeId,
       nodePoolName: attachment.nodePoolName ?? declared.nodePoolName,
     });
-    return { id, props: { ...inputs, sizeGb: attachment.sizeGb ?? null }, inputs };
+    return {
+      id,
+      props: { ...inputs, sizeGb: attachment.sizeGb ?? null },
+      inputs: refreshedInputs(declared, inputs),
+    };
   }
 
   /**

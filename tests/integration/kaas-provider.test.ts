@@ -189,6 +189,24 @@ describe("update", () => {
     expect(result.after.changes).toBe(false);
   });
 
+  it("plans again from the live cluster when an update's answer was lost, instead of failing or resending", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.updateConfig({ durations: { kaasUpdateMs: 1500 } });
+    // The PUT is applied but its answer is lost; its retries meet a busy cluster until their deadline.
+    h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
+    h.config["vendor:callDeadlineMs"] = "400";
+    const news = await checked(kaas, outs, args({ tags: ["env:prod"] }));
+    h.running.emulator.clearRequests();
+    const { outs: after } = await kaas.update(id, outs, news);
+    h.running.emulator.setFaults({});
+    const puts = h.running.emulator.requests().filter((r) => r.method === "PUT");
+    expect(puts[0]).toMatchObject({ status: 200, dropped: "after" });
+    expect(puts.slice(1).every((r) => r.status === 400)).toBe(true);
+    expect(after.tags).toEqual(["env:prod"]);
+    expect(h.lines.some((l) => l.includes("the update's outcome is unknown"))).toBe(true);
+    expect((await h.client.getKaas(PROJECT, id)).metadata.tags).toContain("env:prod");
+  });
+
   it("enables HA in place", async () => {
     const { id, outs } = await create();
     const result = await change(id, outs, args({ ha: true }));
@@ -213,7 +231,8 @@ describe("update", () => {
 
     // Before the date: refresh keeps the declared version, preview shows nothing.
     const before = await kaas.read(id, result.outs);
-    expect(before.inputs?.kubernetesVersion).toBe("1.33.2");
+    expect(before.inputs).toBeUndefined();
+    expect(before.props.kubernetesVersion).toBe("1.33.2");
     expect((await kaas.diff(id, before.props, program)).changes).toBe(false);
 
     // After the date: the emulator applied the upgrade; still nothing to do.

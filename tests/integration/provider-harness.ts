@@ -19,6 +19,8 @@ export const TOKEN = "provider-test-token";
 
 export interface ProviderHarness {
   running: RunningEmulator;
+  /** The stack configuration the providers read; changes apply to the next call. */
+  config: Record<string, string>;
   /** A direct client, for setting up and inspecting the service like another user would. */
   client: VendorContainerClient;
   kind(name: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment"): KindProvider;
@@ -51,6 +53,7 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
   );
   return {
     running,
+    config,
     client,
     kind: (name) => provider(name),
     mutating: () =>

@@ -104,6 +104,22 @@ it("resets the admin password when the trigger changes, and only then", async ()
   expect(result.after.changes).toBe(false);
 });
 
+it("never resets the password twice when the reset's answer was lost", async () => {
+  const { id, outs } = await create({ adminPasswordResetTrigger: "2026-11" });
+  h.running.emulator.updateConfig({ durations: { resetPasswordMs: 1500 } });
+  h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
+  h.config["vendor:callDeadlineMs"] = "400";
+  const news = await checked(registries, outs, args({ adminPasswordResetTrigger: "2026-12" }));
+  h.running.emulator.clearRequests();
+  const { outs: after } = await registries.update(id, outs, news);
+  h.running.emulator.setFaults({});
+  const applied = h.running.emulator
+    .requests()
+    .filter((r) => r.method === "PUT" && r.path.endsWith("/resetAdminPassword") && r.status === 200);
+  expect(applied).toHaveLength(1);
+  expect(after.adminPasswordLastSetDate).not.toBe(outs.adminPasswordLastSetDate);
+});
+
 it("does not create a duplicate after an interrupted create, and adopts by adoptId", async () => {
   const inputs = await checked(registries, {}, args());
   const orphan = await h.client.createRegistry(PROJECT, registryInsertBody(inputs));

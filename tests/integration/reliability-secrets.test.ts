@@ -228,7 +228,8 @@ it("leaks no secret in plain text: console lines, errors, request log, non-secre
     expect.arrayContaining(["doomed create", "refused create", "cluster read", "images read"]),
   );
   expect(h.lines.length).toBeGreaterThan(20);
-  expect(haystacks.outputs.length).toBeGreaterThan(10);
+  // Refreshes without drift hand back no inputs, so they add no entry.
+  expect(haystacks.outputs.length).toBeGreaterThanOrEqual(10);
 
   const leaks: string[] = [];
   for (const [name, secret] of Object.entries(secrets)) {
