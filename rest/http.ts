@@ -7,7 +7,8 @@
  *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
  *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After`, within
  *      the call's overall deadline - but never re-sends a non-idempotent request whose fate is unknown;
- *   6. retries a 400 without field errors while the target resource is in a transitional state (api-notes);
+ *   6. retries a 400 without field errors while the target resource is in a transitional state (api-notes),
+ *      and once more if it settled meanwhile;
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
 import http from "node:http";
@@ -87,7 +88,9 @@ export interface HttpResult<T = unknown> {
 type Attempt =
   | { outcome: "ok"; result: HttpResult }
   | { outcome: "retry"; error: VendorApiError; retryAfterMs?: number }
-  | { outcome: "fail"; error: VendorApiError };
+  | { outcome: "fail"; error: VendorApiError }
+  /** A busy refusal whose resource had settled by the time it was probed: worth exactly one more try. */
+  | { outcome: "retry-once"; error: VendorApiError; retryAfterMs?: undefined };
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -124,6 +127,7 @@ export class HttpClient {
     const deadline = spec.deadline ?? this.now() + this.settings.callDeadlineMs;
     const policy = this.settings.retry ?? DEFAULT_RETRY_POLICY;
     let refreshedAfter401 = false;
+    let retriedSettledBusy = false;
     let lastError: VendorApiError | undefined;
     for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
       const remaining = deadline - this.now();
@@ -152,6 +156,10 @@ export class HttpClient {
         continue;
       }
       if (result.outcome === "fail") throw result.error;
+      if (result.outcome === "retry-once") {
+        if (retriedSettledBusy) throw result.error;
+        retriedSettledBusy = true;
+      }
       // The last allowed attempt failed: give up now rather than sleep before an attempt that never comes.
       if (attempt + 1 >= policy.maxAttempts) break;
       const wait = retryDelay(attempt, result.retryAfterMs, policy, this.random);
@@ -233,6 +241,9 @@ export class HttpClient {
         transitional = false;
       }
       if (transitional) return { outcome: "retry", error };
+      // The operation that made it busy may have ended between the answer and the probe: try once more;
+      // the same refusal from a settled resource is then final.
+      return { outcome: "retry-once", error };
     }
     return { outcome: "fail", error };
   }

@@ -99,7 +99,7 @@ export class Kaas extends pulumi.dynamic.Resource {
    * @param name The unique name of the resource in the stack.
    * @param args The cluster's arguments.
    * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`,
- *   and the `identity` input is always stored as a secret.
+   *   and the `identity` input is always stored as a secret.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
     super(

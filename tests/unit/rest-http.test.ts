@@ -506,14 +506,28 @@ describe("HTTP errors", () => {
   it.each([
     ["answers false", async () => false],
     ["throws", async () => Promise.reject(new Error("probe failed"))],
-    ["is absent", undefined],
-  ])("fails a 400 without field errors at once when the probe %s", async (_case, probe) => {
-    const server = await serve([json(400, { title: "Bad Request", detail: "The cluster is being updated" })]);
+  ])("fails a 400 without field errors after one more try when the probe %s", async (_case, probe) => {
+    // The resource may have settled between the answer and the probe: one more try, then the refusal is final.
+    const busy = json(400, { title: "Bad Request", detail: "The cluster is being updated" });
+    const server = await serve([busy, busy]);
     const { client, time } = clientFor(server);
 
     const error = await log.rejectionOf(
       client.request({ ...getKaas, method: "DELETE", transitionalProbe: probe }),
     );
+
+    expect(error.message).toBe(
+      "DELETE /kaas/k-1 failed (400 Bad Request): Bad Request: The cluster is being updated",
+    );
+    expect(server.requests).toHaveLength(2);
+    expect(time.sleeps).toHaveLength(1);
+  });
+
+  it("fails a 400 without field errors at once when there is no probe (nothing says the resource is busy)", async () => {
+    const server = await serve([json(400, { title: "Bad Request", detail: "The cluster is being updated" })]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...getKaas, method: "DELETE" }));
 
     expect(error.message).toBe(
       "DELETE /kaas/k-1 failed (400 Bad Request): Bad Request: The cluster is being updated",
