@@ -1,6 +1,7 @@
 /** `check` of a KaasBackup: every problem at once, before any call; defaults and the creation token. */
 import {
   Problems,
+  projectId,
   int,
   rejectUnknownProperties,
   str,
@@ -37,11 +38,7 @@ export function checkBackup(
   const p = new Problems();
   const inputs: Inputs = { ...news };
   rejectUnknownProperties(news, BACKUP_ARGUMENTS, p);
-  if (inputs.projectId === undefined || inputs.projectId === null) {
-    if (ctx.defaultProjectId) inputs.projectId = ctx.defaultProjectId;
-    else p.add("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID");
-  }
-  str(inputs.projectId, "projectId", p);
+  projectId(inputs, ctx.defaultProjectId, p);
   str(news.kaasId, "kaasId", p, { required: true });
   str(news.name, "name", p, { required: true, maxLength: 63 });
   str(news.location, "location", p, { required: true });

@@ -2,7 +2,7 @@
 import type { BackupInsert, BackupResponse, BackupUpdate } from "../../schemas";
 import { sameValue, type Inputs } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { KaasBackupComputed } from "./types";
 
 export const BACKUP_COMPUTED_KEYS: (keyof KaasBackupComputed)[] = [
@@ -17,11 +17,7 @@ export const BACKUP_COMPUTED_KEYS: (keyof KaasBackupComputed)[] = [
 
 export function backupInsertBody(inputs: Inputs): BackupInsert {
   return {
-    metadata: {
-      name: inputs.name as string,
-      location: { value: inputs.location as string },
-      tags: wireTags(inputs),
-    },
+    metadata: insertMetadata(inputs),
     properties: compact({
       billingPeriod: inputs.billingPeriod as string | undefined,
       type: inputs.type as string | undefined,
@@ -35,11 +31,7 @@ export function backupUpdateBody(olds: Inputs, news: Inputs): BackupUpdate | und
   const changed = (k: string) => !sameValue(olds[k], news[k]);
   if (!changed("name") && !changed("tags") && !changed("billingPeriod")) return undefined;
   return {
-    metadata: compact({
-      name: news.name as string,
-      location: news.location ? { value: news.location as string } : undefined,
-      tags: wireTags(news),
-    }) as BackupUpdate["metadata"],
+    metadata: updateMetadata(news),
     properties: changed("billingPeriod")
       ? { billingPeriod: (news.billingPeriod as string | undefined) ?? null }
       : {},

@@ -256,3 +256,18 @@ export function network(news: Inputs, inputs: Inputs, problems: Problems): void 
   }
   if (news.preset === undefined && !hasVpc && !hasSubnet) inputs.preset = true;
 }
+
+/**
+ * `projectId`: the argument, else the configured default (`vendor:projectId` / `VENDOR_PROJECT_ID`), which
+ * is written into the inputs so that state records the project the object lives in.
+ */
+export function projectId(inputs: Inputs, defaultProjectId: string | undefined, problems: Problems): void {
+  if (inputs.projectId === undefined || inputs.projectId === null) {
+    if (defaultProjectId) inputs.projectId = defaultProjectId;
+    else
+      problems.add(
+        "projectId",
+        "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID",
+      );
+  } else str(inputs.projectId, "projectId", problems, { required: true });
+}

@@ -90,3 +90,29 @@ export function normaliseBillingPeriod(value: string | null | undefined): string
 export function refreshedInputs(declared: Inputs, live: Inputs): Inputs | undefined {
   return sameValue(declared, live) ? undefined : live;
 }
+
+/** Request metadata of a create: name, location and tags (with the creation tag). */
+export function insertMetadata(inputs: Inputs): {
+  name: string;
+  location: { value: string };
+  tags: string[];
+} {
+  return {
+    name: inputs.name as string,
+    location: { value: inputs.location as string },
+    tags: wireTags(inputs),
+  };
+}
+
+/**
+ * Request metadata of an update. Location never changes; it is sent only when set, never as an empty
+ * value (spec §9: `{"value": ""}` is refused with "Location Invalid").
+ */
+export function updateMetadata(news: Inputs): { name: string; location?: { value: string }; tags: string[] } {
+  const metadata: { name: string; location?: { value: string }; tags: string[] } = {
+    name: news.name as string,
+    tags: wireTags(news),
+  };
+  if (typeof news.location === "string" && news.location !== "") metadata.location = { value: news.location };
+  return metadata;
+}

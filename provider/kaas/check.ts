@@ -5,6 +5,7 @@
  */
 import {
   Problems,
+  projectId,
   bool,
   network,
   futureDate,
@@ -158,10 +159,7 @@ export function checkKaas(
   const inputs: Inputs = { ...news };
   rejectUnknownProperties(news, KAAS_ARGUMENTS, p);
 
-  if (inputs.projectId === undefined || inputs.projectId === null) {
-    if (ctx.defaultProjectId) inputs.projectId = ctx.defaultProjectId;
-    else p.add("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID");
-  } else str(inputs.projectId, "projectId", p, { required: true });
+  projectId(inputs, ctx.defaultProjectId, p);
   str(news.name, "name", p, { required: true, maxLength: 63 });
   str(news.location, "location", p, { required: true });
   strArray(news.tags, "tags", p, (tag, at) => {

@@ -12,7 +12,7 @@ import type {
 } from "../../schemas";
 import { sameValue, type Inputs } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 
 export { creationTag } from "../common/resource";
 import { poolsByName } from "./diff";
@@ -60,11 +60,7 @@ function accessProfile(inputs: Inputs) {
 export function insertBody(inputs: Inputs): KaasInsert {
   const identity = inputs.identity as { clientId?: string; clientSecret?: string } | undefined;
   return {
-    metadata: {
-      name: inputs.name as string,
-      location: { value: inputs.location as string },
-      tags: wireTags(inputs),
-    },
+    metadata: insertMetadata(inputs),
     properties: compact({
       preset: inputs.preset as boolean | undefined,
       vpc: inputs.vpcUri ? { uri: inputs.vpcUri as string } : undefined,
@@ -179,11 +175,7 @@ export function updatePlan(
     Object.keys(properties).length > 0 || metadataChanged
       ? {
           // Location is never changed; it is sent only when set (spec §9: never as an empty value).
-          metadata: compact({
-            name: news.name as string,
-            location: news.location ? { value: news.location as string } : undefined,
-            tags: wireTags(news),
-          }) as KaasUpdate["metadata"],
+          metadata: updateMetadata(news),
           properties,
         }
       : undefined;

@@ -2,7 +2,7 @@
 import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
 import { sameValue, type Inputs } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, wireTags } from "../common/resource";
+import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { RegistryComputed } from "./types";
 
 export const REGISTRY_COMPUTED_KEYS: (keyof RegistryComputed)[] = [
@@ -21,11 +21,7 @@ const ref = (uri: unknown) => (typeof uri === "string" && uri !== "" ? { uri } :
 
 export function registryInsertBody(inputs: Inputs): RegistryInsert {
   return {
-    metadata: {
-      name: inputs.name as string,
-      location: { value: inputs.location as string },
-      tags: wireTags(inputs),
-    },
+    metadata: insertMetadata(inputs),
     properties: compact({
       preset: inputs.preset as boolean | undefined,
       vpc: ref(inputs.vpcUri),
@@ -45,11 +41,7 @@ export function registryUpdateBody(olds: Inputs, news: Inputs): RegistryUpdate |
   const changed = (k: string) => !sameValue(olds[k], news[k]);
   if (!["name", "tags", "billingPeriod", "publicIpUri"].some(changed)) return undefined;
   return {
-    metadata: compact({
-      name: news.name as string,
-      location: news.location ? { value: news.location as string } : undefined,
-      tags: wireTags(news),
-    }) as RegistryUpdate["metadata"],
+    metadata: updateMetadata(news),
     properties: compact({
       billingPlan:
         changed("billingPeriod") && news.billingPeriod

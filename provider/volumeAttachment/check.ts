@@ -1,6 +1,7 @@
 /** `check` of a VolumeAttachment: every problem at once, before any call. */
 import {
   Problems,
+  projectId,
   rejectUnknownProperties,
   str,
   timeouts,
@@ -33,11 +34,7 @@ export function checkVolumeAttachment(
   const p = new Problems();
   const inputs: Inputs = { ...news };
   rejectUnknownProperties(news, VOLUME_ATTACHMENT_ARGUMENTS, p);
-  if (inputs.projectId === undefined || inputs.projectId === null) {
-    if (ctx.defaultProjectId) inputs.projectId = ctx.defaultProjectId;
-    else p.add("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID");
-  }
-  str(inputs.projectId, "projectId", p);
+  projectId(inputs, ctx.defaultProjectId, p);
   const kaasId = str(news.kaasId, "kaasId", p, { required: true });
   str(news.nodePoolName, "nodePoolName", p, { required: true });
   str(news.nodeId, "nodeId", p, { required: true });
