@@ -1,7 +1,7 @@
 /** Backup handlers (spec §4.2): backups are addressed under their cluster, which must exist (404 otherwise). */
 import { BackupInsert, BackupUpdate } from "../schemas/backup";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate, creationLife } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./lifecycle";
 import { ApiProblem } from "./problems";
 import { kaasUri, renderBackup } from "./render";
 import { checkBackupInsert, checkLocationOnUpdate } from "./rules";
@@ -12,6 +12,7 @@ import {
   validateBody,
   type ApiRequest,
   type Reply,
+  newRecordBase,
   type Service,
 } from "./service";
 import type { BackupRecord } from "./store";
@@ -34,22 +35,14 @@ export function createBackup(svc: Service, req: ApiRequest): Reply {
     });
   }
   rejectIf(checkBackupInsert(body));
-  const now = svc.now();
-  const id = svc.store.nextId("backup");
+  const base = newRecordBase(svc, req, "backup", body.metadata, svc.config.durations.backupCreateMs);
+  const { id } = base;
   const rec: BackupRecord = {
     kind: "backup",
-    id,
-    projectId: req.projectId,
+    ...base,
     kaasId: cluster.id,
-    name: body.metadata.name,
     // A backup lives where its cluster lives.
     location: body.metadata.location?.value ?? cluster.location,
-    tags: body.metadata.tags ?? [],
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    life: creationLife(now, svc.config.durations.backupCreateMs, svc.faults.provisioning("backup")),
-    provisionedAt: null,
     props: {
       billingPeriod: body.properties.billingPeriod ?? null,
       type: body.properties.type ?? null,

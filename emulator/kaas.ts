@@ -6,7 +6,7 @@ import { KaasInsert, KaasUpdate, NodePoolUpdate, type NodePoolRequest } from "..
 import { VolumeAction } from "../schemas/volume";
 import { deriveSecret } from "./auth";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate, creationLife } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./lifecycle";
 import { ApiProblem, validationProblem } from "./problems";
 import { kaasUri, renderKaas } from "./render";
 import {
@@ -24,6 +24,7 @@ import {
   validateBody,
   type ApiRequest,
   type Reply,
+  newRecordBase,
   type Service,
 } from "./service";
 import type { KaasRecord, PoolRecord } from "./store";
@@ -67,21 +68,12 @@ function newPool(rec: KaasRecord, request: NodePoolRequest, now: number): PoolRe
 export function createKaas(svc: Service, req: ApiRequest): Reply {
   const body = validateBody<KaasInsert>(KaasInsert, req.body);
   rejectIf(checkKaasInsert(body, svc.config));
-  const now = svc.now();
   const p = body.properties;
-  const id = svc.store.nextId("kaas");
+  const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
+  const { id, createdAt: now } = base;
   const rec: KaasRecord = {
     kind: "kaas",
-    id,
-    projectId: req.projectId,
-    name: body.metadata.name,
-    location: body.metadata.location?.value as string,
-    tags: body.metadata.tags ?? [],
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    life: creationLife(now, svc.config.durations.kaasCreateMs, svc.faults.provisioning("kaas")),
-    provisionedAt: null,
+    ...base,
     deleteOnCascade: null,
     props: {
       preset: p.preset === true,

@@ -1,7 +1,7 @@
 /** Registry handlers (spec §4.3): CRUD, list with `loadEngineVersion`, admin password reset. */
 import { RegistryInsert, RegistryPasswordReset, RegistryUpdate } from "../schemas/registry";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate, creationLife } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./lifecycle";
 import { providerPrefix, renderRegistry } from "./render";
 import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
 import {
@@ -11,6 +11,7 @@ import {
   validateBody,
   type ApiRequest,
   type Reply,
+  newRecordBase,
   type Service,
 } from "./service";
 import type { RegistryRecord } from "./store";
@@ -19,21 +20,12 @@ import type { RegistryRecord } from "./store";
 export function createRegistry(svc: Service, req: ApiRequest): Reply {
   const body = validateBody<RegistryInsert>(RegistryInsert, req.body);
   rejectIf(checkRegistryInsert(body));
-  const now = svc.now();
   const p = body.properties;
-  const id = svc.store.nextId("registry");
+  const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
+  const { id } = base;
   const rec: RegistryRecord = {
     kind: "registry",
-    id,
-    projectId: req.projectId,
-    name: body.metadata.name,
-    location: body.metadata.location?.value as string,
-    tags: body.metadata.tags ?? [],
-    createdAt: now,
-    updatedAt: now,
-    version: 1,
-    life: creationLife(now, svc.config.durations.registryCreateMs, svc.faults.provisioning("registry")),
-    provisionedAt: null,
+    ...base,
     passwordResetAt: null,
     props: {
       preset: p.preset === true,

@@ -8,13 +8,14 @@ import { validateSchema } from "../schemas/validate";
 import type { EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { FaultInjector } from "./faults";
-import { settleKaas, settleLife } from "./lifecycle";
+import { creationLife, settleKaas, settleLife } from "./lifecycle";
 import { ApiProblem, schemaFieldErrors, validationProblem, type WireFieldError } from "./problems";
 import { renderBackup, renderKaas, renderRegistry, type AnyResponse, type RenderContext } from "./render";
 import {
   TRANSITIONAL,
   type AnyRecord,
   type BackupRecord,
+  type BaseRecord,
   type KaasRecord,
   type RegistryRecord,
   type Store,
@@ -194,4 +195,31 @@ export function booleanQuery(query: URLSearchParams, name: string, fallback = fa
     errors: [{ fieldName: name, errorMessage: `must be true or false (got "${text}")` }],
     detail: `${name} must be true or false`,
   });
+}
+
+/**
+ * The fields every new record shares, from a create request's metadata: a fresh id, the project, name,
+ * location and tags, timestamps, and a lifecycle that starts `InCreation` for `createMs` (or stays stuck, or
+ * fails, as the faults say).
+ */
+export function newRecordBase(
+  svc: Service,
+  req: ApiRequest,
+  kind: "kaas" | "registry" | "backup",
+  metadata: { name: string; location?: { value: string }; tags?: string[] | null },
+  createMs: number,
+): BaseRecord {
+  const now = svc.now();
+  return {
+    id: svc.store.nextId(kind),
+    projectId: req.projectId,
+    name: metadata.name,
+    location: metadata.location?.value as string,
+    tags: metadata.tags ?? [],
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    life: creationLife(now, createMs, svc.faults.provisioning(kind)),
+    provisionedAt: null,
+  };
 }
