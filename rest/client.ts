@@ -232,48 +232,40 @@ export class VendorContainerClient {
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/attach`: success code undocumented, any 2xx accepted. */
-  async attachVolume(
+  attachVolume(
     projectId: string,
     id: string,
     pool: string,
     nodeId: string,
     volumeUri: string,
   ): Promise<void> {
-    await this.call(
-      "POST",
-      projectId,
-      `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`,
-      {
-        body: { volume: { uri: volumeUri } },
-        bodySchema: VolumeAction,
-        probe: () => this.getKaas(projectId, id),
-      },
-    );
+    return this.volumeAction(projectId, id, `/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`, volumeUri);
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/detach`. */
-  async detachVolumeFromNode(
+  detachVolumeFromNode(
     projectId: string,
     id: string,
     pool: string,
     nodeId: string,
     volumeUri: string,
   ): Promise<void> {
-    await this.call(
-      "POST",
-      projectId,
-      `/kaas/${enc(id)}/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`,
-      {
-        body: { volume: { uri: volumeUri } },
-        bodySchema: VolumeAction,
-        probe: () => this.getKaas(projectId, id),
-      },
-    );
+    return this.volumeAction(projectId, id, `/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`, volumeUri);
   }
 
   /** `POST P/kaas/{id}/detach`: cluster-level detach, for when the node is gone. */
-  async detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
-    await this.call("POST", projectId, `/kaas/${enc(id)}/detach`, {
+  detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
+    return this.volumeAction(projectId, id, "/detach", volumeUri);
+  }
+
+  /** The three volume actions: `{volume: {uri}}` POSTed below the cluster (spec §2.8, §4.1). */
+  private async volumeAction(
+    projectId: string,
+    id: string,
+    action: string,
+    volumeUri: string,
+  ): Promise<void> {
+    await this.call("POST", projectId, `/kaas/${enc(id)}${action}`, {
       body: { volume: { uri: volumeUri } },
       bodySchema: VolumeAction,
       probe: () => this.getKaas(projectId, id),
