@@ -1,16 +1,16 @@
 /** `check` of a KaasBackup: every problem at once, before any call; defaults and the creation token. */
 import {
   Problems,
+  metadata,
   projectId,
   int,
   rejectUnknownProperties,
   str,
-  strArray,
   timeouts,
   type CheckFailure,
   type Inputs,
 } from "../common/check";
-import { CREATION_TAG_PREFIX, creationTokenOf } from "../common/resource";
+import { creationTokenOf } from "../common/resource";
 
 export const BACKUP_ARGUMENTS = [
   "projectId",
@@ -40,12 +40,7 @@ export function checkBackup(
   rejectUnknownProperties(news, BACKUP_ARGUMENTS, p);
   projectId(inputs, ctx.defaultProjectId, p);
   str(news.kaasId, "kaasId", p, { required: true });
-  str(news.name, "name", p, { required: true, maxLength: 63 });
-  str(news.location, "location", p, { required: true });
-  strArray(news.tags, "tags", p, (tag, at) => {
-    if (tag.startsWith(CREATION_TAG_PREFIX))
-      p.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
-  });
+  metadata(news, p);
   str(news.type, "type", p, { required: false });
   int(news.retentionDays, "retentionDays", p, { min: 1, max: 3650 });
   str(news.billingPeriod, "billingPeriod", p);

@@ -3,6 +3,7 @@
  * skips unknown values (preview) and records `{property, reason}` instead of throwing, so that `check`
  * reports every problem at once (house style "Pure logic").
  */
+import { CREATION_TAG_PREFIX } from "./tags";
 import { isUnknown } from "./unknown";
 
 /** One input problem, in the engine's `CheckFailure` shape. */
@@ -270,4 +271,17 @@ export function projectId(inputs: Inputs, defaultProjectId: string | undefined, 
         "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID",
       );
   } else str(inputs.projectId, "projectId", problems, { required: true });
+}
+
+/**
+ * The metadata every service object carries: `name`, `location` and `tags`. The `pulumi-ct-` tag prefix is
+ * reserved for the creation token of idempotent create.
+ */
+export function metadata(news: Inputs, problems: Problems): void {
+  str(news.name, "name", problems, { required: true, maxLength: 63 });
+  str(news.location, "location", problems, { required: true });
+  strArray(news.tags, "tags", problems, (tag, at) => {
+    if (tag.startsWith(CREATION_TAG_PREFIX))
+      problems.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
+  });
 }

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { durationMs, type Inputs } from "./check";
 import { canonical, sameValue } from "./diff";
+import { CREATION_TAG_PREFIX } from "./tags";
 
 /** Default deadlines of one kind, in ms. */
 export interface DefaultTimeouts {
@@ -49,8 +50,7 @@ export function creationTokenOf(inputs: Inputs, createOnly: readonly string[]): 
   return createHash("sha256").update(seed).digest("hex").slice(0, 20);
 }
 
-/** Prefix of the tag that carries the creation token; user tags may not use it. */
-export const CREATION_TAG_PREFIX = "pulumi-ct-";
+export { CREATION_TAG_PREFIX };
 
 /** The tag that carries the creation token. */
 export const creationTag = (inputs: Inputs): string => `${CREATION_TAG_PREFIX}${inputs.creationToken}`;

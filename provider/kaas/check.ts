@@ -5,6 +5,7 @@
  */
 import {
   Problems,
+  metadata,
   projectId,
   bool,
   network,
@@ -160,12 +161,7 @@ export function checkKaas(
   rejectUnknownProperties(news, KAAS_ARGUMENTS, p);
 
   projectId(inputs, ctx.defaultProjectId, p);
-  str(news.name, "name", p, { required: true, maxLength: 63 });
-  str(news.location, "location", p, { required: true });
-  strArray(news.tags, "tags", p, (tag, at) => {
-    if (tag.startsWith(CREATION_TAG_PREFIX))
-      p.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
-  });
+  metadata(news, p);
 
   // Network: preset versus an existing VPC and subnet.
   network(news, inputs, p);

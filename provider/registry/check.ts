@@ -1,17 +1,17 @@
 /** `check` of a Registry: every problem at once, before any call; defaults and the creation token. */
 import {
   Problems,
+  metadata,
   projectId,
   network,
   oneOf,
   rejectUnknownProperties,
   str,
-  strArray,
   timeouts,
   type CheckFailure,
   type Inputs,
 } from "../common/check";
-import { CREATION_TAG_PREFIX, creationTokenOf } from "../common/resource";
+import { creationTokenOf } from "../common/resource";
 
 export const REGISTRY_ARGUMENTS = [
   "projectId",
@@ -59,12 +59,7 @@ export function checkRegistry(
   const inputs: Inputs = { ...news };
   rejectUnknownProperties(news, REGISTRY_ARGUMENTS, p);
   projectId(inputs, ctx.defaultProjectId, p);
-  str(news.name, "name", p, { required: true, maxLength: 63 });
-  str(news.location, "location", p, { required: true });
-  strArray(news.tags, "tags", p, (tag, at) => {
-    if (tag.startsWith(CREATION_TAG_PREFIX))
-      p.add(at, `must not start with "${CREATION_TAG_PREFIX}" (reserved)`);
-  });
+  metadata(news, p);
   network(news, inputs, p);
   for (const key of ["securityGroupUri", "publicIpUri", "blockStorageUri", "size"]) str(news[key], key, p);
   const admin = str(news.adminUsername, "adminUsername", p, {
