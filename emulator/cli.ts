@@ -6,11 +6,14 @@
  */
 import {
   FAST_DURATIONS,
+  STRICT_WIRE,
+  WIRE_CHOICES,
   startEmulator,
   type Durations,
   type FaultConfig,
   type RunningEmulator,
   type StartEmulatorOptions,
+  type WireReadings,
 } from "./index";
 
 /** Usage text of `--help`. */
@@ -36,6 +39,12 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
   --latency-ms N         latency added to every API request
   --rate-limit R/B       token bucket: R requests per second, burst B
   --provisioning K=O     provisioning outcome of kind K (kaas, registry, backup): ok, stuck or fail
+  --wire K=V             reading of what the published interface leaves open (repeatable):
+                           attachments=attachedVolumes|linkedResources|hidden, nodeIds=shown|hidden,
+                           errors=array|map|absent, dataCenter=code|name,
+                           filters=membership|whole|ignored|refused
+  --strict               the published interface only (every --wire at its strictest); later --wire
+                         options still apply
   --help                 print this text
 `;
 
@@ -55,6 +64,7 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
   const durations: Partial<Durations> = {};
   const faults: Partial<FaultConfig> = {};
   const tokens: string[] = [];
+  const wire: Partial<WireReadings> = {};
   let clientId: string | undefined;
   let clientSecret: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -154,6 +164,18 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
         } as FaultConfig["provisioning"];
         break;
       }
+      case "--strict":
+        Object.assign(wire, STRICT_WIRE);
+        break;
+      case "--wire": {
+        const [key, reading] = value().split("=");
+        const choices = (WIRE_CHOICES as Record<string, readonly string[]>)[key];
+        if (!choices) throw new UsageError(`${flag} needs one of ${Object.keys(WIRE_CHOICES).join(", ")}`);
+        if (!choices.includes(reading))
+          throw new UsageError(`${flag} ${key} needs one of ${choices.join(", ")}`);
+        Object.assign(wire, { [key]: reading });
+        break;
+      }
       default:
         throw new UsageError(`unknown option ${flag}`);
     }
@@ -164,6 +186,7 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
   if (tokens.length > 0) options.tokens = tokens;
   if (clientId !== undefined && clientSecret !== undefined) options.clients = [{ clientId, clientSecret }];
   if (Object.keys(durations).length > 0) options.durations = durations;
+  if (Object.keys(wire).length > 0) options.wire = wire;
   if (Object.keys(faults).length > 0) options.faults = faults;
   return options;
 }

@@ -115,8 +115,66 @@ export interface InstanceSize {
   price: number;
 }
 
+/**
+ * How the emulator answers where the service's published interface (the spec, the OpenAPI document and the
+ * wire notes) leaves the behaviour open or says nothing. The defaults are the richest reading; `STRICT_WIRE`
+ * is the published interface only. The provider must work under every combination.
+ */
+export interface WireReadings {
+  /**
+   * Where attached volumes show: `attachedVolumes` (a cluster property the published responses do not
+   * have; default), `linkedResources` (the published `metadata`-level list of linked resources), or
+   * `hidden` (nothing shows them: attach and detach answer 202 and that is all).
+   */
+  attachments: "attachedVolumes" | "linkedResources" | "hidden";
+  /** Node ids of each pool in cluster responses: `shown` (default; not in the published responses) or `hidden`. */
+  nodeIds: "shown" | "hidden";
+  /**
+   * The `errors` member of a 400 problem: `array` of `{fieldName, errorMessage}` (the wire notes' shape;
+   * default), `map` of field name to messages (the ASP.NET shape), or `absent` (only `detail` carries it).
+   */
+  errors: "array" | "map" | "absent";
+  /** A pool's `dataCenter` in responses: `code` (`{code, name}`; default) or `name` only, a display label. */
+  dataCenter: "code" | "name";
+  /**
+   * The `filter` query parameter: `membership` (`eq` on an array field matches an element; default),
+   * `whole` (`eq` on an array compares the whole array), `ignored` (every filter ignored), `refused` (any
+   * filter answered 400).
+   */
+  filters: "membership" | "whole" | "ignored" | "refused";
+}
+
+/** The default readings: the richest answers. */
+export const DEFAULT_WIRE: WireReadings = {
+  attachments: "attachedVolumes",
+  nodeIds: "shown",
+  errors: "array",
+  dataCenter: "code",
+  filters: "membership",
+};
+
+/** The strictest readings: only what the published interface defines, filters refused, no field errors. */
+export const STRICT_WIRE: WireReadings = {
+  attachments: "hidden",
+  nodeIds: "hidden",
+  errors: "absent",
+  dataCenter: "name",
+  filters: "refused",
+};
+
+/** Every admissible value of each reading, for validation and the command line. */
+export const WIRE_CHOICES: { readonly [K in keyof WireReadings]: readonly WireReadings[K][] } = {
+  attachments: ["attachedVolumes", "linkedResources", "hidden"],
+  nodeIds: ["shown", "hidden"],
+  errors: ["array", "map", "absent"],
+  dataCenter: ["code", "name"],
+  filters: ["membership", "whole", "ignored", "refused"],
+};
+
 /** The whole run-time configuration. */
 export interface EmulatorConfig {
+  /** Readings of what the published interface leaves open. Default `DEFAULT_WIRE`. */
+  wire: WireReadings;
   durations: Durations;
   /** Admissible versions; create and update refuse any other. */
   kubernetesVersions: KubernetesVersionInfo[];
@@ -138,6 +196,7 @@ export interface EmulatorConfig {
 
 /** The keys of `EmulatorConfig`, in declaration order. */
 export const CONFIG_KEYS: readonly (keyof EmulatorConfig)[] = [
+  "wire",
   "durations",
   "kubernetesVersions",
   "clusterTypes",
@@ -161,6 +220,7 @@ export type EmulatorConfigInput = Omit<DeepPartial<EmulatorConfig>, "kubernetesV
 /** The default configuration. */
 export function defaultConfig(): EmulatorConfig {
   return {
+    wire: { ...DEFAULT_WIRE },
     durations: { ...DEFAULT_DURATIONS },
     kubernetesVersions: DEFAULT_KUBERNETES_VERSIONS.map((v) => ({ ...v })),
     clusterTypes: { standard: { ...DEFAULT_CLUSTER_TYPE_LIMITS }, ha: { ...DEFAULT_CLUSTER_TYPE_LIMITS } },
@@ -219,6 +279,11 @@ export function checkConfig(config: EmulatorConfig): { fieldName: string; errorM
       problems.push({ fieldName, errorMessage: "must be a number >= 0" });
     }
   };
+  for (const [key, choices] of Object.entries(WIRE_CHOICES) as [keyof WireReadings, readonly string[]][]) {
+    if (!choices.includes(config.wire[key])) {
+      problems.push({ fieldName: `wire.${key}`, errorMessage: `must be one of ${choices.join(", ")}` });
+    }
+  }
   for (const key of Object.keys(DEFAULT_DURATIONS) as (keyof Durations)[]) {
     nonNegative(`durations.${key}`, config.durations[key]);
   }

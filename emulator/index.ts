@@ -22,7 +22,10 @@ export {
   DEFAULT_CLUSTER_TYPE_LIMITS,
   DEFAULT_DURATIONS,
   DEFAULT_KUBERNETES_VERSIONS,
+  DEFAULT_WIRE,
   FAST_DURATIONS,
+  STRICT_WIRE,
+  WIRE_CHOICES,
   defaultConfig,
   type ClusterType,
   type ClusterTypeLimits,
@@ -31,6 +34,7 @@ export {
   type EmulatorConfigInput,
   type InstanceSize,
   type KubernetesVersionInfo,
+  type WireReadings,
 } from "./config";
 export { CONTROL_PREFIX } from "./control";
 export {

@@ -2,7 +2,8 @@
 # Makes a real Pulumi engine available offline in .tools/ (git-ignored):
 #   .tools/bin/node                            Node 22 (npm package node@22; @pulumi/pulumi >= 3.249 needs it)
 #   .tools/bin/pulumi                          Pulumi CLI v3.274.1, built with `go build` (scripts/engine/go.mod)
-#   .tools/bin/pulumi-language-nodejs          Node.js language host, built from the same wrapper module
+#   .tools/bin/pulumi-language-nodejs          Node.js language host, built from sdk/v3 v3.68.0
+#                                              (scripts/engine/langhost/go.mod; see the comment there)
 #   .tools/bin/pulumi-resource-pulumi-nodejs   dynamic-provider launcher shipped in @pulumi/pulumi
 # Then `source scripts/pulumi-env.sh` puts .tools/bin first on PATH and sets the offline variables.
 #
@@ -10,8 +11,10 @@
 # Needs: go, npm, curl-free network access to the npm registry and the Go module proxy only.
 # GOMODCACHE / GOCACHE stay at their defaults (outside the repo) so a second run is fast.
 #
-# Exit status: 0 when all four are in place; 3 when everything but the language host is in
-# place (see the message printed); other non-zero on errors.
+# A `pulumi` already installed on the machine (at least PULUMI_MIN_EXTERNAL) is used as it is, with
+# the language host its own install ships next to it.
+#
+# Exit status: 0 when all four are in place; non-zero on errors.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,9 +26,10 @@ PULUMI_VERSION="3.274.1"          # CLI / Go modules pkg/v3 and sdk/v3 (pinned i
 PULUMI_MIN_EXTERNAL="3.274.0"     # a `pulumi` already on PATH at least this new is used as is
 PULUMI_NPM_VERSION="3.270.0"      # @pulumi/pulumi used only for the pulumi-resource-pulumi-nodejs launcher
 NODE_MAJOR="22"
-LANGHOST_MODULE="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
+LANGHOST_WRAPPER="$ROOT/scripts/engine/langhost"
+LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
 CLI_PACKAGE="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
-LDFLAGS="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v${PULUMI_VERSION}"
+LANGHOST_VERSION="3.68.0"         # sdk/v3 release that still holds the Node.js language host
 
 log() { printf 'engine.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -50,9 +54,9 @@ version_ge() {
   [[ "$(printf '%s\n%s\n' "${1#v}" "${2#v}" | sort -V | head -n1)" == "${2#v}" ]]
 }
 
-# Stamp of the wrapper module, so a change of go.mod/go.sum rebuilds.
+# Stamp of a wrapper module, so a change of its go.mod/go.sum rebuilds.
 wrapper_stamp() {
-  cat "$WRAPPER/go.mod" "$WRAPPER/go.sum" "$WRAPPER"/*.go | sha256sum | cut -d' ' -f1
+  cat "$1/go.mod" "$1/go.sum" "$1"/*.go | sha256sum | cut -d' ' -f1
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -71,60 +75,50 @@ fi
 ln -sfn "../node22/node_modules/node/bin/node" "$BIN/node"
 
 # ---------------------------------------------------------------------------------------------
-# 2. Pulumi CLI (and the Node.js language host when the wrapper module pins it)
+# 2. Pulumi CLI and the Node.js language host
 # ---------------------------------------------------------------------------------------------
-STAMP_FILE="$BIN/.go-tools.stamp"
-stamp="$(wrapper_stamp)"
-langhost_pinned=false
-if (cd "$WRAPPER" && go list -m "$LANGHOST_MODULE" >/dev/null 2>&1); then
-  langhost_pinned=true
+# The wrapper's go.mod says which Go it needs; never fetch another toolchain silently.
+export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
+
+# go_build NAME WRAPPER PACKAGE VERSION: builds PACKAGE from the wrapper module into .tools/bin/NAME,
+# stamped with VERSION (the Automation API parses `pulumi version`), unless the binary there was
+# built from the same go.mod/go.sum.
+go_build() {
+  local name="$1" wrapper="$2" package="$3" stamp_file="$BIN/.$1.stamp" stamp
+  local ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$4"
+  stamp="$(wrapper_stamp "$wrapper")"
+  if [[ -x "$BIN/$name" && ! -L "$BIN/$name" && "$(cat "$stamp_file" 2>/dev/null)" == "$stamp" ]]; then
+    log "$name already built in .tools/bin"
+    return 0
+  fi
+  command -v go >/dev/null || die "go is needed to build $name"
+  rm -f "$stamp_file" "$BIN/$name"
+  local start=$SECONDS
+  log "building $name (go build; a few minutes on a cold cache)"
+  (cd "$wrapper" && go build -trimpath -ldflags "$ldflags" -o "$BIN/$name.tmp" "$package")
+  mv -f "$BIN/$name.tmp" "$BIN/$name"
+  printf '%s\n' "$stamp" >"$stamp_file"
+  log "building $name took $((SECONDS - start)) s"
+}
+
+external=""
+if ext="$(PATH="$(outside_path)" command -v pulumi)" && ext_version="$("$ext" version 2>/dev/null)" \
+  && version_ge "$ext_version" "$PULUMI_MIN_EXTERNAL" && [[ -x "$(dirname "$ext")/pulumi-language-nodejs" ]]; then
+  external="$ext"
 fi
 
-cli_ok=false
-if [[ -x "$BIN/pulumi" && ! -L "$BIN/pulumi" ]] && [[ "$(cat "$STAMP_FILE" 2>/dev/null)" == "$stamp" ]] \
-  && [[ "$("$BIN/pulumi" version 2>/dev/null)" == "v${PULUMI_VERSION}" ]]; then
-  cli_ok=true
-  log "pulumi v${PULUMI_VERSION} already built in .tools/bin"
-elif external="$(PATH="$(outside_path)" command -v pulumi)" \
-  && ext_version="$("$external" version 2>/dev/null)" && version_ge "$ext_version" "$PULUMI_MIN_EXTERNAL"; then
-  cli_ok=true
-  log "using pulumi ${ext_version} found at $external"
+if [[ -n "$external" ]]; then
+  # A Pulumi install ships its language hosts next to the CLI: use both as they are.
+  log "using pulumi ${ext_version} found at $external, with its own pulumi-language-nodejs"
   ln -sfn "$external" "$BIN/pulumi"
-  # A Pulumi install ships its language hosts next to the CLI.
-  if [[ ! -e "$BIN/pulumi-language-nodejs" && -x "$(dirname "$external")/pulumi-language-nodejs" ]]; then
-    ln -sfn "$(dirname "$external")/pulumi-language-nodejs" "$BIN/pulumi-language-nodejs"
-  fi
-fi
-
-langhost_ok=false
-if [[ -x "$BIN/pulumi-language-nodejs" ]] && { [[ -L "$BIN/pulumi-language-nodejs" ]] || [[ "$(cat "$STAMP_FILE" 2>/dev/null)" == "$stamp" ]]; }; then
-  langhost_ok=true
-fi
-
-if [[ "$cli_ok" != true ]] || { [[ "$langhost_ok" != true ]] && [[ "$langhost_pinned" == true ]]; }; then
-  command -v go >/dev/null || die "go is needed to build the Pulumi CLI"
-  # The wrapper's go.mod says which Go it needs; never fetch another toolchain silently.
-  export GOTOOLCHAIN="${GOTOOLCHAIN:-local}"
-  rm -f "$STAMP_FILE"
-  start=$SECONDS
-  log "building pulumi v${PULUMI_VERSION} (go build; several minutes on a cold cache)"
-  (cd "$WRAPPER" && go build -trimpath -ldflags "$LDFLAGS" -o "$BIN/pulumi.tmp" "$CLI_PACKAGE")
-  mv -f "$BIN/pulumi.tmp" "$BIN/pulumi"
-  if [[ "$langhost_pinned" == true ]]; then
-    log "building pulumi-language-nodejs ($(cd "$WRAPPER" && go list -m -f '{{.Version}}' "$LANGHOST_MODULE"))"
-    (cd "$WRAPPER" && go build -trimpath -ldflags "$LDFLAGS" -o "$BIN/pulumi-language-nodejs.tmp" "$LANGHOST_MODULE")
-    mv -f "$BIN/pulumi-language-nodejs.tmp" "$BIN/pulumi-language-nodejs"
-    langhost_ok=true
-  fi
-  printf '%s\n' "$stamp" >"$STAMP_FILE"
-  log "go build took $((SECONDS - start)) s"
-  [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
-fi
-
-if [[ "$langhost_ok" != true ]] && external_lh="$(PATH="$(outside_path)" command -v pulumi-language-nodejs)"; then
-  log "using pulumi-language-nodejs found at $external_lh"
-  ln -sfn "$external_lh" "$BIN/pulumi-language-nodejs"
-  langhost_ok=true
+  ln -sfn "$(dirname "$external")/pulumi-language-nodejs" "$BIN/pulumi-language-nodejs"
+else
+  [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs"
+  go_build pulumi "$WRAPPER" "$CLI_PACKAGE" "$PULUMI_VERSION"
+  [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] \
+    || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
+  # Next to the CLI, so that the CLI treats it as bundled (no warning on every run).
+  go_build pulumi-language-nodejs "$LANGHOST_WRAPPER" "$LANGHOST_PACKAGE" "$LANGHOST_VERSION"
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -148,11 +142,4 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), pulumi $("$BIN/pulumi" version) in $BIN"
-if [[ "$langhost_ok" != true ]]; then
-  log "error: no pulumi-language-nodejs: Node.js programs cannot run."
-  log "  scripts/engine/go.mod does not require $LANGHOST_MODULE,"
-  log "  and none is on PATH. See the comment at the top of scripts/engine/go.mod."
-  exit 3
-fi
-log "pulumi-language-nodejs ready"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-resource-pulumi-nodejs in $BIN"

@@ -1,12 +1,5 @@
-// Wrapper module for scripts/engine.sh: pins the Pulumi CLI (pkg/v3) and SDK (sdk/v3)
-// at the same release. The Node.js language host belongs here too, as
-//   require github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 v3.0.0-<commit time>-<commit>
-// (the module has no tags), plus a blank import of it in tools.go. It is not
-// required yet: the pseudo-version of the v3.274.1 release commit is unknown and the
-// module proxy refuses every version asked so far (403). engine.sh builds the language
-// host from here as soon as this file requires it. Add it with
-//   go get github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3@<pseudo-version>
-// then add the import to tools.go and run `go mod tidy`.
+// Wrapper module for scripts/engine.sh: pins the Pulumi CLI (pkg/v3) and SDK (sdk/v3) at the same
+// release. The Node.js language host is built from its own wrapper, ./langhost (see its go.mod).
 module enginetools
 
 go 1.26.6
