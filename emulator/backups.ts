@@ -60,7 +60,7 @@ export function createBackup(svc: Service, req: ApiRequest): Reply {
 
 /** `GET P/kaas/{kaasId}/backups`: 404 when the cluster does not exist; deleted backups are not listed. */
 export function listBackups(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query);
+  const params = parseListParams(req.query, svc.config.wire.filters);
   const cluster = svc.kaas(req.projectId, req.params.kaasId);
   const ctx = svc.renderContext();
   const items = [...svc.store.backups.values()]

@@ -3,14 +3,30 @@
  * grammar is the one api-notes "Envelopes" documents):
  *
  * - `filter`: criteria `field:op(args)` joined by `;` (AND). `field` is a dotted path into the response object
- *   (`metadata.name`, `status.state`, `properties.nodePools.name`); a path through an array, or ending on one,
- *   matches when any element matches (so `metadata.tags:eq("x")` means "has tag x"). Ops: `eq ne in nin exists
- *   gt gte lt lte between`. Arguments are JSON literals: double-quoted strings, numbers, `true`, `false`, `null`.
+ *   (`metadata.name`, `status.state`, `properties.nodePools.name`). Ops: `eq ne in nin exists gt gte lt lte
+ *   between`. Arguments are JSON literals: double-quoted strings, numbers, `true`, `false`, `null`.
+ *   What `eq` does on an array field, and how an unsupported filter is answered, the published interface does
+ *   not say (api-notes "What the published interface does not show"), so the configuration's `wire.filters`
+ *   picks the reading, per request:
+ *   - `membership` (default): a path through an array, or ending on one, matches when any element matches
+ *     (so `metadata.tags:eq("x")` means "has tag x");
+ *   - `whole`: `eq`, `ne`, `in` and `nin` compare an array at the end of the path as a whole, so
+ *     `metadata.tags:eq("x")` matches only tags that are exactly `["x"]`; arrays on the way are still walked
+ *     and scalars compare as with `membership`;
+ *   - `ignored`: the `filter` parameter is not even parsed; every object is listed (still sorted and paged);
+ *   - `refused`: any request carrying `filter` is answered 400 `invalidQuery` naming `filter`.
  * - `sort`: comma-separated dotted paths, `-` prefix for descending; missing values sort last.
  * - `projection`: comma-separated top-level keys to keep (`status,properties`); `metadata` is always kept.
  * - `offset`/`limit` paging (spec §4.4): default limit 25, at most 100.
  */
+import type { WireReadings } from "./config";
 import { ApiProblem, type WireFieldError } from "./problems";
+
+/** The reading of the `filter` parameter (`wire.filters` of the configuration). */
+export type FilterReading = WireReadings["filters"];
+
+/** How the equality operators treat an array at the end of a path: element by element, or whole. */
+export type ArrayEquality = "membership" | "whole";
 
 /** Default page size. */
 export const DEFAULT_LIMIT = 25;
@@ -39,6 +55,8 @@ export interface SortKey {
 /** Parsed list parameters. */
 export interface ListParams {
   criteria: Criterion[];
+  /** How `criteria` compare arrays: `whole` under the `whole` reading, else `membership`. */
+  arrays: ArrayEquality;
   sort: SortKey[];
   /** Top-level keys to keep, or null for all. */
   projection: string[] | null;
@@ -154,8 +172,11 @@ export function parseFilter(text: string): Criterion[] {
   });
 }
 
-/** Values found at `path` in `obj`; arrays on the way and at the end are flattened. */
-export function resolvePath(obj: unknown, path: string[]): unknown[] {
+/**
+ * Values found at `path` in `obj`; arrays on the way are flattened, and so are arrays at the end unless
+ * `flattenLast` is false (the `whole` reading compares those as one value).
+ */
+export function resolvePath(obj: unknown, path: string[], flattenLast = true): unknown[] {
   let current: unknown[] = [obj];
   for (const segment of path) {
     const next: unknown[] = [];
@@ -169,7 +190,7 @@ export function resolvePath(obj: unknown, path: string[]): unknown[] {
     }
     current = next;
   }
-  return current.flatMap((v) => (Array.isArray(v) ? v : [v]));
+  return flattenLast ? current.flatMap((v) => (Array.isArray(v) ? v : [v])) : current;
 }
 
 function compare(a: unknown, b: Literal): number | undefined {
@@ -186,9 +207,19 @@ function ordered(values: unknown[], arg: Literal, pred: (difference: number) => 
   });
 }
 
-function matches(values: unknown[], c: Criterion): boolean {
+/** Operators whose comparison of an array changes under the `whole` reading. */
+const EQUALITY_OPS: ReadonlySet<FilterOp> = new Set(["eq", "ne", "in", "nin"]);
+
+/** Equality of a found value and a literal; `whole`: an array equals a literal only when it is `[literal]`. */
+function equalsLiteral(x: unknown, y: Literal, arrays: ArrayEquality): boolean {
+  if (y === null) return x === null || x === undefined;
+  if (arrays === "whole" && Array.isArray(x)) return x.length === 1 && x[0] === y;
+  return x === y;
+}
+
+function matches(values: unknown[], c: Criterion, arrays: ArrayEquality): boolean {
   const present = values.filter((v) => v !== undefined && v !== null);
-  const eq = (x: unknown, y: Literal) => (y === null ? x === null || x === undefined : x === y);
+  const eq = (x: unknown, y: Literal) => equalsLiteral(x, y, arrays);
   const any = (pred: (v: unknown) => boolean) => values.some(pred);
   switch (c.op) {
     case "eq":
@@ -218,9 +249,27 @@ function matches(values: unknown[], c: Criterion): boolean {
   }
 }
 
-/** True when `obj` satisfies every criterion. */
-export function matchesAll(obj: unknown, criteria: Criterion[]): boolean {
-  return criteria.every((c) => matches(resolvePath(obj, c.path), c));
+/**
+ * True when `obj` satisfies every criterion. `arrays`: `membership` (default) matches an array when an
+ * element matches; `whole` makes `eq`, `ne`, `in` and `nin` compare an array at the end of a path as a whole.
+ */
+export function matchesAll(
+  obj: unknown,
+  criteria: Criterion[],
+  arrays: ArrayEquality = "membership",
+): boolean {
+  return criteria.every((c) => {
+    const whole = arrays === "whole" && EQUALITY_OPS.has(c.op);
+    return matches(resolvePath(obj, c.path, !whole), c, whole ? "whole" : "membership");
+  });
+}
+
+/** The criteria of the `filter` parameter under `reading`; see the module comment for the four readings. */
+function filterCriteria(params: URLSearchParams, reading: FilterReading): Criterion[] {
+  const text = params.get("filter");
+  if (text === null || reading === "ignored") return [];
+  if (reading === "refused") throw invalid("filter", "is not supported");
+  return parseFilter(text);
 }
 
 /** Parses a `sort` parameter. */
@@ -293,8 +342,12 @@ function parseInteger(
   return value;
 }
 
-/** Parses every list parameter of `params`, collecting the first problem of each. */
-export function parseListParams(params: URLSearchParams): ListParams {
+/**
+ * Parses every list parameter of `params`, collecting the first problem of each. `filters` is the reading of
+ * the `filter` parameter (`wire.filters`): read from the configuration per request, since the configuration
+ * can change at run time.
+ */
+export function parseListParams(params: URLSearchParams, filters: FilterReading): ListParams {
   const errors: WireFieldError[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -306,7 +359,8 @@ export function parseListParams(params: URLSearchParams): ListParams {
     }
   };
   const result: ListParams = {
-    criteria: attempt(() => parseFilter(params.get("filter") ?? ""), []),
+    criteria: attempt(() => filterCriteria(params, filters), []),
+    arrays: filters === "whole" ? "whole" : "membership",
     sort: attempt(() => parseSort(params.get("sort") ?? ""), []),
     projection: attempt(() => parseProjection(params.get("projection") ?? ""), null),
     offset: attempt(() => parseInteger(params, "offset", 0, 0, Infinity), 0),
@@ -338,7 +392,7 @@ export function listEnvelope<T extends object>(
   pageUrl: (offset: number, limit: number) => string,
 ): ListEnvelopeBody<Partial<T>> {
   const matching = sortItems(
-    items.filter((item) => matchesAll(item, params.criteria)),
+    items.filter((item) => matchesAll(item, params.criteria, params.arrays)),
     params.sort,
   );
   const { offset, limit } = params;

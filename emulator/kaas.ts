@@ -109,7 +109,7 @@ export function createKaas(svc: Service, req: ApiRequest): Reply {
 
 /** `GET P/kaas`: deleted clusters are not listed. */
 export function listKaas(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query);
+  const params = parseListParams(req.query, svc.config.wire.filters);
   const ctx = svc.renderContext();
   const items = [...svc.store.kaas.values()]
     .filter((r) => r.projectId === req.projectId && r.life.state !== "Deleted")

@@ -50,7 +50,7 @@ export function createRegistry(svc: Service, req: ApiRequest): Reply {
 
 /** `GET P/registries`: `loadEngineVersion=true` fills `data.info.version` (spec §2.7). */
 export function listRegistries(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query);
+  const params = parseListParams(req.query, svc.config.wire.filters);
   const ctx = svc.renderContext(booleanQuery(req.query, "loadEngineVersion"));
   const items = [...svc.store.registries.values()]
     .filter((r) => r.projectId === req.projectId && r.life.state !== "Deleted")

@@ -7,7 +7,7 @@ import { createFailure, updateFailure } from "../common/failure";
 import {
   createIdempotently,
   deleteAndWait,
-  findByTag,
+  findCreated,
   isTransitional,
   waitSettled,
 } from "../common/lifecycle";
@@ -65,7 +65,13 @@ export class KaasBackupProvider {
         what,
         until,
         lookup: () =>
-          findByTag(api.iterateBackups(projectId, kaasId, { filter: `metadata.tags:eq("${tag}")` }), tag),
+          findCreated({
+            what,
+            api,
+            list: (filter) => api.iterateBackups(projectId, kaasId, { filter }),
+            tag,
+            name: inputs.name as string,
+          }),
         post: () => api.createBackup(projectId, kaasId, backupInsertBody(inputs)),
       });
     }

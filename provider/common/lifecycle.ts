@@ -33,7 +33,8 @@ const MAX_CREATE_ATTEMPTS = 5;
 /**
  * Idempotent create (Kaas issue): look the object up by its creation tag first (an earlier run may have
  * been interrupted after the service accepted it); POST; when the POST's fate is unknown (timeout, dropped
- * connection, gateway error) look again before sending it again.
+ * connection, gateway error) look again before sending it again. `lookup` is `findCreated`, which does not
+ * depend on what the service does with filters.
  */
 export async function createIdempotently<T extends ServiceObject>(args: {
   what: string;
@@ -71,6 +72,98 @@ export async function findByTag<T extends ServiceObject>(
   for await (const item of items) {
     const state = item.status?.state ?? "";
     if ((item.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted") return item;
+  }
+  return undefined;
+}
+
+/**
+ * Every item of one list endpoint across pages, with `filter` as the `filter` query parameter when given
+ * (the REST client's `iterateKaas`, `iterateBackups`, `iterateRegistries`, bound to their scope).
+ */
+export type ListSource<T> = (filter: string | undefined) => AsyncIterable<T>;
+
+/** A string as a filter literal: double-quoted, with JSON escapes (api-notes "Envelopes"). */
+export const filterLiteral = (value: string): string => JSON.stringify(value);
+
+/**
+ * Clients whose service answered a filtered list with 400: their later lists skip the filter instead of
+ * paying a refused request first. Keyed by client (one per settings in the provider process, so per service
+ * and process); forgetting is never wrong, only slower, and an unfiltered list is always right.
+ */
+const filtersRefused = new WeakSet<object>();
+
+/** True when `error` is a 400 answer (a list carrying a filter the service refuses). */
+const isBadRequest = (error: unknown): boolean =>
+  isVendorApiError(error) && error.kind === "http" && error.status === 400;
+
+/**
+ * The items of `list` narrowed by `filter` where the service applies it; a superset of the matching items,
+ * so the caller checks each item itself.
+ *
+ * The filter is a hint, never trusted: the grammar is documented in prose only, and what `eq` does on an
+ * array field (`metadata.tags`) or how an unsupported filter is answered is not said (api-notes "What the
+ * published interface does not show"). A service may match an array element, compare the whole array,
+ * ignore the filter (every object comes back, hence the caller's check) or refuse it with a 400: then this
+ * lists without the filter, and does so straight away for every later call with the same `api` client.
+ */
+export async function* listNarrowed<T>(
+  api: object,
+  list: ListSource<T>,
+  filter: string,
+  what: string,
+): AsyncGenerator<T, void, undefined> {
+  if (!filtersRefused.has(api)) {
+    try {
+      yield* list(filter);
+      return;
+    } catch (error) {
+      if (!isBadRequest(error)) throw error;
+      filtersRefused.add(api);
+      log(what, "the service refuses the list filter (400); listing without filters from now on");
+    }
+  }
+  // Items already yielded before a refusal on a later page come again: callers look for one item, so a
+  // repeat costs nothing.
+  yield* list(undefined);
+}
+
+/**
+ * The object an earlier run created with the creation tag `tag`, not being deleted, or undefined. The tag is
+ * always confirmed on each listed object, so the answer is right whatever the service does with filters
+ * (see `listNarrowed`):
+ *
+ * 1. `metadata.tags:eq(tag)` finds it in one request where `eq` matches an array element (the documented
+ *    reading, and the usual case of a resumed create), and also where `eq` compares whole arrays and the
+ *    object has no user tags.
+ * 2. Otherwise `metadata.name:eq(name)`: a scalar field, so every reading that applies filters narrows to
+ *    the objects of that name. Under a whole-array reading the tag filter misses an object with user tags;
+ *    the name does not.
+ * Where the service ignores filters each query lists every object; where it refuses them the first query
+ * lists every object unfiltered, which settles the question without the second. Under the documented reading
+ * a fresh create costs two small requests.
+ *
+ * Not covered: under a whole-array reading, an object with user tags whose name changed between the
+ * interrupted run and this one.
+ */
+export async function findCreated<T extends ServiceObject>(args: {
+  /** How progress lines name the resource. */
+  what: string;
+  /** The client, which keys the memory of a service refusing filters. */
+  api: object;
+  list: ListSource<T>;
+  tag: string;
+  /** The `metadata.name` the create sends. */
+  name: string;
+}): Promise<T | undefined> {
+  const { what, api, list, tag, name } = args;
+  for (const filter of [
+    `metadata.tags:eq(${filterLiteral(tag)})`,
+    `metadata.name:eq(${filterLiteral(name)})`,
+  ]) {
+    const found = await findByTag(listNarrowed(api, list, filter, what), tag);
+    if (found) return found;
+    // The service refuses filters: the list just read was the whole, unfiltered list.
+    if (filtersRefused.has(api)) return undefined;
   }
   return undefined;
 }

@@ -11,7 +11,7 @@ import {
   createIdempotently,
   isUncertain,
   deleteAndWait,
-  findByTag,
+  findCreated,
   isTransitional,
   waitSettled,
 } from "../common/lifecycle";
@@ -106,7 +106,14 @@ export class KaasProvider {
     return createIdempotently({
       what,
       until,
-      lookup: () => findByTag(api.iterateKaas(projectId, { filter: `metadata.tags:eq("${tag}")` }), tag),
+      lookup: () =>
+        findCreated({
+          what,
+          api,
+          list: (filter) => api.iterateKaas(projectId, { filter }),
+          tag,
+          name: inputs.name as string,
+        }),
       post: () => api.createKaas(projectId, insertBody(inputs)),
     });
   }

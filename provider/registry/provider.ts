@@ -9,8 +9,10 @@ import {
   createIdempotently,
   isUncertain,
   deleteAndWait,
-  findByTag,
+  filterLiteral,
+  findCreated,
   isTransitional,
+  listNarrowed,
   waitSettled,
 } from "../common/lifecycle";
 import { jsonSafe } from "../common/outputs";
@@ -49,23 +51,33 @@ export class RegistryProvider {
     return { changes, replaces, deleteBeforeReplace: false };
   }
 
-  /** The engine version, which only the list answers, with `loadEngineVersion` (spec §2.7). */
+  /**
+   * The engine version, which only the list answers, with `loadEngineVersion` (spec §2.7); every other read
+   * is a GET by id. The `metadata.id` filter only narrows the list: the id is checked on each item, and a
+   * service that ignores or refuses filters is paged through (`listNarrowed`; api-notes "What the published
+   * interface does not show").
+   */
   private async engineVersion(
     api: VendorContainerClient,
     projectId: string,
     id: string,
+    what: string,
   ): Promise<string | null> {
-    for await (const registry of api.iterateRegistries(projectId, {
-      filter: `metadata.id:eq("${id}")`,
-      loadEngineVersion: true,
-    })) {
+    const list = (filter: string | undefined) =>
+      api.iterateRegistries(projectId, { filter, loadEngineVersion: true });
+    for await (const registry of listNarrowed(api, list, `metadata.id:eq(${filterLiteral(id)})`, what)) {
       if (registry.metadata.id === id) return registry.data?.info?.version ?? null;
     }
     return null;
   }
 
   private async outputs(api: VendorContainerClient, inputs: Inputs, live: RegistryResponse): Promise<Inputs> {
-    const version = await this.engineVersion(api, inputs.projectId as string, live.metadata.id);
+    const version = await this.engineVersion(
+      api,
+      inputs.projectId as string,
+      live.metadata.id,
+      subjectOf(inputs),
+    );
     return jsonSafe({ ...inputsOf(inputs), ...registryComputed(live, version) });
   }
 
@@ -93,7 +105,13 @@ export class RegistryProvider {
         what,
         until,
         lookup: () =>
-          findByTag(api.iterateRegistries(projectId, { filter: `metadata.tags:eq("${tag}")` }), tag),
+          findCreated({
+            what,
+            api,
+            list: (filter) => api.iterateRegistries(projectId, { filter }),
+            tag,
+            name: inputs.name as string,
+          }),
         post: () => api.createRegistry(projectId, registryInsertBody(inputs)),
       });
     }
