@@ -28,6 +28,7 @@ export default tseslint.config(
       globals: {
         require: "readonly",
         module: "writable",
+        exports: "writable",
         process: "readonly",
         console: "readonly",
         __dirname: "readonly",

@@ -1,5 +1,6 @@
-// Two projects: pure unit tests, and integration tests against the emulator on loopback. Types are checked
-// by `tsc --noEmit` in `npm test`, so ts-jest only transpiles. The summary reporter prints the totals last.
+// Three projects: pure unit tests, integration tests against the emulator on loopback, and the end-to-end
+// suite through the real Pulumi engine (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by
+// `tsc --noEmit` in `npm test`, so ts-jest only transpiles. The summary reporter prints the totals last.
 const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
 const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
 
@@ -8,5 +9,12 @@ module.exports = {
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...common, displayName: "integration", testMatch: ["<rootDir>/tests/integration/**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "e2e",
+      testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],
+      globalSetup: "<rootDir>/tests/e2e/support/global-setup.ts",
+      setupFilesAfterEnv: ["<rootDir>/tests/e2e/support/timeout.ts"],
+    },
   ],
 };

@@ -2,19 +2,32 @@
 // authorized IP ranges and a storage limit; a nightly backup; a registry; and a data volume attached to a
 // node. Run it with `pulumi up` once `vendor:baseUrl`, `vendor:projectId` and `vendor:token` are set
 // (README: "Configuration").
+//
+// Stack config of this example (all optional):
+//   kubernetesVersion   version to run, or to upgrade to with upgradeDate (default 1.32.5)
+//   upgradeDate         ISO date-time: schedule the upgrade to kubernetesVersion for then
+//   systemNodes         node count of the system pool (default 2)
+//   ha                  high availability (default true; the service cannot turn it off again)
+//   dataNodeId          a node of the system pool to attach the data volume to. The service lists no nodes:
+//                       take a node id from the cluster itself (`kubectl get nodes`, with the kubeconfig
+//                       output). Without it, no volume is attached.
+//   dataVolumeUri       block storage to attach
+//   registryPasswordRotation  change it to reset the registry's admin password
 import * as pulumi from "@pulumi/pulumi";
 import { Kaas, KaasBackup, Registry, VolumeAttachment } from "pulumi-vendor-container";
 
 const config = new pulumi.Config();
 const location = config.get("location") ?? "ITBG-Bergamo";
+const upgradeDate = config.get("upgradeDate");
 
 const cluster = new Kaas("cluster", {
   name: `${pulumi.getStack()}-cluster`,
   location,
-  kubernetesVersion: config.get("kubernetesVersion") ?? "1.33.2",
+  kubernetesVersion: config.get("kubernetesVersion") ?? "1.32.5",
+  ...(upgradeDate ? { upgradeDate } : {}),
   nodeCidr: { address: "10.20.0.0/16", name: "cluster-nodes" },
   nodePools: [
-    { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
+    { name: "system", nodes: config.getNumber("systemNodes") ?? 2, instance: "K4A8", dataCenter: "ITBG-1" },
     {
       name: "workers",
       nodes: 2,
@@ -25,7 +38,7 @@ const cluster = new Kaas("cluster", {
       maxCount: 6,
     },
   ],
-  ha: true,
+  ha: config.getBoolean("ha") ?? true,
   authorizedIpRanges: ["192.168.10.0/24"],
   maxCumulativeVolumeSize: 500,
   billingPeriod: "Month",
@@ -49,16 +62,22 @@ const registry = new Registry("images", {
   adminPasswordResetTrigger: config.get("registryPasswordRotation") ?? "initial",
 });
 
-const data = new VolumeAttachment("data", {
-  kaasId: cluster.kaasId,
-  nodePoolName: "system",
-  nodeId: cluster.currentNodePools.apply((pools) => pools.find((p) => p.name === "system")!.nodeIds[0]),
-  volumeUri:
-    config.get("dataVolumeUri") ?? "/projects/demo-project/providers/Vendor.Storage/blockStorages/data-1",
-});
+const dataNodeId = config.get("dataNodeId");
+const data = dataNodeId
+  ? new VolumeAttachment("data", {
+      kaasId: cluster.kaasId,
+      nodePoolName: "system",
+      nodeId: dataNodeId,
+      volumeUri:
+        config.get("dataVolumeUri") ?? "/projects/demo-project/providers/Vendor.Storage/blockStorages/data-1",
+    })
+  : undefined;
 
 export const kaasId = cluster.kaasId;
 export const kubeconfig = cluster.kubeconfig; // secret: shown as [secret]
+export const kubernetesVersion = cluster.currentKubernetesVersion;
+export const pendingUpgrade = cluster.pendingUpgrade;
+export const nodePools = cluster.currentNodePools.apply((pools) => pools.map((p) => `${p.name}=${p.nodes}`));
 export const registryUrl = registry.publicBaseUrl;
 export const backupId = backup.backupId;
-export const dataVolumeSizeGb = data.sizeGb;
+export const dataVolumeSizeGb = data?.sizeGb;

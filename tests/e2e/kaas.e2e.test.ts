@@ -1,0 +1,178 @@
+/**
+ * A Kaas through the real engine (`pulumi up`, `preview`, `refresh`, `destroy` via the Automation API) against
+ * the emulator, under the richest wire readings and under the published interface only: create, every in-place
+ * update (each followed by a preview and a refresh that must find nothing to do), a scheduled upgrade before and
+ * after the emulator's clock passes its date, drift and deletion out of band, adopt, and destroy.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
+import { SYSTEM_POOL, WORKER_POOL, cluster } from "./support/args";
+import { openSuite, values, type Declared, type Suite } from "./support/suite";
+
+const DAY = 24 * 3600 * 1000;
+
+describe.each<[string, WireReadings]>([
+  ["default wire", DEFAULT_WIRE],
+  ["published interface only", STRICT_WIRE],
+])("Kaas through pulumi, %s", (label, wire) => {
+  let s: Suite;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    s = await openSuite(`kaas-${label.split(" ")[0]}`, { wire });
+    stack = await s.stack("dev", s.program("kaas"));
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  /** Declares `resources`, runs `pulumi up`, and returns the mutating calls it made and the outputs. */
+  async function up(resources: Declared[]) {
+    await s.declare(stack, resources);
+    s.clearRequests();
+    const result = await stack.up();
+    return { calls: s.mutations(), outputs: values(result.outputs), summary: result.summary };
+  }
+
+  /** A preview and a refresh that must both find nothing to do, and make no mutating call. */
+  async function expectSettled() {
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    await stack.refresh({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  }
+
+  const pools = (outputs: Record<string, unknown>) =>
+    (outputs["cluster.currentNodePools"] as { name: string; nodes: number }[]).map(
+      (p) => `${p.name}=${p.nodes}`,
+    );
+
+  it("creates the cluster with one POST, keeps the kubeconfig secret and settles", async () => {
+    const { calls, outputs, summary } = await up([cluster()]);
+    expect(calls).toEqual(["POST /kaas"]);
+    expect(summary.result).toBe("succeeded");
+    expect(summary.resourceChanges).toEqual({ create: 2 });
+    expect(outputs["cluster.kaasId"]).toBe("kaas-0001");
+    expect(outputs["cluster.state"]).toBe("Active");
+    expect(outputs["cluster.currentKubernetesVersion"]).toBe("1.32.5");
+    expect(pools(outputs)).toEqual(["system=2", "workers=2"]);
+    const all = await stack.outputs();
+    expect(all["cluster.kubeconfig"].secret).toBe(true);
+    expect(all["cluster.kubeconfig"].value).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
+    expect(all["cluster.kaasId"].secret).toBe(false);
+    await expectSettled();
+  });
+
+  it("resizes a pool through the node pool endpoint", async () => {
+    const { calls, outputs } = await up([
+      cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL] }),
+    ]);
+    expect(calls).toEqual(["PUT /kaas/kaas-0001/nodePools/system"]);
+    expect(pools(outputs)).toEqual(["system=3", "workers=2"]);
+    await expectSettled();
+  });
+
+  it("adds a pool, then removes it, each with one cluster update", async () => {
+    const batch = { name: "batch", nodes: 1, instance: "K2A4", dataCenter: "ITBG-3" };
+    const added = await up([cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL, batch] })]);
+    expect(added.calls).toEqual(["PUT /kaas/kaas-0001"]);
+    expect(pools(added.outputs)).toEqual(["system=3", "workers=2", "batch=1"]);
+    await expectSettled();
+    const removed = await up([cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL] })]);
+    expect(removed.calls).toEqual(["PUT /kaas/kaas-0001"]);
+    expect(pools(removed.outputs)).toEqual(["system=3", "workers=2"]);
+    await expectSettled();
+  });
+
+  it("turns high availability on in place", async () => {
+    const { calls, outputs, summary } = await up([
+      cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL], ha: true }),
+    ]);
+    expect(calls).toEqual(["PUT /kaas/kaas-0001"]);
+    expect(summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    expect(outputs["cluster.ha"]).toBe(true);
+    await expectSettled();
+  });
+
+  it("schedules an upgrade, then sees it done once the service's clock passes the date", async () => {
+    const upgradeDate = new Date(Date.now() + 2 * DAY).toISOString();
+    const args = {
+      nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL],
+      ha: true,
+      kubernetesVersion: "1.33.2",
+      upgradeDate,
+    };
+    const { calls, outputs } = await up([cluster(args)]);
+    expect(calls).toEqual(["PUT /kaas/kaas-0001"]);
+    expect(outputs["cluster.currentKubernetesVersion"]).toBe("1.32.5");
+    expect(outputs["cluster.pendingUpgrade"]).toEqual({ version: "1.33.2", scheduledAt: upgradeDate });
+    await expectSettled();
+
+    // Once the date has passed, the service has upgraded the cluster: refresh takes the new live version into
+    // the outputs, and neither it nor a preview reports a change (the program asked for exactly this).
+    s.emulator.emulator.advanceClock(3 * DAY);
+    const refreshed = await stack.refresh({ expectNoChanges: true });
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 2 });
+    const after = values(await stack.outputs());
+    expect(after["cluster.currentKubernetesVersion"]).toBe("1.33.2");
+    expect(after["cluster.pendingUpgrade"]).toBeNull();
+    await expectSettled();
+  });
+
+  const settledArgs = () => ({
+    nodePools: [{ ...SYSTEM_POOL, nodes: 3 }, WORKER_POOL],
+    ha: true,
+    kubernetesVersion: "1.33.2",
+  });
+
+  it("drops a past upgradeDate from the program without any call", async () => {
+    const { calls } = await up([cluster(settledArgs())]);
+    expect(calls).toEqual([]);
+    await expectSettled();
+  });
+
+  it("converges after a change out of band: refresh sees it, up puts the declared value back", async () => {
+    s.emulator.emulator.patchResource("kaas", "kaas-0001", { name: "renamed-by-hand" });
+    const refreshed = await stack.refresh();
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
+    const { calls, outputs } = await up([cluster(settledArgs())]);
+    expect(calls).toEqual(["PUT /kaas/kaas-0001"]);
+    expect(outputs["cluster.name"]).toBe("e2e-cluster");
+    await expectSettled();
+  });
+
+  it("drops a cluster deleted out of band on refresh, and up creates it again", async () => {
+    s.emulator.emulator.patchResource("kaas", "kaas-0001", { state: "Deleted" });
+    s.emulator.emulator.advanceClock(60_000);
+    const refreshed = await stack.refresh();
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 1, delete: 1 });
+    const { calls, outputs } = await up([cluster(settledArgs())]);
+    expect(calls).toEqual(["POST /kaas"]);
+    expect(outputs["cluster.kaasId"]).toBe("kaas-0002");
+    await expectSettled();
+  });
+
+  it("adopts an existing cluster by adoptId without creating one", async () => {
+    const adopted = await s.stack("adopt", s.program("kaas-adopt"));
+    await s.declare(adopted, [cluster({ ...settledArgs(), adoptId: "kaas-0002" })]);
+    s.clearRequests();
+    const result = await adopted.up();
+    expect(s.mutations()).toEqual([]);
+    expect(values(result.outputs)["cluster.kaasId"]).toBe("kaas-0002");
+    await adopted.preview({ expectNoChanges: true });
+    // The adopting stack lets go of it without deleting it: the first stack still owns the cluster.
+    await adopted.workspace.removeStack("adopt", { force: true });
+  });
+
+  it("destroys the cluster and leaves the service empty", async () => {
+    s.clearRequests();
+    const result = await stack.destroy();
+    expect(result.summary.resourceChanges).toEqual({ delete: 2 });
+    expect(s.mutations()).toEqual(["DELETE /kaas/kaas-0002"]);
+    s.emulator.emulator.advanceClock(60_000);
+    const left = s.emulator.emulator.state().kaas.filter((k) => k.status?.state !== "Deleted");
+    expect(left).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Where the end-to-end suite finds the real Pulumi engine and the programs it runs. The engine is the one
+ * `scripts/engine.sh` puts in `.tools/bin` (the CLI, the Node.js language host, the dynamic-provider launcher
+ * and Node 22); the programs run this package as users get it: packed with `npm pack` and installed, not
+ * linked, into `.tools/e2e/node_modules` next to `@pulumi/pulumi`.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/** The repository root. */
+export const ROOT = path.resolve(__dirname, "../../..");
+/** Root of the engine install, as `PulumiCommand.get({ root })` expects it (`<root>/bin/pulumi`). */
+export const TOOLS = path.join(ROOT, ".tools");
+/** `pulumi`, `pulumi-language-nodejs`, `pulumi-resource-pulumi-nodejs` and `node` (22). */
+export const BIN = path.join(TOOLS, "bin");
+/** Folder whose `node_modules` every test program resolves: programs live in folders below it. */
+export const E2E_ROOT = path.join(TOOLS, "e2e");
+/** Version of `@pulumi/pulumi` the programs use (the package's own dev dependency). */
+export const PULUMI_SDK_VERSION: string = JSON.parse(
+  fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
+).version;
+
+const ENGINE_PARTS = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", "node"];
+
+/** Throws, saying how to get it, when a part of the engine is missing. Nothing is skipped without it. */
+export function assertEngine(): void {
+  const missing = ENGINE_PARTS.filter((name) => {
+    try {
+      fs.accessSync(path.join(BIN, name), fs.constants.X_OK);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length > 0) {
+    throw new Error(
+      `The Pulumi engine is missing from .tools/bin (${missing.join(", ")}). ` +
+        "Build it with `bash scripts/engine.sh` (the demo, `./scripts/demo.sh`, runs it first), then run the tests again.",
+    );
+  }
+}
+
+/** `pulumi version` of the engine in `.tools/bin`. */
+export function engineVersion(): string {
+  return execFileSync(path.join(BIN, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+}
+
+/**
+ * The environment every CLI run gets: the engine first on PATH (so programs run on its Node 22), offline
+ * settings, and none of the `VENDOR_*` variables of the test process, so a test proves what stack config does.
+ */
+export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("VENDOR_") && !key.startsWith("PULUMI_")) env[key] = value;
+  }
+  return {
+    ...env,
+    PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    ...extra,
+  };
+}

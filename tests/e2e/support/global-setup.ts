@@ -1,0 +1,50 @@
+/**
+ * Runs once before the end-to-end suite: checks that the engine is there, packs this package with `npm pack`
+ * (from the `dist/` that `npm test` has just built) and installs the tarball with `@pulumi/pulumi` into
+ * `.tools/e2e/node_modules`, the way a user installs a published package. Test programs live in folders below
+ * `.tools/e2e`, so they and the dynamic-provider process resolve that copy.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { E2E_ROOT, PULUMI_SDK_VERSION, ROOT, assertEngine } from "./engine";
+
+const run = (cmd: string, args: string[], cwd: string): string =>
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+export default function globalSetup(): void {
+  assertEngine();
+  if (!fs.existsSync(path.join(ROOT, "dist/sdk/index.js"))) run("npm", ["run", "--silent", "build"], ROOT);
+
+  const packDir = path.join(E2E_ROOT, "pack");
+  fs.rmSync(packDir, { recursive: true, force: true });
+  fs.mkdirSync(packDir, { recursive: true });
+  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", packDir], ROOT))[0];
+  const tarball = path.join(packDir, packed.filename as string);
+  const digest = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex");
+
+  const stampFile = path.join(E2E_ROOT, ".installed");
+  const wanted = `${PULUMI_SDK_VERSION} ${digest}`;
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
+  fs.writeFileSync(
+    path.join(E2E_ROOT, "package.json"),
+    JSON.stringify(
+      {
+        name: "e2e-programs",
+        private: true,
+        dependencies: {
+          "@pulumi/pulumi": PULUMI_SDK_VERSION,
+          "pulumi-vendor-container": `file:${path.relative(E2E_ROOT, tarball)}`,
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  // The tarball keeps its name across builds: without the lock, npm installs what it holds now.
+  fs.rmSync(path.join(E2E_ROOT, "package-lock.json"), { force: true });
+  fs.rmSync(path.join(E2E_ROOT, "node_modules/pulumi-vendor-container"), { recursive: true, force: true });
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], E2E_ROOT);
+  fs.writeFileSync(stampFile, wanted);
+}

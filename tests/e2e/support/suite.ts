@@ -1,0 +1,217 @@
+/**
+ * One end-to-end test file's world: its own emulator on loopback, its own file backend and `PULUMI_HOME`, and
+ * programs copied into a folder of their own below `.tools/e2e` (so the CLI's `Pulumi.<stack>.yaml` files never
+ * touch the repository). Stacks are driven through the Automation API, which only shells out to the CLI in
+ * `.tools/bin`; every line the CLI prints is kept for the secret search.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  type ConfigMap,
+  type OutputMap,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../../emulator";
+import type { RequestLogEntry } from "../../../emulator/app";
+import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
+
+/** Static bearer token of every e2e emulator: a secret that must never show in plain text. */
+export const TOKEN = "e2e-token-7f3c9a51d2b84e06";
+/** Project id the stacks configure. */
+export const PROJECT = "e2e-project";
+/** Location of every resource. */
+export const LOCATION = "ITBG-Bergamo";
+/** Poll interval of the providers: short, so waits end soon after the emulator settles. */
+export const POLL_MS = "100";
+
+/** Emulator durations: long enough to be seen `InCreation`, short enough for a quick suite. */
+export const E2E_DURATIONS = {
+  kaasCreateMs: 1200,
+  kaasUpdateMs: 400,
+  kaasDeleteMs: 400,
+  registryCreateMs: 800,
+  registryUpdateMs: 300,
+  registryDeleteMs: 300,
+  resetPasswordMs: 200,
+  backupCreateMs: 400,
+  backupUpdateMs: 200,
+  backupDeleteMs: 300,
+  attachMs: 200,
+  detachMs: 200,
+  tombstoneMs: 200,
+};
+
+/** A resource of the `resources` program (`tests/e2e/programs/resources/index.js`). */
+export interface Declared {
+  kind: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment";
+  name: string;
+  args: Record<string, unknown>;
+  protect?: boolean;
+}
+
+/** A reference to an output of a resource declared earlier in the same program. */
+export const ref = (resource: string, output: string) => ({ $ref: `${resource}.${output}` });
+
+/** The world of one test file. */
+export interface Suite {
+  emulator: RunningEmulator;
+  /** Folder of this suite below `.tools/e2e` (backend, home, program copies). */
+  dir: string;
+  /** Every line the CLI printed so far (stdout and stderr), across stacks. */
+  cliOutput: string[];
+  /** A copy of `from` (a program folder, default the `resources` program) named `project`, ready to run. */
+  program(project: string, from?: string): string;
+  /** A stack of the program in `workDir`, created (or selected) with the emulator's settings in its config. */
+  stack(name: string, workDir: string, config?: ConfigMap): Promise<Stack>;
+  /** Sets the `resources` program's declaration. */
+  declare(stack: Stack, resources: Declared[]): Promise<void>;
+  /** Every request the emulator saw since the last `clearRequests`, control API excluded. */
+  requests(): RequestLogEntry[];
+  /** The mutating ones (POST, PUT, PATCH, DELETE), as `METHOD /path` below the project's provider prefix. */
+  mutations(): string[];
+  /** Forgets the requests seen so far. */
+  clearRequests(): void;
+  /** Runs the CLI directly (for what the Automation API does not expose); resolves with its exit and output. */
+  cli(args: string[], workDir: string, options?: { detached?: boolean }): CliRun;
+  /** The environment of every CLI run of this suite. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A CLI process started by `Suite.cli`. */
+export interface CliRun {
+  child: ChildProcess;
+  /** Resolves when the process exits, with its code (null when killed) and everything it printed. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>;
+}
+
+/** The plain values of a stack's outputs, secret or not. */
+export const values = (outputs: OutputMap): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+
+/** Starts an emulator and prepares a backend for one test file. */
+export async function openSuite(name: string, emulatorOptions: StartEmulatorOptions = {}): Promise<Suite> {
+  assertEngine();
+  const emulator = await startEmulator({
+    tokens: [TOKEN],
+    durations: E2E_DURATIONS,
+    ...emulatorOptions,
+  });
+  fs.mkdirSync(path.join(E2E_ROOT, "runs"), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(E2E_ROOT, "runs", `${name}-`));
+  const backend = path.join(dir, "backend");
+  const home = path.join(dir, "home");
+  fs.mkdirSync(backend);
+  fs.mkdirSync(home);
+  const env = engineEnv({ PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_HOME: home });
+  const pulumiCommand = await PulumiCommand.get({ root: TOOLS, skipVersionCheck: true });
+  const cliOutput: string[] = [];
+  const record = (text: string) => cliOutput.push(text);
+  const children = new Set<ChildProcess>();
+
+  const suite: Suite = {
+    emulator,
+    dir,
+    cliOutput,
+    env,
+    program(project, from = path.join(ROOT, "tests/e2e/programs/resources")) {
+      const target = path.join(dir, "programs", project);
+      fs.cpSync(from, target, {
+        recursive: true,
+        filter: (src) => !/node_modules|Pulumi\.[^/]+\.yaml$/.test(path.relative(from, src)),
+      });
+      const manifest = path.join(target, "Pulumi.yaml");
+      const text = fs.readFileSync(manifest, "utf8").replace(/^name: .*$/m, `name: ${project}`);
+      fs.writeFileSync(manifest, text);
+      return target;
+    },
+    async stack(stackName, workDir, config = {}) {
+      const stack = await LocalWorkspace.createOrSelectStack(
+        { stackName, workDir },
+        { pulumiHome: home, envVars: env, pulumiCommand },
+      );
+      await stack.setAllConfig({
+        "vendor:baseUrl": { value: emulator.url },
+        "vendor:token": { value: TOKEN, secret: true },
+        "vendor:projectId": { value: PROJECT },
+        "vendor:pollIntervalMs": { value: POLL_MS },
+        ...config,
+      });
+      return withOutputCapture(stack, record);
+    },
+    async declare(stack, resources) {
+      await stack.setConfig("e2e:resources", { value: JSON.stringify(resources) });
+    },
+    requests: () => emulator.emulator.requests(),
+    mutations: () =>
+      emulator.emulator
+        .requests()
+        .filter((r) => r.mutating)
+        .map((r) => `${r.method} ${r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, "")}`),
+    clearRequests: () => emulator.emulator.clearRequests(),
+    cli(args, workDir, options = {}) {
+      const child = spawn(path.join(BIN, "pulumi"), [...args, "--non-interactive", "--color", "never"], {
+        cwd: workDir,
+        env,
+        detached: options.detached ?? false,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      children.add(child);
+      let output = "";
+      const take = (chunk: Buffer) => {
+        output += String(chunk);
+      };
+      child.stdout!.on("data", take);
+      child.stderr!.on("data", take);
+      const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>(
+        (resolve) =>
+          child.on("close", (code, signal) => {
+            children.delete(child);
+            record(output);
+            resolve({ code, signal, output });
+          }),
+      );
+      return { child, done };
+    },
+    async close() {
+      for (const child of children) child.kill("SIGKILL");
+      await emulator.close();
+      if (!process.env.E2E_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return suite;
+}
+
+type Operation = "up" | "preview" | "refresh" | "destroy";
+
+/**
+ * Wraps a stack so every `up`, `preview`, `refresh` and `destroy` keeps what the CLI prints (and prints it on
+ * failure too: a failed operation throws, and its output is in the error).
+ */
+function withOutputCapture(stack: Stack, record: (text: string) => void): Stack {
+  for (const op of ["up", "preview", "refresh", "destroy"] as Operation[]) {
+    const original = (stack[op] as (opts?: Record<string, unknown>) => Promise<unknown>).bind(stack);
+    Object.assign(stack, {
+      [op]: async (opts: Record<string, unknown> = {}) => {
+        const onOutput = opts.onOutput as ((out: string) => void) | undefined;
+        try {
+          return await original({
+            color: "never",
+            ...opts,
+            onOutput: (out: string) => {
+              record(out);
+              onOutput?.(out);
+            },
+          });
+        } catch (error) {
+          record(String((error as Error).message));
+          throw error;
+        }
+      },
+    });
+  }
+  return stack;
+}
