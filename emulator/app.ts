@@ -83,6 +83,23 @@ export interface ResourcePatch {
   properties?: Record<string, unknown>;
 }
 
+/**
+ * A volume attachment as the emulator holds it, whatever the wire reading lets responses show
+ * (`GET /_emulator/kaas/{id}/attachments`): the truth tests check against.
+ */
+export interface AttachmentTruth {
+  uri: string;
+  nodePoolName: string | null;
+  /** Null once the node was removed (the volume stays attached to the cluster). */
+  nodeId: string | null;
+  sizeGb: number;
+  /**
+   * `attaching` (accepted, not yet shown), `attached`, or `detaching` (a detach was accepted; it still shows
+   * until the detach duration passes). Attaching and attached count against the storage limit.
+   */
+  state: "attaching" | "attached" | "detaching";
+}
+
 /** Everything the emulator holds, tombstones included (`GET /_emulator/state`). */
 export interface EmulatorStateSnapshot {
   now: string;
@@ -118,6 +135,8 @@ export interface Emulator {
   state(): EmulatorStateSnapshot;
   /** Simulates a platform upgrade job: the cluster's live version becomes `version`. */
   platformUpgrade(kaasId: string, version: string): KaasResponse;
+  /** The volume attachments the cluster holds, in attach order, shown by the wire reading or not. */
+  attachments(kaasId: string): AttachmentTruth[];
   /** Simulates the autoscaler (or any out-of-band scaling): the pool gets `nodes` nodes. */
   scaleNodePool(kaasId: string, poolName: string, nodes: number): KaasResponse;
   patchResource(kind: Kind, id: string, patch: ResourcePatch): AnyResponse;
@@ -474,6 +493,17 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         rec.props.upgradeTo = null;
       persist();
       return svc.render(rec) as KaasResponse;
+    },
+    attachments(kaasId) {
+      const rec = kaasOr404(kaasId);
+      const now = clock.now();
+      return rec.props.attachments.map((a) => ({
+        uri: a.uri,
+        nodePoolName: a.nodePoolName,
+        nodeId: a.nodeId,
+        sizeGb: a.sizeGb,
+        state: a.visibleUntil !== null ? "detaching" : a.visibleFrom > now ? "attaching" : "attached",
+      }));
     },
     scaleNodePool(kaasId, poolName, nodes) {
       const rec = kaasOr404(kaasId);

@@ -29,9 +29,9 @@ export interface Durations {
   backupUpdateMs: number;
   /** Backup `Deleting` -> `Deleted`. Default 600. */
   backupDeleteMs: number;
-  /** Time until an attached volume shows in `attachedVolumes`. Default 300. */
+  /** Time until an attached volume shows in responses (see `WireReadings.attachments`). Default 300. */
   attachMs: number;
-  /** Time until a detached volume leaves `attachedVolumes`. Default 300. */
+  /** Time until a detached volume leaves responses (see `WireReadings.attachments`). Default 300. */
   detachMs: number;
   /** How long a `Deleted` resource still answers GET before it is gone (404). Default 1000. */
   tombstoneMs: number;
@@ -123,8 +123,12 @@ export interface InstanceSize {
 export interface WireReadings {
   /**
    * Where attached volumes show: `attachedVolumes` (a cluster property the published responses do not
-   * have; default), `linkedResources` (the published `metadata`-level list of linked resources), or
-   * `hidden` (nothing shows them: attach and detach answer 202 and that is all).
+   * have, with node and size; default), `linkedResources` (the published `metadata.linkedResources`, as
+   * `{uri, strictCorrelation}`: the volume, not its node; the field is absent under the other readings), or
+   * `hidden` (nothing shows them: attach and detach answer 202 and that is all). Under every reading the
+   * emulator holds the attachments, applies the storage limit, refuses a second attach of a volume and
+   * answers 404 to the detach of a volume that is not attached (`GET /_emulator/kaas/{id}/attachments`
+   * shows the truth).
    */
   attachments: "attachedVolumes" | "linkedResources" | "hidden";
   /** Node ids of each pool in cluster responses: `shown` (default; not in the published responses) or `hidden`. */

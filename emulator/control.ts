@@ -11,6 +11,7 @@
  * | GET / PUT | `/_emulator/config` | `EmulatorConfigInput` (deep merge) | `EmulatorConfig` |
  * | POST | `/_emulator/reset` | | 204 |
  * | GET | `/_emulator/state` | | `EmulatorStateSnapshot` |
+ * | GET | `/_emulator/kaas/{id}/attachments` | | `{attachments: AttachmentTruth[]}` (whatever responses show) |
  * | POST | `/_emulator/kaas/{id}/platform-upgrade` | `{version}` | KaaS response |
  * | POST | `/_emulator/kaas/{id}/nodePools/{pool}/scale` | `{nodes}` | KaaS response |
  * | PATCH | `/_emulator/resources/{kind}/{id}` | `ResourcePatch` | the resource's response |
@@ -129,6 +130,11 @@ const CONTROL_ROUTES: ControlRoute[] = [
     },
   },
   { method: "GET", pattern: "/state", handler: (emu) => ({ status: 200, body: emu.state() }) },
+  {
+    method: "GET",
+    pattern: "/kaas/:id/attachments",
+    handler: (emu, params) => ({ status: 200, body: { attachments: emu.attachments(params.id) } }),
+  },
   {
     method: "POST",
     pattern: "/kaas/:id/platform-upgrade",

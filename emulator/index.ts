@@ -15,7 +15,14 @@ import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator, type EmulatorOptions } from "./app";
 
 export { createEmulator } from "./app";
-export type { Emulator, EmulatorOptions, EmulatorStateSnapshot, RequestLogEntry, ResourcePatch } from "./app";
+export type {
+  AttachmentTruth,
+  Emulator,
+  EmulatorOptions,
+  EmulatorStateSnapshot,
+  RequestLogEntry,
+  ResourcePatch,
+} from "./app";
 export type { ClientCredentials } from "./auth";
 export { EmulatorClock } from "./clock";
 export {

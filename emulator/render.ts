@@ -6,7 +6,7 @@
  * `schemas/`, which the integration tests check.
  */
 import type { BackupResponse } from "../schemas/backup";
-import type { KaasResponse } from "../schemas/kaas";
+import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
 import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";
 import { instanceSizeOf, type EmulatorConfig } from "./config";
@@ -110,8 +110,51 @@ export function kaasUri(namespace: string, projectId: string, id: string): strin
   return `${providerPrefix(namespace, projectId)}/kaas/${id}`;
 }
 
+/**
+ * The cluster's attachments as responses show them under the wire reading `attachments` (config.ts
+ * `WireReadings`), read per response so `PUT /_emulator/config` applies at once. An attachment shows from
+ * `visibleFrom` until `visibleUntil` (attach and detach take time), whatever the reading: `attachedVolumes`
+ * (a property the published responses do not have) with node and size, `linkedResources` (the published
+ * `metadata.linkedResources`, `LinkedResourceResponseDto {uri, strictCorrelation}`: the volume, not its
+ * node), or `hidden` (nothing; the store still holds them, `GET /_emulator/kaas/{id}/attachments`).
+ */
+function attachmentFields(
+  rec: KaasRecord,
+  ctx: RenderContext,
+): {
+  metadata: { linkedResources?: { uri: string; strictCorrelation: boolean }[] };
+  properties: { attachedVolumes?: AttachedVolumeResponse[] };
+} {
+  const shown = rec.props.attachments.filter(
+    (a) => a.visibleFrom <= ctx.now && (a.visibleUntil === null || a.visibleUntil > ctx.now),
+  );
+  switch (ctx.config.wire.attachments) {
+    case "attachedVolumes":
+      return {
+        metadata: {},
+        properties: {
+          attachedVolumes: shown.map((a) => ({
+            uri: a.uri,
+            nodePoolName: a.nodePoolName,
+            nodeId: a.nodeId,
+            sizeGb: a.sizeGb,
+          })),
+        },
+      };
+    case "linkedResources":
+      // A volume outlives the cluster it is attached to: the link is not a strict correlation.
+      return {
+        metadata: { linkedResources: shown.map((a) => ({ uri: a.uri, strictCorrelation: false })) },
+        properties: {},
+      };
+    case "hidden":
+      return { metadata: {}, properties: {} };
+  }
+}
+
 /** Renders a cluster. */
 export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
+  const attachments = attachmentFields(rec, ctx);
   const p = rec.props;
   const uri = kaasUri(ctx.namespace, rec.projectId, rec.id);
   const vpcUri = kaasVpcUri(rec);
@@ -123,7 +166,10 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
   const version = ctx.config.kubernetesVersions.find((v) => v.value === p.kubernetesVersion);
   const sgName = p.securityGroupName ?? `sg-${rec.id}`;
   return {
-    metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas", name: "KaaS" }),
+    metadata: {
+      ...metadataResponse(rec, uri, ctx.namespace, { id: "kaas", name: "KaaS" }),
+      ...attachments.metadata,
+    },
     status: statusResponse(rec),
     properties: {
       linkedResources: [vpcUri, subnetUri].filter((u): u is string => u !== null).map((u) => ({ uri: u })),
@@ -180,9 +226,7 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
         authorizedIpRanges: p.authorizedIpRanges ? [...p.authorizedIpRanges] : null,
         enablePrivateCluster: p.enablePrivateCluster,
       },
-      attachedVolumes: p.attachments
-        .filter((a) => a.visibleFrom <= ctx.now && (a.visibleUntil === null || a.visibleUntil > ctx.now))
-        .map((a) => ({ uri: a.uri, nodePoolName: a.nodePoolName, nodeId: a.nodeId, sizeGb: a.sizeGb })),
+      ...attachments.properties,
     },
     data: { private: { phase: phase(rec) } },
   } as KaasResponse;

@@ -422,6 +422,8 @@ export class VendorContainerClient {
       deadline: number;
       onProgress?: (line: string) => void;
       judge?: (t: T) => WaitVerdict;
+      /** What a custom `judge` waits for, for progress lines and errors. Default `Active`. */
+      target?: string;
       /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
       afterMutation?: boolean;
     },
@@ -434,7 +436,7 @@ export class VendorContainerClient {
           : args.judge
             ? args.judge(t)
             : classifyState(t.status),
-      { ...this.waitDefaults(args), target: "Active", method: "GET" },
+      { ...this.waitDefaults(args), target: args.target ?? "Active", method: "GET" },
     ) as Promise<T>;
   }
 

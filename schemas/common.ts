@@ -64,6 +64,17 @@ export const LocationResponse = Type.Object({
   value: Type.Optional(Nullable(Type.String())),
 });
 
+/**
+ * A linked resource as responses show it (`LinkedResourceResponseDto` of the published interface: `uri`
+ * and `strictCorrelation`). Where the service lists attached volumes this way is unconfirmed (api-notes
+ * "What the published interface does not show"); the VolumeAttachment provider reads it when present.
+ */
+export const LinkedResourceResponse = Type.Object({
+  uri: Type.Optional(Nullable(Type.String())),
+  strictCorrelation: Type.Optional(Nullable(Type.Boolean())),
+});
+export type LinkedResourceResponse = Static<typeof LinkedResourceResponse>;
+
 /** Response metadata: the provider relies on `id`; the rest is informational. */
 export const MetadataResponse = Type.Object({
   id: Type.String({ minLength: 1 }),
@@ -77,6 +88,7 @@ export const MetadataResponse = Type.Object({
   updateDate: Type.Optional(Nullable(Type.String())),
   updatedBy: Type.Optional(Nullable(Type.String())),
   version: Type.Optional(Nullable(Type.String())),
+  linkedResources: Type.Optional(Nullable(Type.Array(LinkedResourceResponse))),
 });
 export type MetadataResponse = Static<typeof MetadataResponse>;
 

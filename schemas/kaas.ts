@@ -8,6 +8,7 @@ import {
   BillingPlanResponse,
   DateTime,
   Int32,
+  LinkedResourceResponse,
   ListEnvelope,
   MetadataRequest,
   MetadataResponse,
@@ -204,6 +205,7 @@ export const KaasResponse = Type.Object({
       ),
     ),
     attachedVolumes: Type.Optional(Nullable(Type.Array(AttachedVolumeResponse))),
+    linkedResources: Type.Optional(Nullable(Type.Array(LinkedResourceResponse))),
   }),
   data: Type.Optional(
     Nullable(

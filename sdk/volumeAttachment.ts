@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 import { creationScope, type ResourceArgs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
@@ -15,6 +15,12 @@ export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
  * detached deletes as a success. Exceeding the cluster's `maxCumulativeVolumeSize` fails with a message
  * that names the limit.
  *
+ * The service's published responses do not show attachments. Where they show none, the attach is taken as
+ * made once the service accepted it and the cluster settled (`verification: "none"`), refresh keeps the
+ * attachment as declared (it cannot see it, so never drops it; a cluster that is gone drops it), and
+ * delete always sends the detach, a 404 meaning already detached. Where the cluster does show attachments,
+ * create waits until it shows this one and refresh drops one that is really gone.
+ *
  * @example
  * ```ts
  * const data = new VolumeAttachment("data", {
@@ -25,8 +31,13 @@ export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
  * ```
  */
 export class VolumeAttachment extends pulumi.dynamic.Resource {
-  /** Size of the volume in GB as the cluster reports it. */
+  /** Size of the volume in GB as the cluster reports it, or null where it shows no attachments. */
   declare readonly sizeGb: pulumi.Output<number | null>;
+  /**
+   * How far the attachment was checked: `"node"`, `"cluster"` (attached, node not shown) or `"none"` (the
+   * service does not show attachments; see {@link VolumeAttachmentComputed.verification}).
+   */
+  declare readonly verification: pulumi.Output<VolumeAttachmentComputed["verification"]>;
   /** Id of the cluster. */
   declare readonly kaasId: pulumi.Output<string>;
   /** Node the volume is attached to. */
@@ -38,7 +49,7 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
     super(
       shell,
       name,
-      { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined },
+      { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined, verification: undefined },
       { ...opts, deleteBeforeReplace: true },
       MODULE,
       "VolumeAttachment",

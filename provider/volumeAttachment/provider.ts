@@ -1,8 +1,16 @@
-/** The VolumeAttachment provider. Loaded lazily in the provider process; never serialized. */
-import type { AttachedVolumeResponse, KaasResponse } from "../../schemas";
+/**
+ * The VolumeAttachment provider. Loaded lazily in the provider process; never serialized.
+ *
+ * The published cluster responses do not list attached volumes (api-notes "What the published interface
+ * does not show"). Each response is read for what it shows (`observe.ts`): where it shows attachments
+ * (`attachedVolumes`, or the volume among the linked resources) every wait watches the attachment itself;
+ * where it shows nothing, the service's acceptance of the attach or detach is the result once the cluster
+ * is settled, refresh keeps the attachment as declared, and the output `verification` says `none`.
+ */
+import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
-import { waitFor, type WaitVerdict } from "../../rest/waiter";
+import { TRANSITIONAL_STATES, classifyState, type WaitVerdict } from "../../rest/waiter";
 import type { CheckFailure, Inputs } from "../common/check";
 import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
@@ -16,29 +24,69 @@ import {
 } from "../common/resource";
 import { attachmentId, checkVolumeAttachment } from "./check";
 import { diffVolumeAttachment } from "./diff";
+import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
 const subjectOf = (inputs: Inputs) => subject("VolumeAttachment", inputs);
-const inputsOf = (state: Inputs) => splitInputs(state, ["sizeGb"]);
+const inputsOf = (state: Inputs) => splitInputs(state, ["sizeGb", "verification"]);
 
-/** Where the cluster says the volume is attached, if anywhere. */
-export function attachmentOf(
-  cluster: KaasResponse | undefined,
-  volumeUri: string,
-): AttachedVolumeResponse | undefined {
-  return (cluster?.properties.attachedVolumes ?? []).find((v) => v.uri === volumeUri);
+/** One look at the cluster during a wait. Never undefined, so a cluster that is gone is judged, not failed. */
+interface ClusterLook {
+  status?: KaasResponse["status"];
+  cluster: KaasResponse | undefined;
 }
 
-/** Verdict for "attached to `nodeId`": done there, failed when it went to another node, else pending. */
-function attachedTo(nodeId: string) {
-  return (a: AttachedVolumeResponse | undefined): WaitVerdict =>
-    a === undefined
-      ? { kind: "pending", state: "attaching" }
-      : a.nodeId === nodeId
-        ? { kind: "done" }
-        : { kind: "failed", reason: `attached to node ${a.nodeId ?? "(gone)"} instead of ${nodeId}` };
+/**
+ * Verdict for "attached to `nodeId`" on one look: seen there is done, seen on another node fails, not seen
+ * yet is pending. Where the response shows no attachments, the accepted attach is done once the cluster is
+ * settled (it may pass `Updating` while the service works).
+ */
+function attachedTo(volumeUri: string, nodeId: string) {
+  return ({ cluster }: ClusterLook): WaitVerdict => {
+    if (!cluster) return { kind: "failed", reason: "the cluster no longer exists" };
+    const view = viewAttachment(cluster, volumeUri);
+    switch (view.shows) {
+      case "attachedVolumes": {
+        const a = view.attachment;
+        if (a === undefined) return { kind: "pending", state: "attaching" };
+        return a.nodeId === nodeId
+          ? { kind: "done" }
+          : { kind: "failed", reason: `attached to node ${a.nodeId ?? "(gone)"} instead of ${nodeId}` };
+      }
+      case "linkedResources":
+        return view.linked ? { kind: "done" } : { kind: "pending", state: "attaching" };
+      case "nothing":
+        return classifyState(cluster.status);
+    }
+  };
 }
+
+/**
+ * Verdict for "detached" on one look: done once the volume is no longer shown, or the cluster is gone. Where
+ * the response shows no attachments, done once the cluster is out of its transitional states.
+ */
+function detachedFrom(volumeUri: string) {
+  return ({ cluster }: ClusterLook): WaitVerdict => {
+    if (!cluster) return { kind: "done" };
+    const view = viewAttachment(cluster, volumeUri);
+    if (view.shows === "nothing") {
+      const state = cluster.status?.state ?? "";
+      return TRANSITIONAL_STATES.has(state) ? { kind: "pending", state } : { kind: "done" };
+    }
+    return shownAttached(view) ? { kind: "pending", state: "detaching" } : { kind: "done" };
+  };
+}
+
+/** Whether a view that shows attachments shows this volume attached (to any node). */
+const shownAttached = (view: AttachmentView): boolean =>
+  view.shows === "attachedVolumes"
+    ? view.attachment !== undefined
+    : view.shows === "linkedResources" && view.linked;
+
+/** The service's refusal of an attach because the volume is attached already (to any node of the cluster). */
+const isAlreadyAttached = (error: unknown): boolean =>
+  isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
 export class VolumeAttachmentProvider {
   constructor(private readonly api: () => VendorContainerClient = client) {}
@@ -52,30 +100,43 @@ export class VolumeAttachmentProvider {
     return { changes, replaces, deleteBeforeReplace };
   }
 
-  /** Polls the cluster until `judge` is satisfied with the volume's attachment. */
+  /** Polls the cluster through the client's waiter until `judge` is satisfied. */
   private watch(
     api: VendorContainerClient,
     inputs: Inputs,
-    what: string,
-    until: number,
-    target: string,
-    judge: (a: AttachedVolumeResponse | undefined) => WaitVerdict,
-  ) {
+    args: { what: string; until: number; target: string; afterMutation: boolean },
+    judge: (look: ClusterLook) => WaitVerdict,
+  ): Promise<ClusterLook> {
     const projectId = inputs.projectId as string;
     const kaasId = inputs.kaasId as string;
-    return waitFor(
-      () => api.findKaas(projectId, kaasId),
-      (cluster) => judge(attachmentOf(cluster, inputs.volumeUri as string)),
+    return api.waitUntilSettled<ClusterLook>(
+      async () => {
+        const cluster = await api.findKaas(projectId, kaasId);
+        return { status: cluster?.status, cluster };
+      },
       {
-        what,
-        target,
-        method: "GET",
+        what: args.what,
         path: `/kaas/${kaasId}`,
-        deadline: until,
-        intervalMs: api.pollIntervalMs,
+        deadline: args.until,
         onProgress: progress,
+        judge,
+        target: args.target,
+        afterMutation: args.afterMutation,
       },
     );
+  }
+
+  /** Outputs from the last look at the cluster; `previous` outputs keep a size no response shows any more. */
+  private outputs(inputs: Inputs, cluster: KaasResponse | undefined, previous: Inputs = {}): Inputs {
+    const view: AttachmentView = cluster
+      ? viewAttachment(cluster, inputs.volumeUri as string)
+      : { shows: "nothing" };
+    const verification: Verification = verificationOf(view, inputs.nodeId as string) ?? "none";
+    const sizeGb =
+      view.shows === "attachedVolumes"
+        ? (view.attachment?.sizeGb ?? null)
+        : ((previous.sizeGb as number | null | undefined) ?? null);
+    return jsonSafe({ ...inputsOf(inputs), sizeGb, verification });
   }
 
   /** Rewrites a refusal caused by the cluster's storage limit so that it names the limit. */
@@ -96,6 +157,29 @@ export class VolumeAttachmentProvider {
     );
   }
 
+  /**
+   * The refusal to take over an attachment whose node the service does not show without `adoptId`: it may be
+   * this resource's own (an interrupted run, a retried request) or another node's.
+   */
+  private unknownNodeRefusal(inputs: Inputs, why: string): Error {
+    const id = attachmentId(inputs.kaasId as string, inputs.volumeUri as string);
+    return new Error(
+      `${subjectOf(inputs)}: ${why}, and the service does not show to which node, so it cannot be checked to ` +
+        `be node ${inputs.nodeId}. If this attachment is yours (an interrupted run, a retried request), set ` +
+        `adoptId: "${id}" to take it over; otherwise detach it first.`,
+    );
+  }
+
+  /**
+   * Attaches at node level and waits until the cluster shows the attachment on that node, or, where the
+   * cluster shows no attachments, until the cluster is settled after the accepted attach.
+   *
+   * Taking over (`adoptId`, or an attachment already on the declared node): where `attachedVolumes` shows
+   * it, it must be on the declared node; where only linked resources show it, it must be linked to the
+   * cluster, its node is taken as declared, and without `adoptId` it is refused; where nothing shows
+   * attachments, the attach is sent anyway: a 2xx means it was not attached and now is, a refusal "already
+   * attached" means it is attached somewhere in the cluster and is taken over only with `adoptId`.
+   */
   async create(inputs: Inputs): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
     const projectId = inputs.projectId as string;
@@ -105,40 +189,79 @@ export class VolumeAttachmentProvider {
     const what = subjectOf(inputs);
     const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
     const id = attachmentId(kaasId, volumeUri);
+    const adopt = typeof inputs.adoptId === "string";
     const cluster = await api.findKaas(projectId, kaasId);
     if (!cluster) throw new Error(`${what}: cluster ${kaasId} does not exist in project ${projectId}`);
-    const existing = attachmentOf(cluster, volumeUri);
-    if (existing && existing.nodeId !== nodeId) {
-      throw new Error(
-        `${what}: ${volumeUri} is already attached to node ${existing.nodeId ?? "(gone)"} of cluster ${kaasId}; detach it first`,
-      );
+    const view = viewAttachment(cluster, volumeUri);
+    let send = true;
+    if (view.shows === "attachedVolumes") {
+      const existing = view.attachment;
+      if (existing && existing.nodeId !== nodeId) {
+        throw new Error(
+          `${what}: ${volumeUri} is already attached to node ${existing.nodeId ?? "(gone)"} of cluster ${kaasId}; detach it first`,
+        );
+      }
+      if (!existing && adopt)
+        throw new Error(`${what}: adoptId ${inputs.adoptId}: the volume is not attached`);
+      if (existing) {
+        log(what, `taking over the existing attachment of ${volumeUri} to node ${nodeId}`);
+        send = false;
+      }
+    } else if (view.shows === "linkedResources") {
+      if (!view.linked && adopt)
+        throw new Error(`${what}: adoptId ${inputs.adoptId}: the volume is not attached`);
+      if (view.linked && !adopt)
+        throw this.unknownNodeRefusal(inputs, `${volumeUri} is already attached to cluster ${kaasId}`);
+      if (view.linked) {
+        log(
+          what,
+          `taking over the existing attachment of ${volumeUri} to cluster ${kaasId}; the service does not ` +
+            `show its node, so node ${nodeId} is taken as declared`,
+        );
+        send = false;
+      }
     }
-    if (!existing && inputs.adoptId)
-      throw new Error(`${what}: adoptId ${inputs.adoptId}: the volume is not attached`);
-    if (existing) {
-      log(what, `taking over the existing attachment of ${volumeUri} to node ${nodeId}`);
-    } else {
+    if (send) {
       try {
         await api.attachVolume(projectId, kaasId, inputs.nodePoolName as string, nodeId, volumeUri);
-        log(what, `attaching ${volumeUri} to node ${nodeId}`);
+        log(
+          what,
+          view.shows === "nothing" && adopt
+            ? `adoptId: the service accepted a new attach of ${volumeUri} to node ${nodeId}, so it was not ` +
+                `attached; it is attached now (the service does not show attachments: unverified)`
+            : `attaching ${volumeUri} to node ${nodeId}`,
+        );
       } catch (error) {
-        // A retried attach whose first try went through answers "already attached" (the attachment may
-        // still be on its way to the cluster's list): the wait below decides.
-        if (!isVendorApiError(error) || error.status !== 400 || !/already attached/i.test(error.message)) {
-          throw await this.explain(api, inputs, error);
+        if (!isAlreadyAttached(error)) throw await this.explain(api, inputs, error);
+        if (view.shows === "nothing") {
+          if (!adopt) {
+            throw this.unknownNodeRefusal(
+              inputs,
+              `the service answers that ${volumeUri} is already attached to cluster ${kaasId} (${errorText(error)})`,
+            );
+          }
+          log(
+            what,
+            `adoptId: the service answers that ${volumeUri} is already attached to cluster ${kaasId}; it does ` +
+              `not show attachments, so the attachment is taken over unverified, on node ${nodeId} as declared`,
+          );
         }
+        // Where attachments show, a retried attach whose first try went through answers "already attached"
+        // (the attachment may still be on its way to the cluster's responses): the wait below decides.
       }
     }
     try {
-      const live = await this.watch(api, inputs, `${what} (${id})`, until, "attached", attachedTo(nodeId));
-      return {
-        id,
-        outs: jsonSafe({ ...inputsOf(inputs), sizeGb: attachmentOf(live, volumeUri)?.sizeGb ?? null }),
-      };
+      const live = await this.watch(
+        api,
+        inputs,
+        { what: `${what} (${id})`, until, target: "attached", afterMutation: send },
+        attachedTo(volumeUri, nodeId),
+      );
+      return { id, outs: this.outputs(inputs, live.cluster) };
     } catch (error) {
       throw partialFailure(
         id,
-        jsonSafe({ ...inputsOf(inputs), sizeGb: null }),
+        jsonSafe({ ...inputsOf(inputs), sizeGb: null, verification: "none" }),
         inputs,
         `${what} (${id}) attach did not complete: ${errorText(error)}`,
       );
@@ -146,53 +269,69 @@ export class VolumeAttachmentProvider {
   }
 
   /** Only `timeouts` updates in place; nothing to send. Waits for a pending attach (partial failure resume). */
-  async update(id: string, _olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
+  async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
     const api = this.api();
-    const nodeId = news.nodeId as string;
     const live = await this.watch(
       api,
       news,
-      `${subjectOf(news)} (${id})`,
-      deadlineOf(news, "update", DEFAULT_TIMEOUTS),
-      "attached",
-      attachedTo(nodeId),
+      {
+        what: `${subjectOf(news)} (${id})`,
+        until: deadlineOf(news, "update", DEFAULT_TIMEOUTS),
+        target: "attached",
+        afterMutation: false,
+      },
+      attachedTo(news.volumeUri as string, news.nodeId as string),
     );
-    return {
-      outs: jsonSafe({
-        ...inputsOf(news),
-        sizeGb: attachmentOf(live, news.volumeUri as string)?.sizeGb ?? null,
-      }),
-    };
+    return { outs: this.outputs(news, live.cluster, olds) };
   }
 
-  /** Gone when the cluster no longer lists the volume; moved when it lists it on another node. */
+  /**
+   * Gone when the cluster is gone, or when it shows attachments and not this one; moved when `attachedVolumes`
+   * shows it on another node. Where the cluster shows no attachments, kept as declared (`verification: none`):
+   * refresh never drops what it cannot see.
+   */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const api = this.api();
     const declared = inputsOf(props);
+    const what = subjectOf(declared);
+    const volumeUri = declared.volumeUri as string;
     const cluster = await api.findKaas(
       (declared.projectId as string) ?? defaultProjectId(),
       declared.kaasId as string,
     );
-    const attachment = attachmentOf(cluster, declared.volumeUri as string);
-    if (!attachment) {
-      log(subjectOf(declared), `${declared.volumeUri} is no longer attached`);
+    if (!cluster) {
+      log(what, `cluster ${declared.kaasId} no longer exists, and ${volumeUri} is attached to it no more`);
       return { id: "", props: {}, inputs: {} };
     }
+    const view = viewAttachment(cluster, volumeUri);
+    if (view.shows === "nothing") {
+      log(
+        what,
+        `cannot verify ${volumeUri} on node ${declared.nodeId}: the service does not show volume attachments; ` +
+          "kept as declared",
+      );
+    } else if (!shownAttached(view)) {
+      log(what, `${volumeUri} is no longer attached`);
+      return { id: "", props: {}, inputs: {} };
+    }
+    const attachment = view.shows === "attachedVolumes" ? view.attachment : undefined;
     const inputs = jsonSafe({
       ...declared,
-      nodeId: attachment.nodeId ?? declared.nodeId,
-      nodePoolName: attachment.nodePoolName ?? declared.nodePoolName,
+      nodeId: attachment?.nodeId ?? declared.nodeId,
+      nodePoolName: attachment?.nodePoolName ?? declared.nodePoolName,
     });
     return {
       id,
-      props: { ...inputs, sizeGb: attachment.sizeGb ?? null },
+      props: this.outputs(inputs, cluster, props),
       inputs: refreshedInputs(declared, inputs),
     };
   }
 
   /**
-   * Detaches at node level; when the node no longer exists (pool scaled down or replaced) falls back to the
-   * cluster-level detach; an already detached volume, or a cluster already gone, is a success.
+   * Detaches at node level; when the node no longer holds the volume (gone with a scaled-down or replaced
+   * pool) falls back to the cluster-level detach; a 404 there means already detached. Where the cluster
+   * shows attachments and not this one, or the cluster is gone, there is nothing to send. Then waits until
+   * the volume is no longer shown, or, where nothing shows attachments, until the cluster is settled.
    */
   async delete(id: string, props: Inputs): Promise<void> {
     const api = this.api();
@@ -201,7 +340,10 @@ export class VolumeAttachmentProvider {
     const volumeUri = props.volumeUri as string;
     const what = subjectOf(props);
     const cluster = await api.findKaas(projectId, kaasId);
-    if (!attachmentOf(cluster, volumeUri)) return;
+    if (!cluster) return;
+    const view = viewAttachment(cluster, volumeUri);
+    if (view.shows !== "nothing" && !shownAttached(view)) return;
+    let accepted = true;
     try {
       await api.detachVolumeFromNode(
         projectId,
@@ -218,15 +360,20 @@ export class VolumeAttachmentProvider {
       } catch (fallbackError) {
         // Not attached anywhere any more, or a detach already under way (a retried request): the wait decides.
         if (!isNotFound(fallbackError)) throw fallbackError;
+        log(what, `${volumeUri} is not attached to cluster ${kaasId}: already detached`);
+        accepted = false;
       }
     }
     await this.watch(
       api,
       props,
-      `${what} (${id})`,
-      deadlineOf(props, "delete", DEFAULT_TIMEOUTS),
-      "detached",
-      (a) => (a ? { kind: "pending", state: "detaching" } : { kind: "done" }),
+      {
+        what: `${what} (${id})`,
+        until: deadlineOf(props, "delete", DEFAULT_TIMEOUTS),
+        target: "detached",
+        afterMutation: accepted,
+      },
+      detachedFrom(volumeUri),
     );
   }
 }

@@ -16,14 +16,33 @@ export interface VolumeAttachmentInputs {
   /** Deadlines of create (attach, default `"15m"`) and delete (detach, default `"15m"`). */
   timeouts?: Timeouts;
   /**
-   * Take over an attachment that already exists: its id, `<kaasId>:<volumeUri>`. Without it, a volume
-   * already attached to the same node is taken over too; one attached to another node is an error.
+   * Take over an attachment that already exists: its id, `<kaasId>:<volumeUri>`. Default none. Ignored
+   * after create (changing it replaces nothing). What it takes depends on what the cluster's responses show:
+   * - `attachedVolumes` (volume and node): the volume must be attached to `nodeId`; without `adoptId` such
+   *   an attachment is taken over too; one on another node is an error.
+   * - linked resources only (the volume, not its node): the volume must be attached to the cluster and is
+   *   taken over with `nodeId` as declared (`verification: "cluster"`); without `adoptId` an existing
+   *   attachment is refused, since its node cannot be checked.
+   * - nothing (the published interface): the attach is sent. An answer "already attached" is taken over
+   *   without verification only with `adoptId` (without it, refused with a message naming `adoptId`); a 2xx
+   *   means the volume was not attached and now is. `verification` is `"none"` either way.
    */
   adoptId?: string;
 }
 
 /** Outputs of a VolumeAttachment beyond its arguments. */
 export interface VolumeAttachmentComputed {
-  /** Size of the volume in GB as the cluster reports it, when known. */
+  /**
+   * Size of the volume in GB as the cluster reports it, when known: only the `attachedVolumes` responses
+   * show it; otherwise the last size seen, or null.
+   */
   sizeGb: number | null;
+  /**
+   * How far the attachment was checked at the last create, update or refresh: `"node"` (the cluster shows
+   * the volume on `nodeId`), `"cluster"` (the cluster shows the volume attached but not on which node: its
+   * linked resources name no node, or the node is gone), `"none"` (the cluster's responses do not show
+   * attachments, as in the published interface: the service accepted the attach and the cluster settled,
+   * nothing more can be known; refresh keeps the attachment as declared and never drops it for being unseen).
+   */
+  verification: "node" | "cluster" | "none";
 }

@@ -1,5 +1,14 @@
-/** The VolumeAttachment provider against the emulator. */
+/**
+ * The VolumeAttachment provider against the emulator, under each reading of where attachments show
+ * (emulator/config.ts `WireReadings.attachments`) and under the strictest combination (`STRICT_WIRE`). The
+ * truth is checked through the control API (`GET /_emulator/kaas/{id}/attachments`), whatever responses show.
+ */
+import { FAST_DURATIONS, STRICT_WIRE, type AttachmentTruth, type WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
+import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provider";
+import { VendorContainerClient } from "../../rest/client";
+import { resolveSettings } from "../../rest/settings";
+import { kaasBody, pool } from "./helpers";
 import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
 
 let h: ProviderHarness;
@@ -7,29 +16,31 @@ let attachments: KindProvider;
 let kaasId: string;
 let nodes: string[];
 const VOLUME = "/projects/p-test/providers/Vendor.Storage/blockStorages/vol-1";
+const SUBJECT = '[vendor-container] VolumeAttachment "data"';
 
-beforeEach(async () => {
-  h = await startHarness();
+/** Starts an emulator with `wire` and an Active cluster with two nodes, made directly through the client. */
+async function setUp(wire: Partial<WireReadings>): Promise<void> {
+  h = await startHarness({ wire });
   attachments = h.kind("VolumeAttachment");
-  const kaas = h.kind("Kaas");
-  const inputs = await checked(
-    kaas,
-    {},
-    {
-      name: "prod",
-      location: "ITBG-Bergamo",
-      kubernetesVersion: "1.32.5",
-      nodeCidr: { address: "10.10.0.0/16", name: "n" },
-      nodePools: [{ name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" }],
-      maxCumulativeVolumeSize: 100,
-      creationScope: "proj/dev/prod",
-    },
+  const created = await h.client.createKaas(
+    PROJECT,
+    kaasBody("prod", {
+      nodePools: [pool("system", { nodes: 2, instance: "K4A8" })],
+      storage: { maxCumulativeVolumeSize: 100 },
+    }),
   );
-  const created = await kaas.create(inputs);
-  kaasId = created.id;
-  nodes = (created.outs.currentNodePools as { nodeIds: string[] }[])[0].nodeIds;
+  kaasId = created.metadata.id;
+  await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, kaasId), {
+    what: "cluster",
+    path: `/kaas/${kaasId}`,
+    deadline: Date.now() + 10_000,
+  });
+  // The emulator's node ids (emulator/kaas.ts `resizePool`): no published response lists nodes.
+  nodes = [`${kaasId}-system-1`, `${kaasId}-system-2`];
   h.running.emulator.clearRequests();
-});
+  h.lines.length = 0;
+}
+
 afterEach(async () => {
   await h.close();
 });
@@ -42,106 +53,415 @@ const args = (overrides: Record<string, unknown> = {}) => ({
   creationScope: "proj/dev/data",
   ...overrides,
 });
+const idOf = () => `${kaasId}:${VOLUME}`;
+const attachCall = (node: string, status = 202) => ({
+  method: "POST",
+  path: `/kaas/${kaasId}/nodePools/system/nodes/${node}/attach`,
+  status,
+});
+const nodeDetachCall = (node: string, status = 202) => ({
+  method: "POST",
+  path: `/kaas/${kaasId}/nodePools/system/nodes/${node}/detach`,
+  status,
+});
+const clusterDetachCall = (status = 202) => ({ method: "POST", path: `/kaas/${kaasId}/detach`, status });
 
-async function attachedTo(): Promise<(string | null | undefined)[]> {
-  const live = await h.client.getKaas(PROJECT, kaasId);
-  return (live.properties.attachedVolumes ?? []).filter((v) => v.uri === VOLUME).map((v) => v.nodeId);
+/** Mutating requests since the last `clearRequests`, with the status each got. */
+function calls(): { method: string; path: string; status: number | null }[] {
+  return h.running.emulator
+    .requests()
+    .filter((r) => r.mutating)
+    .map((r) => ({
+      method: r.method,
+      path: r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, ""),
+      status: r.status,
+    }));
 }
 
-it("attaches at node level and waits until the cluster lists the attachment", async () => {
-  const inputs = await checked(attachments, {}, args());
-  const { id, outs } = await attachments.create(inputs);
-  expect(id).toBe(`${kaasId}:${VOLUME}`);
-  expect(outs).toMatchObject({ nodeId: nodes[0], sizeGb: 10 });
-  expect(h.mutating()).toEqual([
-    { method: "POST", path: `/kaas/${kaasId}/nodePools/system/nodes/${nodes[0]}/attach` },
-  ]);
-  expect(await attachedTo()).toEqual([nodes[0]]);
+/** The attachments the emulator holds (control API), once every accepted attach and detach has completed. */
+async function truth(): Promise<AttachmentTruth[]> {
+  h.running.emulator.advanceClock(FAST_DURATIONS.attachMs + FAST_DURATIONS.detachMs);
+  const answer = await fetch(`${h.running.url}/_emulator/kaas/${kaasId}/attachments`);
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as { attachments: AttachmentTruth[] }).attachments;
+}
+
+const attached = (nodeId: string): AttachmentTruth => ({
+  uri: VOLUME,
+  nodePoolName: "system",
+  nodeId,
+  sizeGb: 10,
+  state: "attached",
 });
 
-it("replaces on any change, detaching before attaching", async () => {
-  const inputs = await checked(attachments, {}, args());
-  const { id, outs } = await attachments.create(inputs);
-  const moved = await checked(attachments, inputs, args({ nodeId: nodes[1] }));
-  expect(await attachments.diff(id, outs, moved)).toEqual({
-    changes: true,
-    replaces: ["nodeId"],
-    deleteBeforeReplace: true,
-  });
-  // The engine runs delete, then create.
-  h.running.emulator.clearRequests();
-  await attachments.delete(id, outs);
-  await attachments.create(moved);
-  expect(h.mutating()).toEqual([
-    { method: "POST", path: `/kaas/${kaasId}/nodePools/system/nodes/${nodes[0]}/detach` },
-    { method: "POST", path: `/kaas/${kaasId}/nodePools/system/nodes/${nodes[1]}/attach` },
-  ]);
-  expect(await attachedTo()).toEqual([nodes[1]]);
-});
+/** Another user attaches the volume, and the attach completes. */
+async function attachOutOfBand(nodeId: string): Promise<void> {
+  await h.client.attachVolume(PROJECT, kaasId, "system", nodeId, VOLUME);
+  h.running.emulator.advanceClock(FAST_DURATIONS.attachMs);
+}
 
-it("falls back to the cluster-level detach when the node is gone", async () => {
-  const inputs = await checked(attachments, {}, args({ nodeId: nodes[1] }));
-  const { id, outs } = await attachments.create(inputs);
-  h.running.emulator.scaleNodePool(kaasId, "system", 1);
-  h.running.emulator.clearRequests();
-  await attachments.delete(id, outs);
-  expect(h.mutating()).toEqual([
-    { method: "POST", path: `/kaas/${kaasId}/nodePools/system/nodes/${nodes[1]}/detach` },
-    { method: "POST", path: `/kaas/${kaasId}/detach` },
-  ]);
-  expect(await attachedTo()).toEqual([]);
-});
-
-it("treats an already detached volume as deleted, and read reports it gone", async () => {
-  const inputs = await checked(attachments, {}, args());
-  const { id, outs } = await attachments.create(inputs);
+/** Another user detaches the volume at cluster level, and the detach completes. */
+async function detachOutOfBand(): Promise<void> {
   await h.client.detachVolumeFromCluster(PROJECT, kaasId, VOLUME);
-  await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, kaasId), {
-    what: "k",
-    path: "/k",
-    deadline: Date.now() + 5000,
+  h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
+}
+
+interface Reading {
+  label: string;
+  wire: Partial<WireReadings>;
+  /** Whether cluster responses show attachments under this reading. */
+  shows: boolean;
+  /** The outputs `verification` and `sizeGb` of an attachment made on the declared node. */
+  verification: "node" | "cluster" | "none";
+  sizeGb: number | null;
+}
+
+const READINGS: Reading[] = [
+  {
+    label: "attachments=attachedVolumes",
+    wire: { attachments: "attachedVolumes" },
+    shows: true,
+    verification: "node",
+    sizeGb: 10,
+  },
+  {
+    label: "attachments=linkedResources",
+    wire: { attachments: "linkedResources" },
+    shows: true,
+    verification: "cluster",
+    sizeGb: null,
+  },
+  {
+    label: "attachments=hidden",
+    wire: { attachments: "hidden" },
+    shows: false,
+    verification: "none",
+    sizeGb: null,
+  },
+  { label: "STRICT_WIRE", wire: STRICT_WIRE, shows: false, verification: "none", sizeGb: null },
+];
+
+describe.each(READINGS)("under $label", (reading) => {
+  beforeEach(async () => {
+    await setUp(reading.wire);
   });
-  for (let i = 0; i < 100 && (await attachedTo()).length > 0; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  expect((await attachments.read(id, outs)).id).toBe("");
-  h.running.emulator.clearRequests();
-  await expect(attachments.delete(id, outs)).resolves.toBeUndefined();
-  expect(h.mutating()).toEqual([]);
+
+  it("attaches at node level, and the outputs say how far the attachment was checked", async () => {
+    const inputs = await checked(attachments, {}, args());
+    const { id, outs } = await attachments.create(inputs);
+    expect(id).toBe(idOf());
+    expect(outs).toEqual({ ...inputs, sizeGb: reading.sizeGb, verification: reading.verification });
+    expect(calls()).toEqual([attachCall(nodes[0])]);
+    expect(h.lines).toContain(`${SUBJECT}: attaching ${VOLUME} to node ${nodes[0]}`);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  it("refreshes to the same outputs without a call that changes anything", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    h.running.emulator.clearRequests();
+    h.lines.length = 0;
+    expect(await attachments.read(id, outs)).toEqual({ id, props: outs, inputs: undefined });
+    expect(calls()).toEqual([]);
+    expect(h.lines).toEqual(
+      reading.shows
+        ? []
+        : [
+            `${SUBJECT}: cannot verify ${VOLUME} on node ${nodes[0]}: the service does not show volume ` +
+              "attachments; kept as declared",
+          ],
+    );
+  });
+
+  if (reading.shows) {
+    it("drops on refresh an attachment that was really detached", async () => {
+      const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+      await detachOutOfBand();
+      h.lines.length = 0;
+      expect(await attachments.read(id, outs)).toEqual({ id: "", props: {}, inputs: {} });
+      expect(h.lines).toEqual([`${SUBJECT}: ${VOLUME} is no longer attached`]);
+    });
+  } else {
+    it("keeps on refresh an attachment it cannot see, even one detached out of band", async () => {
+      const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+      await detachOutOfBand();
+      expect(await truth()).toEqual([]);
+      const read = await attachments.read(id, outs);
+      expect(read).toEqual({ id, props: { ...outs, verification: "none" }, inputs: undefined });
+    });
+  }
+
+  it("drops on refresh an attachment whose cluster is gone, and destroys it without a call", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    await h.client.deleteKaas(PROJECT, kaasId);
+    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, kaasId), {
+      what: "cluster",
+      path: `/kaas/${kaasId}`,
+      deadline: Date.now() + 10_000,
+    });
+    h.running.emulator.clearRequests();
+    h.lines.length = 0;
+    expect(await attachments.read(id, outs)).toEqual({ id: "", props: {}, inputs: {} });
+    expect(h.lines).toEqual([
+      `${SUBJECT}: cluster ${kaasId} no longer exists, and ${VOLUME} is attached to it no more`,
+    ]);
+    await expect(attachments.delete(id, outs)).resolves.toBeUndefined();
+    expect(calls()).toEqual([]);
+  });
+
+  it("moves to another node by detaching from the old node first, then attaching to the new one", async () => {
+    const inputs = await checked(attachments, {}, args());
+    const { id, outs } = await attachments.create(inputs);
+    const moved = await checked(attachments, inputs, args({ nodeId: nodes[1] }));
+    expect(await attachments.diff(id, outs, moved)).toEqual({
+      changes: true,
+      replaces: ["nodeId"],
+      deleteBeforeReplace: true,
+    });
+    // The engine runs delete, then create.
+    h.running.emulator.clearRequests();
+    await attachments.delete(id, outs);
+    const again = await attachments.create(moved);
+    expect(again).toEqual({
+      id,
+      outs: { ...moved, sizeGb: reading.sizeGb, verification: reading.verification },
+    });
+    expect(calls()).toEqual([nodeDetachCall(nodes[0]), attachCall(nodes[1])]);
+    expect(await truth()).toEqual([attached(nodes[1])]);
+  });
+
+  it("destroys by detaching at node level, and nothing stays attached", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    h.running.emulator.clearRequests();
+    await attachments.delete(id, outs);
+    expect(calls()).toEqual([nodeDetachCall(nodes[0])]);
+    expect(await truth()).toEqual([]);
+  });
+
+  it("destroys an attachment already detached out of band as a success", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    await detachOutOfBand();
+    h.running.emulator.clearRequests();
+    h.lines.length = 0;
+    await expect(attachments.delete(id, outs)).resolves.toBeUndefined();
+    // Where the cluster shows attachments, it shows this one gone: nothing to send. Elsewhere the detach is
+    // always sent, and the 404 of both levels means "already detached".
+    expect(calls()).toEqual(reading.shows ? [] : [nodeDetachCall(nodes[0], 404), clusterDetachCall(404)]);
+    expect(h.lines).toEqual(
+      reading.shows
+        ? []
+        : [
+            `${SUBJECT}: node ${nodes[0]} no longer holds ${VOLUME}; detaching at cluster level`,
+            `${SUBJECT}: ${VOLUME} is not attached to cluster ${kaasId}: already detached`,
+          ],
+    );
+    expect(await truth()).toEqual([]);
+  });
+
+  it("falls back to the cluster-level detach when the node is gone", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args({ nodeId: nodes[1] })));
+    h.running.emulator.scaleNodePool(kaasId, "system", 1);
+    expect(await truth()).toEqual([{ ...attached(nodes[1]), nodeId: null }]);
+    h.running.emulator.clearRequests();
+    await attachments.delete(id, outs);
+    expect(calls()).toEqual([nodeDetachCall(nodes[1], 404), clusterDetachCall()]);
+    expect(await truth()).toEqual([]);
+  });
+
+  it("adopts an attachment made out of band on the declared node (adoptId)", async () => {
+    await attachOutOfBand(nodes[0]);
+    h.running.emulator.clearRequests();
+    const inputs = await checked(attachments, {}, args({ adoptId: idOf() }));
+    const { id, outs } = await attachments.create(inputs);
+    expect(id).toBe(idOf());
+    expect(outs).toEqual({ ...inputs, sizeGb: reading.sizeGb, verification: reading.verification });
+    // Where nothing shows attachments the attach is sent: its refusal "already attached" is the evidence.
+    expect(calls()).toEqual(reading.shows ? [] : [attachCall(nodes[0], 400)]);
+    const line = {
+      node: `taking over the existing attachment of ${VOLUME} to node ${nodes[0]}`,
+      cluster:
+        `taking over the existing attachment of ${VOLUME} to cluster ${kaasId}; the service does not show ` +
+        `its node, so node ${nodes[0]} is taken as declared`,
+      none:
+        `adoptId: the service answers that ${VOLUME} is already attached to cluster ${kaasId}; it does not ` +
+        `show attachments, so the attachment is taken over unverified, on node ${nodes[0]} as declared`,
+    }[reading.verification];
+    expect(h.lines).toContain(`${SUBJECT}: ${line}`);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  if (reading.shows) {
+    it("refuses to adopt a volume that is not attached", async () => {
+      const inputs = await checked(attachments, {}, args({ adoptId: idOf() }));
+      await expect(attachments.create(inputs)).rejects.toThrow(
+        `VolumeAttachment "data": adoptId ${idOf()}: the volume is not attached`,
+      );
+      expect(calls()).toEqual([]);
+      expect(await truth()).toEqual([]);
+    });
+  } else {
+    it("adopts a volume that is not attached by attaching it, and says so", async () => {
+      const inputs = await checked(attachments, {}, args({ adoptId: idOf() }));
+      const { outs } = await attachments.create(inputs);
+      expect(outs).toEqual({ ...inputs, sizeGb: null, verification: "none" });
+      expect(calls()).toEqual([attachCall(nodes[0])]);
+      expect(h.lines).toContain(
+        `${SUBJECT}: adoptId: the service accepted a new attach of ${VOLUME} to node ${nodes[0]}, so it was ` +
+          "not attached; it is attached now (the service does not show attachments: unverified)",
+      );
+      expect(await truth()).toEqual([attached(nodes[0])]);
+    });
+  }
+
+  it("refuses, without adoptId, a volume already attached to another node or to an unknown one", async () => {
+    await attachOutOfBand(nodes[0]);
+    h.running.emulator.clearRequests();
+    const inputs = await checked(attachments, {}, args({ nodeId: nodes[1] }));
+    const error = await attachments.create(inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    const unknownNode =
+      `, and the service does not show to which node, so it cannot be checked to be node ${nodes[1]}. If ` +
+      `this attachment is yours (an interrupted run, a retried request), set adoptId: "${idOf()}" to take ` +
+      "it over; otherwise detach it first.";
+    if (reading.verification === "node") {
+      expect(error?.message).toBe(
+        `VolumeAttachment "data": ${VOLUME} is already attached to node ${nodes[0]} of cluster ${kaasId}; detach it first`,
+      );
+      expect(calls()).toEqual([]);
+    } else if (reading.verification === "cluster") {
+      expect(error?.message).toBe(
+        `VolumeAttachment "data": ${VOLUME} is already attached to cluster ${kaasId}${unknownNode}`,
+      );
+      expect(calls()).toEqual([]);
+    } else {
+      // The service's own words sit between the parentheses; their format belongs to the REST layer.
+      const prefix = `VolumeAttachment "data": the service answers that ${VOLUME} is already attached to cluster ${kaasId} (`;
+      expect(error?.message.startsWith(prefix)).toBe(true);
+      expect(error?.message.endsWith(`)${unknownNode}`)).toBe(true);
+      expect(error?.message.slice(prefix.length)).toMatch(/already attached/);
+      expect(calls()).toEqual([attachCall(nodes[1], 400)]);
+    }
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  it("fails with a message naming the storage limit when the service refuses for it", async () => {
+    h.running.emulator.updateConfig({ volumeSizesGb: { [VOLUME]: 500 } });
+    const inputs = await checked(attachments, {}, args());
+    await expect(attachments.create(inputs)).rejects.toThrow(
+      `VolumeAttachment "data": attaching ${VOLUME} would exceed the cluster's storage limit maxCumulativeVolumeSize (100 GB)`,
+    );
+    expect(calls()).toEqual([attachCall(nodes[0], 400)]);
+    expect(await truth()).toEqual([]);
+  });
+
+  if (!reading.shows) {
+    /** A client for the provider whose accepted attach sets the cluster `Updating` until `settle` ends it. */
+    function clientMovingTheCluster() {
+      const api = new VendorContainerClient(
+        resolveSettings((key) => h.config[key]),
+        { pollIntervalMs: 20 },
+      );
+      const attach = api.attachVolume.bind(api);
+      let settledAt: number | undefined;
+      const settle = (state: "Active" | "Failed") => {
+        settledAt = Date.now();
+        h.running.emulator.patchResource("kaas", kaasId, {
+          state,
+          failureReason: state === "Failed" ? "volume driver crashed" : null,
+        });
+      };
+      return {
+        api,
+        settledAt: () => settledAt,
+        moveOnAttach(to: "Active" | "Failed") {
+          api.attachVolume = async (...a: Parameters<VendorContainerClient["attachVolume"]>) => {
+            await attach(...a);
+            h.running.emulator.patchResource("kaas", kaasId, { state: "Updating" });
+            setTimeout(() => settle(to), 150);
+          };
+        },
+      };
+    }
+
+    it("waits for the cluster to settle when it moves after the accepted attach", async () => {
+      const moving = clientMovingTheCluster();
+      moving.moveOnAttach("Active");
+      const provider = new VolumeAttachmentProvider(() => moving.api);
+      const inputs = await checked(attachments, {}, args());
+      const { outs } = await provider.create(inputs);
+      expect(moving.settledAt()).toBeDefined();
+      expect(outs).toEqual({ ...inputs, sizeGb: null, verification: "none" });
+      expect(h.lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^\\[vendor-container\\] VolumeAttachment "data" \\(${kaasId}:.*vol-1\\): Updating, waiting for attached \\(\\d+s elapsed\\)$`,
+          ),
+        ),
+      );
+    });
+
+    it("records an attach whose cluster fails afterwards as a partial failure, keeping its id", async () => {
+      const moving = clientMovingTheCluster();
+      moving.moveOnAttach("Failed");
+      const provider = new VolumeAttachmentProvider(() => moving.api);
+      const inputs = await checked(attachments, {}, args());
+      const error = await provider.create(inputs).then(
+        () => undefined,
+        (e: Error & { id?: string; properties?: Record<string, unknown> }) => e,
+      );
+      expect(error?.id).toBe(idOf());
+      expect(error?.properties).toEqual({
+        ...inputs,
+        sizeGb: null,
+        verification: "none",
+        __provider: undefined,
+      });
+      // Between the two parts, the REST layer may name the request of the wait (its own format).
+      expect(error?.message.startsWith(`VolumeAttachment "data" (${idOf()}) attach did not complete: `)).toBe(
+        true,
+      );
+      expect(
+        error?.message.endsWith(
+          `VolumeAttachment "data" (${idOf()}) failed while waiting for attached: volume driver crashed`,
+        ),
+      ).toBe(true);
+    });
+  }
 });
 
-it("fails with a message naming the storage limit when the service refuses for it", async () => {
-  h.running.emulator.updateConfig({ volumeSizesGb: { [VOLUME]: 500 } });
-  const inputs = await checked(attachments, {}, args());
-  await expect(attachments.create(inputs)).rejects.toThrow(
-    `VolumeAttachment "data": attaching ${VOLUME} would exceed the cluster's storage limit maxCumulativeVolumeSize (100 GB)`,
-  );
-});
+describe("a reading that changes at run time", () => {
+  beforeEach(async () => {
+    await setUp({ attachments: "attachedVolumes" });
+  });
 
-it("takes over an attachment that already exists on the same node, and refuses one on another node", async () => {
-  await h.client.attachVolume(PROJECT, kaasId, "system", nodes[0], VOLUME);
-  for (let i = 0; i < 100 && (await attachedTo()).length === 0; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  h.running.emulator.clearRequests();
-  const inputs = await checked(attachments, {}, args({ adoptId: `${kaasId}:${VOLUME}` }));
-  const { id } = await attachments.create(inputs);
-  expect(id).toBe(`${kaasId}:${VOLUME}`);
-  expect(h.mutating()).toEqual([]);
-  const elsewhere = await checked(attachments, {}, args({ nodeId: nodes[1] }));
-  await expect(attachments.create(elsewhere)).rejects.toThrow(
-    `is already attached to node ${nodes[0]} of cluster ${kaasId}; detach it first`,
-  );
-});
+  it("is read from each response: refresh verifies as far as the current response shows", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    expect(outs).toMatchObject({ sizeGb: 10, verification: "node" });
+    const config = async (attachmentsReading: WireReadings["attachments"]) => {
+      const answer = await fetch(`${h.running.url}/_emulator/config`, {
+        method: "PUT",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ wire: { attachments: attachmentsReading } }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    await config("hidden");
+    // The size seen before stays; nothing shows it now.
+    expect((await attachments.read(id, outs)).props).toEqual({ ...outs, verification: "none" });
+    await config("linkedResources");
+    expect((await attachments.read(id, outs)).props).toEqual({ ...outs, verification: "cluster" });
+  });
 
-it("reports a volume moved out of band, so the next up moves it back", async () => {
-  const inputs = await checked(attachments, {}, args());
-  const { id, outs } = await attachments.create(inputs);
-  await h.client.detachVolumeFromNode(PROJECT, kaasId, "system", nodes[0], VOLUME);
-  for (let i = 0; i < 100 && (await attachedTo()).length > 0; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  await h.client.attachVolume(PROJECT, kaasId, "system", nodes[1], VOLUME);
-  for (let i = 0; i < 100 && (await attachedTo()).length === 0; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  const read = await attachments.read(id, outs);
-  expect(read.inputs).toMatchObject({ nodeId: nodes[1] });
-  expect((await attachments.diff(id, read.props, inputs)).replaces).toEqual(["nodeId"]);
+  it("reports a volume moved out of band where responses show nodes, so the next up moves it back", async () => {
+    const inputs = await checked(attachments, {}, args());
+    const { id, outs } = await attachments.create(inputs);
+    await h.client.detachVolumeFromNode(PROJECT, kaasId, "system", nodes[0], VOLUME);
+    h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
+    await attachOutOfBand(nodes[1]);
+    const read = await attachments.read(id, outs);
+    expect(read.inputs).toEqual({ ...inputs, nodeId: nodes[1] });
+    expect(read.props).toEqual({ ...inputs, nodeId: nodes[1], sizeGb: 10, verification: "node" });
+    expect((await attachments.diff(id, read.props, inputs)).replaces).toEqual(["nodeId"]);
+  });
 });
