@@ -353,7 +353,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         throw new ApiProblem("payloadTooLarge", { detail: `Bodies are limited to ${MAX_BODY_BYTES} bytes.` });
       reply = processApi(req, url, raw);
     } catch (error) {
-      reply = problemReply(asProblem(error), url.pathname, traceId);
+      // The reading of the moment: `PUT /_emulator/config` may have changed it since the last answer.
+      reply = problemReply(asProblem(error), url.pathname, traceId, svc.config.wire.errors);
     }
     entry.status = reply.status;
     if (decision.dropAfter) {

@@ -3,6 +3,7 @@
  * No framework (the package adds no dependencies); the app in `app.ts` composes these.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { WireReadings } from "./config";
 import { ApiProblem, PROBLEMS, type ProblemBody } from "./problems";
 import type { Reply } from "./service";
 
@@ -50,12 +51,21 @@ export function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
-/** The reply of a problem: problem-details JSON, or plain text for the gateway faults that answer so. */
-export function problemReply(problem: ApiProblem, instance: string, traceId: string): Reply {
+/**
+ * The reply of a problem: problem-details JSON, or plain text for the gateway faults that answer so. `errors`
+ * is the reading `wire.errors` (default `array`), read by the caller for each answer since the configuration
+ * can change at run time.
+ */
+export function problemReply(
+  problem: ApiProblem,
+  instance: string,
+  traceId: string,
+  errors: WireReadings["errors"] = "array",
+): Reply {
   const entry = PROBLEMS[problem.code] as { plainText?: boolean };
   if (entry.plainText) return { status: problem.status, body: problem.title, headers: problem.headers };
   // spec §7: problem details are answered as `application/json` (not `application/problem+json`).
-  const body: ProblemBody = problem.toBody(instance, traceId);
+  const body: ProblemBody = problem.toBody(instance, traceId, errors);
   return { status: problem.status, body, headers: problem.headers };
 }
 

@@ -4,15 +4,23 @@
  *
  * Handlers throw an `ApiProblem` naming a code of `PROBLEMS`; the app renders it. Field errors use the live
  * wire spelling `{fieldName, errorMessage}` (api-notes "Errors"), with `fieldName` in the request's own
- * dotted spelling, e.g. `properties.nodeCidr.address` or `properties.nodePools[1].name`.
+ * dotted spelling, e.g. `properties.nodeCidr.address` or `properties.nodePools[1].name`. How they reach the
+ * wire is the reading `wire.errors` of the configuration (see `ApiProblem.toBody`).
  */
 import type { SchemaProblem } from "../schemas/validate";
+import type { WireReadings } from "./config";
 
 /** One field-level error as the live service spells it. */
 export interface WireFieldError {
   fieldName: string;
   errorMessage: string;
 }
+
+/**
+ * The `errors` member of a problem body: `[{fieldName, errorMessage}]` (the wire notes' shape) or, under the
+ * reading `errors=map`, `{fieldName: [messages]}` (the ASP.NET shape).
+ */
+export type WireErrors = WireFieldError[] | Record<string, string[]>;
 
 /** A problem-details body as the emulator answers it. */
 export interface ProblemBody {
@@ -21,9 +29,12 @@ export interface ProblemBody {
   status: number;
   detail: string | null;
   instance: string | null;
-  errors?: WireFieldError[];
+  errors?: WireErrors;
   traceId: string;
 }
+
+/** The detail of a problem whose field errors are in its `errors` member. */
+export const SEE_ERRORS = "See the errors property for details.";
 
 const RFC9110 = "https://tools.ietf.org/html/rfc9110#section-";
 
@@ -96,8 +107,13 @@ export class ApiProblem extends Error {
     this.headers = init.headers ?? {};
   }
 
-  /** Renders the problem-details body for the request at `instance`. */
-  toBody(instance: string, traceId: string): ProblemBody {
+  /**
+   * Renders the problem-details body for the request at `instance`, its field errors as the reading
+   * `errors` says (api-notes "What the published interface does not show"): `array` of `{fieldName,
+   * errorMessage}`, `map` of field name to messages, or `absent`, where only `detail` carries them.
+   */
+  toBody(instance: string, traceId: string, errors: WireReadings["errors"] = "array"): ProblemBody {
+    const fieldErrors = this.errors ?? [];
     const body: ProblemBody = {
       type: PROBLEMS[this.code].type,
       title: this.title,
@@ -106,14 +122,42 @@ export class ApiProblem extends Error {
       instance,
       traceId,
     };
-    if (this.errors && this.errors.length > 0) body.errors = this.errors;
+    if (fieldErrors.length === 0) return body;
+    switch (errors) {
+      case "array":
+        body.detail ??= SEE_ERRORS;
+        body.errors = fieldErrors;
+        break;
+      case "map": {
+        const map: Record<string, string[]> = {};
+        for (const e of fieldErrors) (map[e.fieldName] ??= []).push(e.errorMessage);
+        body.detail ??= SEE_ERRORS;
+        body.errors = map;
+        break;
+      }
+      case "absent":
+        body.detail = detailListing(this.detail, fieldErrors);
+        break;
+    }
     return body;
   }
 }
 
+/**
+ * The detail of a problem without an `errors` member: every field error as `field: message`, joined by `; `,
+ * after the problem's own detail unless that already lists them.
+ */
+function detailListing(own: string | null, errors: WireFieldError[]): string {
+  const listed = errors.map((e) => `${e.fieldName}: ${e.errorMessage}`).join("; ");
+  if (own === null || own === "") return listed;
+  if (own.includes(listed)) return own;
+  return `${/[.!?]$/.test(own) ? own : `${own}.`} ${listed}`;
+}
+
 /** A 400 carrying field errors: the permanent kind of 400 (api-notes "Conventions on the wire"). */
 export function validationProblem(errors: WireFieldError[], detail?: string): ApiProblem {
-  return new ApiProblem("validation", { errors, detail: detail ?? "See the errors property for details." });
+  // Without a detail of its own, the body's detail points to `errors` or, when that member is absent, lists them.
+  return new ApiProblem("validation", { errors, detail });
 }
 
 /**

@@ -7,7 +7,7 @@
  * hold two copies of this package (the one a program installed and the one an old serialized provider
  * resolves), and `instanceof` fails across copies.
  */
-import type { FieldError, ProblemDetails } from "../schemas/common";
+import type { ProblemDetails } from "../schemas/common";
 import type { SchemaProblem } from "../schemas/validate";
 import { redact } from "./redact";
 
@@ -41,6 +41,8 @@ export interface VendorApiErrorInit {
   ambiguous?: boolean;
   /** The server's `Retry-After`, in ms, when it gave one: a caller polling again later waits at least this. */
   retryAfterMs?: number;
+  /** True for a refusal of a busy resource: a probe saw it transitional (see `rest/busy.ts`). */
+  busy?: boolean;
   cause?: unknown;
 }
 
@@ -57,13 +59,95 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
-/** Normalises `{field, message}` and `{fieldName, errorMessage}` (api-notes "Errors"). */
-export function fieldProblemsOf(problem: ProblemDetails | undefined): FieldProblem[] {
-  const errors: FieldError[] = problem?.errors ?? [];
-  return errors.map((e) => ({
-    field: e.field ?? e.fieldName ?? "",
-    message: e.message ?? e.errorMessage ?? "is invalid",
-  }));
+/** A JSON scalar as text: strings as they are, numbers and booleans spelled out, anything else undefined. */
+function textOf(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The keys of one field error object in both spellings (api-notes "Errors"). */
+const FIELD_ERROR_KEYS = ["field", "fieldName", "message", "errorMessage"];
+
+/**
+ * One field error from `{field, message}`, `{fieldName, errorMessage}` or a bare message; `field` names the
+ * field when the item sits under a map key. Items of no usable shape (null, nested arrays) yield nothing.
+ */
+function fieldProblemOf(item: unknown, field = ""): FieldProblem | undefined {
+  if (isRecord(item)) {
+    return {
+      field: textOf(item.field) ?? textOf(item.fieldName) ?? field,
+      message: textOf(item.message) || textOf(item.errorMessage) || "is invalid",
+    };
+  }
+  const message = textOf(item);
+  return message === undefined ? undefined : { field, message: message || "is invalid" };
+}
+
+/**
+ * The field errors of a problem body, whatever the shape of its `errors` member, and never throwing:
+ * - an array of `{field, message}` or `{fieldName, errorMessage}` items (the documentation's and the live
+ *   wire's spellings; api-notes "Errors"), bare strings allowed;
+ * - a map `{field: [messages]}` (the ASP.NET shape; api-notes "What the published interface does not show"),
+ *   one field error per message;
+ * - a single error object or a bare string;
+ * - absent, null, or anything else: none (the messages are then in `detail`).
+ */
+export function fieldProblemsOf(problem: unknown): FieldProblem[] {
+  const errors = isRecord(problem) ? problem.errors : undefined;
+  const out: FieldProblem[] = [];
+  const add = (item: unknown, field?: string) => {
+    const found = fieldProblemOf(item, field);
+    if (found) out.push(found);
+  };
+  if (Array.isArray(errors)) {
+    for (const item of errors) add(item);
+  } else if (isRecord(errors)) {
+    if (FIELD_ERROR_KEYS.some((key) => textOf(errors[key]) !== undefined)) {
+      add(errors);
+    } else {
+      for (const [field, messages] of Object.entries(errors)) {
+        const items = Array.isArray(messages) ? messages : [messages];
+        const before = out.length;
+        for (const item of items) add(item, field);
+        // A field named with nothing usable under it still says which field the service refused.
+        if (out.length === before) out.push({ field, message: "is invalid" });
+      }
+    }
+  } else {
+    add(errors);
+  }
+  return out;
+}
+
+/**
+ * A problem body as the service sent it, or undefined when the text is not a JSON object (plain-text 5xx
+ * bodies such as `Bad Gateway`, a JSON array or scalar, broken JSON). Never throws.
+ */
+export function parseProblem(text: string): ProblemDetails | undefined {
+  if (!text.trim().startsWith("{")) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return isRecord(parsed) ? (parsed as ProblemDetails) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `title: detail` of a problem, each only when it is text. A title's closing full stop gives way to the
+ * colon (`One or more validation errors occurred: properties.x: ...`).
+ */
+export function problemText(problem: ProblemDetails | undefined): string {
+  if (!isRecord(problem)) return "";
+  const title = textOf(problem.title)?.trim() ?? "";
+  const detail = textOf(problem.detail)?.trim() ?? "";
+  if (title && detail) return `${title.replace(/\.$/, "")}: ${detail}`;
+  return title || detail;
 }
 
 export class VendorApiError extends Error {
@@ -78,6 +162,8 @@ export class VendorApiError extends Error {
   readonly retryable: boolean;
   readonly ambiguous: boolean;
   readonly retryAfterMs?: number;
+  /** True when the service refused the request because the resource was transitional (see `rest/busy.ts`). */
+  readonly busy: boolean;
 
   constructor(init: VendorApiErrorInit) {
     super(redact(VendorApiError.format(init)));
@@ -91,6 +177,7 @@ export class VendorApiError extends Error {
     this.retryable = init.retryable ?? false;
     this.ambiguous = init.ambiguous ?? false;
     this.retryAfterMs = init.retryAfterMs;
+    this.busy = init.busy ?? false;
   }
 
   /** `PUT /kaas/k-1 failed (400 Bad Request): nodeCidr.address: must lie within ...` */
@@ -99,13 +186,13 @@ export class VendorApiError extends Error {
     const fields = (init.fieldErrors ?? fieldProblemsOf(init.problem))
       .map((f) => (f.field ? `${f.field}: ${f.message}` : f.message))
       .join("; ");
-    const problemText = [init.problem?.title, init.problem?.detail].filter(Boolean).join(": ");
+    const said = problemText(init.problem);
     // An http or validation error is explained by the service's (or the schema's) words; every other kind by
     // its own detail, which for a deadline already quotes the last error (whose problem it also carries).
     const reason =
       init.kind === "http" || init.kind === "validation"
-        ? fields || problemText || init.detail || ""
-        : init.detail || fields || problemText || "";
+        ? fields || said || init.detail || ""
+        : init.detail || fields || said || "";
     switch (init.kind) {
       case "validation":
         return `${what} not sent: invalid request body: ${reason}`;

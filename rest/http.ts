@@ -7,18 +7,18 @@
  *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
  *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After`, within
  *      the call's overall deadline - but never re-sends a non-idempotent request whose fate is unknown;
- *   6. retries a 400 without field errors while the target resource is in a transitional state (api-notes),
- *      and once more if it settled meanwhile;
+ *   6. retries a 400 that is a busy refusal under the rule of `rest/busy.ts` (never a create or a validation
+ *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
 import http from "node:http";
 import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import type { TSchema } from "@sinclair/typebox";
-import type { ProblemDetails } from "../schemas/common";
 import { formatProblems, validateSchema } from "../schemas/validate";
 import type { TokenSource } from "./auth";
-import { VendorApiError, fieldProblemsOf, isVendorApiError } from "./errors";
+import { busyVerdict, mayBeBusyRefusal } from "./busy";
+import { VendorApiError, fieldProblemsOf, isVendorApiError, parseProblem } from "./errors";
 import { redact } from "./redact";
 import {
   DEFAULT_RETRY_POLICY,
@@ -71,7 +71,7 @@ export interface RequestSpec {
    * caller can look the object up before trying again (Kaas issue: idempotent create).
    */
   idempotent: boolean;
-  /** Answers whether the target is transitional; enables the retry of a 400 without field errors. */
+  /** Answers whether the target is transitional; enables the retry of a busy 400 (`rest/busy.ts`). */
   transitionalProbe?: () => Promise<boolean>;
   /** Overrides the overall deadline (absolute epoch ms). */
   deadline?: number;
@@ -177,6 +177,7 @@ export class HttpClient {
       detail: `gave up after retries within the deadline; last error: ${reason}`,
       ambiguous: lastError?.ambiguous,
       retryAfterMs: lastError?.retryAfterMs,
+      busy: lastError?.busy,
     });
   }
 
@@ -216,6 +217,17 @@ export class HttpClient {
     const problem = parseProblem(text);
     const fieldErrors = fieldProblemsOf(problem);
     const retryAfterMs = parseRetryAfter(response.headers["retry-after"], this.now());
+    const refusal = { status, idempotent: spec.idempotent, problem, fieldErrors, text };
+    let verdict: ReturnType<typeof busyVerdict> = "final";
+    if (spec.transitionalProbe && mayBeBusyRefusal(refusal)) {
+      let transitional: boolean | undefined;
+      try {
+        transitional = await spec.transitionalProbe();
+      } catch {
+        transitional = undefined;
+      }
+      verdict = busyVerdict(refusal, transitional);
+    }
     const error = new VendorApiError({
       retryAfterMs,
       kind: "http",
@@ -227,24 +239,17 @@ export class HttpClient {
       detail: problem ? undefined : text.slice(0, 200),
       retryable: RETRYABLE_STATUSES.has(status),
       ambiguous: !spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status) && status >= 500,
+      busy: verdict === "busy",
     });
     if (RETRYABLE_STATUSES.has(status)) {
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
       return { outcome: "retry", error, retryAfterMs };
     }
-    if (status === 400 && fieldErrors.length === 0 && spec.transitionalProbe) {
-      // A 400 without field errors while the resource is busy (e.g. DELETE while Updating) is transient.
-      let transitional = false;
-      try {
-        transitional = await spec.transitionalProbe();
-      } catch {
-        transitional = false;
-      }
-      if (transitional) return { outcome: "retry", error };
-      // The operation that made it busy may have ended between the answer and the probe: try once more;
-      // the same refusal from a settled resource is then final.
-      return { outcome: "retry-once", error };
-    }
+    // A busy refusal (e.g. DELETE while Updating) is transient while the probe sees the resource transitional.
+    if (verdict === "busy") return { outcome: "retry", error };
+    // The operation it named may have ended between the answer and the probe: try once more; the same
+    // refusal from a settled resource is then final.
+    if (verdict === "settled-since") return { outcome: "retry-once", error };
     return { outcome: "fail", error };
   }
 
@@ -299,16 +304,5 @@ export class HttpClient {
     });
     if (!spec.idempotent && !notSent) return { outcome: "fail", error };
     return { outcome: "retry", error };
-  }
-}
-
-/** Parses a problem-details body; plain-text bodies (`Bad Gateway`) yield undefined. */
-function parseProblem(text: string): ProblemDetails | undefined {
-  if (!text.trim().startsWith("{")) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === "object" && parsed !== null ? (parsed as ProblemDetails) : undefined;
-  } catch {
-    return undefined;
   }
 }

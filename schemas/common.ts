@@ -124,14 +124,22 @@ export const FieldError = Type.Object({
 });
 export type FieldError = Static<typeof FieldError>;
 
-/** Problem details (spec §7, fields from the reference), all nullable. */
+/**
+ * Problem details (spec §7, fields from the reference), all nullable. The published schema has `type, title,
+ * status, detail, instance` and allows extension members; `errors` is one of those, seen as an array of field
+ * errors (either spelling), as a map of field name to messages (the ASP.NET shape), or absent with the
+ * messages in `detail` (api-notes "What the published interface does not show"). The client reads it with
+ * `fieldProblemsOf`, which accepts any value.
+ */
 export const ProblemDetails = Type.Object({
   type: Type.Optional(Nullable(Type.String())),
   title: Type.Optional(Nullable(Type.String())),
   status: Type.Optional(Nullable(Type.Integer())),
   detail: Type.Optional(Nullable(Type.String())),
   instance: Type.Optional(Nullable(Type.String())),
-  errors: Type.Optional(Nullable(Type.Array(FieldError))),
+  errors: Type.Optional(
+    Nullable(Type.Union([Type.Array(FieldError), Type.Record(Type.String(), Type.Array(Type.String()))])),
+  ),
   traceId: Type.Optional(Nullable(Type.String())),
 });
 export type ProblemDetails = Static<typeof ProblemDetails>;

@@ -14,13 +14,18 @@ export interface ServiceObject {
 
 /**
  * True when a mutating request may or may not have been applied: its answer was lost (network, timeout),
- * its retries ran out, or a retry met the resource busy (a 400 without field errors).
+ * its retries ran out, or a retry met the resource busy. "Busy" is decided once, by the rule of
+ * `rest/busy.ts` (a probe saw the resource transitional), and carried as `error.busy`: any other 400 is the
+ * service's final word, never a reason to plan and send again.
  */
 export function isUncertain(error: unknown): boolean {
   if (!isVendorApiError(error)) return false;
-  if (["network", "timeout", "deadline"].includes(error.kind) || error.retryable || error.ambiguous)
-    return true;
-  return error.status === 400 && error.fieldErrors.length === 0;
+  return (
+    ["network", "timeout", "deadline"].includes(error.kind) ||
+    error.retryable ||
+    error.ambiguous ||
+    error.busy
+  );
 }
 
 /** True when the object's last known state is transitional (e.g. the `InCreation` a create answered). */

@@ -536,6 +536,122 @@ describe("HTTP errors", () => {
     expect(time.sleeps).toEqual([]);
   });
 
+  it("reads an ASP.NET map of field errors, fails after one request and never asks the probe", async () => {
+    const server = await serve([
+      json(400, {
+        title: "One or more validation errors occurred.",
+        status: 400,
+        errors: { "properties.ha": ["cannot be disabled"], "metadata.name": ["is required", "is too long"] },
+      }),
+    ]);
+    const { client, time } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => true);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "PUT", body: {}, transitionalProbe }),
+    );
+
+    expect(error.message).toBe(
+      "PUT /kaas/k-1 failed (400 Bad Request): properties.ha: cannot be disabled; metadata.name: is required; " +
+        "metadata.name: is too long",
+    );
+    expect(error.fieldErrors).toEqual([
+      { field: "properties.ha", message: "cannot be disabled" },
+      { field: "metadata.name", message: "is required" },
+      { field: "metadata.name", message: "is too long" },
+    ]);
+    expect([error.busy, server.requests.length, time.sleeps, transitionalProbe.mock.calls.length]).toEqual([
+      false,
+      1,
+      [],
+      0,
+    ]);
+  });
+
+  it("fails a 400 whose detail alone lists the field errors after one request, even on a busy resource", async () => {
+    // No `errors` member (the published ProblemDetails has none): the detail's words show a validation failure.
+    const server = await serve([
+      json(400, {
+        title: "One or more validation errors occurred.",
+        detail: "properties.nodeCidr.address: must lie within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16",
+      }),
+    ]);
+    const { client, time } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => true);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "PUT", body: {}, transitionalProbe }),
+    );
+
+    expect(error.message).toBe(
+      "PUT /kaas/k-1 failed (400 Bad Request): One or more validation errors occurred: " +
+        "properties.nodeCidr.address: must lie within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16",
+    );
+    expect(error.fieldErrors).toEqual([]);
+    expect([server.requests.length, time.sleeps, transitionalProbe.mock.calls.length]).toEqual([1, [], 0]);
+  });
+
+  it("never probes nor retries a create refused with a 400 without field errors", async () => {
+    const server = await serve([json(400, { title: "Bad Request", detail: "The cluster is being updated" })]);
+    const { client, time } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => true);
+
+    const error = await log.rejectionOf(client.request({ ...createKaas, transitionalProbe }));
+
+    expect(error.message).toBe(
+      "POST /kaas failed (400 Bad Request): Bad Request: The cluster is being updated",
+    );
+    expect([server.requests.length, time.sleeps, transitionalProbe.mock.calls.length]).toEqual([1, [], 0]);
+  });
+
+  it("fails a 400 after one request when the probe sees a settled resource and the refusal named no busy state", async () => {
+    const server = await serve([json(400, { title: "Bad Request", detail: "Quota of clusters reached" })]);
+    const { client, time } = clientFor(server);
+    const transitionalProbe = jest.fn(async () => false);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "PUT", body: {}, transitionalProbe }),
+    );
+
+    expect(error.message).toBe(
+      "PUT /kaas/k-1 failed (400 Bad Request): Bad Request: Quota of clusters reached",
+    );
+    expect(error.busy).toBe(false);
+    expect([server.requests.length, time.sleeps, transitionalProbe.mock.calls.length]).toEqual([1, [], 1]);
+  });
+
+  it("marks the error busy when the retries of a busy refusal run out", async () => {
+    const busy = json(400, { title: "Resource is busy: Updating" });
+    const server = await serve([busy, busy, busy, busy, busy]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(
+      client.request({ ...getKaas, method: "DELETE", transitionalProbe: async () => true }),
+    );
+
+    expect(error.message).toBe(
+      "DELETE /kaas/k-1 failed (deadline): gave up after retries within the deadline; last error: " +
+        "DELETE /kaas/k-1 failed (400 Bad Request): Resource is busy: Updating",
+    );
+    expect([error.kind, error.busy, server.requests.length]).toEqual(["deadline", true, 5]);
+  });
+
+  it.each<[string, unknown, string]>([
+    ["a number", 42, "42"],
+    ["a string", "Location Invalid", "Location Invalid"],
+    ["null", null, "Bad Request: Location Invalid"],
+    ["a list of nulls and numbers", [null, 7], "7"],
+    ["a map of numbers", { "metadata.name": 5 }, "metadata.name: 5"],
+  ])("reads an errors member that is %s without throwing", async (_shape, errors, reason) => {
+    const server = await serve([json(400, { title: "Bad Request", detail: "Location Invalid", errors })]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...getKaas, method: "PUT", body: {} }));
+
+    expect(error.message).toBe(`PUT /kaas/k-1 failed (400 Bad Request): ${reason}`);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("puts a plain-text 5xx body in the message", async () => {
     const server = await serve([text(502, "Bad Gateway")]);
     const { client } = clientFor(server);
