@@ -79,6 +79,8 @@ export interface ResourcePatch {
   /** Forces the lifecycle state (settled: no further transition, except `Deleted` which still expires). */
   state?: LifeState;
   failureReason?: string | null;
+  /** Disables the resource for these reasons (`status.disableStatusInfo`); an empty list enables it again. */
+  disabledReasons?: string[];
   /** JSON merge patch (RFC 7396) applied to the stored properties (see `store.ts` for their shape). */
   properties?: Record<string, unknown>;
 }
@@ -137,6 +139,11 @@ export interface Emulator {
   platformUpgrade(kaasId: string, version: string): KaasResponse;
   /** The volume attachments the cluster holds, in attach order, shown by the wire reading or not. */
   attachments(kaasId: string): AttachmentTruth[];
+  /**
+   * The node ids of each pool of the cluster, whatever the wire reading `nodeIds` lets responses show: what
+   * `kubectl get nodes` shows a user of the real service, which has no endpoint listing nodes.
+   */
+  nodes(kaasId: string): { nodePool: string; nodeIds: string[] }[];
   /** Simulates the autoscaler (or any out-of-band scaling): the pool gets `nodes` nodes. */
   scaleNodePool(kaasId: string, poolName: string, nodes: number): KaasResponse;
   patchResource(kind: Kind, id: string, patch: ResourcePatch): AnyResponse;
@@ -506,6 +513,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         state: a.visibleUntil !== null ? "detaching" : a.visibleFrom > now ? "attaching" : "attached",
       }));
     },
+    nodes(kaasId) {
+      return kaasOr404(kaasId).props.nodePools.map((pool) => ({
+        nodePool: pool.name,
+        nodeIds: [...pool.nodeIds],
+      }));
+    },
     scaleNodePool(kaasId, poolName, nodes) {
       const rec = kaasOr404(kaasId);
       const pool = rec.props.nodePools.find((p) => p.name === poolName);
@@ -525,6 +538,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const now = clock.now();
       if (patch.name !== undefined) rec.name = patch.name;
       if (patch.tags !== undefined) rec.tags = [...patch.tags];
+      if (patch.disabledReasons !== undefined) rec.disabledReasons = [...patch.disabledReasons];
       if (patch.properties !== undefined) {
         (rec as { props: unknown }).props = mergePatch(rec.props, patch.properties);
       }

@@ -12,6 +12,7 @@
  * | POST | `/_emulator/reset` | | 204 |
  * | GET | `/_emulator/state` | | `EmulatorStateSnapshot` |
  * | GET | `/_emulator/kaas/{id}/attachments` | | `{attachments: AttachmentTruth[]}` (whatever responses show) |
+ * | GET | `/_emulator/kaas/{id}/nodes` | | `{nodes: [{nodePool, nodeIds}]}` (whatever responses show) |
  * | POST | `/_emulator/kaas/{id}/platform-upgrade` | `{version}` | KaaS response |
  * | POST | `/_emulator/kaas/{id}/nodePools/{pool}/scale` | `{nodes}` | KaaS response |
  * | PATCH | `/_emulator/resources/{kind}/{id}` | `ResourcePatch` | the resource's response |
@@ -134,6 +135,11 @@ const CONTROL_ROUTES: ControlRoute[] = [
     method: "GET",
     pattern: "/kaas/:id/attachments",
     handler: (emu, params) => ({ status: 200, body: { attachments: emu.attachments(params.id) } }),
+  },
+  {
+    method: "GET",
+    pattern: "/kaas/:id/nodes",
+    handler: (emu, params) => ({ status: 200, body: { nodes: emu.nodes(params.id) } }),
   },
   {
     method: "POST",

@@ -3,7 +3,8 @@
  * spellings from api-notes: `nodecidr`, `podcidr`, pool `instance` as an object, `billingPlan.billingPeriod`
  * in the lower-case `hourly/monthly/yearly` variant, `identity{clientId}` only, registry `metadata.uri` under
  * `containerRegistries`). The shapes satisfy `KaasResponse`, `BackupResponse` and `RegistryResponse` of
- * `schemas/`, which the integration tests check.
+ * `schemas/`, which the integration tests check. The wire readings `nodeIds` and `dataCenter` (config.ts
+ * `WireReadings`) are read on every rendering, so `PUT /_emulator/config` applies to the next answer.
  */
 import type { BackupResponse } from "../schemas/backup";
 import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
@@ -11,6 +12,7 @@ import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";
 import { instanceSizeOf, type EmulatorConfig } from "./config";
 import { PHASE_NAMES } from "./lifecycle";
+import { cidrOverlaps, parseCidr } from "./rules";
 import type { BackupRecord, BaseRecord, KaasRecord, RegistryRecord } from "./store";
 
 /** What rendering needs besides the record. */
@@ -79,12 +81,17 @@ function metadataResponse(
 
 function statusResponse(rec: BaseRecord) {
   const failed = rec.life.state === "Failed";
+  const disabledReasons = rec.disabledReasons ?? [];
   return {
     state: rec.life.state,
     creationDate: iso(rec.createdAt),
     failureReason: failed ? rec.life.failureReason : null,
     error: failed ? { reason: null, message: rec.life.failureReason } : null,
-    disableStatusInfo: { isDisabled: false, reasons: [], previousStatus: null },
+    disableStatusInfo: {
+      isDisabled: disabledReasons.length > 0,
+      reasons: [...disabledReasons],
+      previousStatus: null,
+    },
   };
 }
 
@@ -103,6 +110,53 @@ export function kaasVpcUri(rec: KaasRecord): string | null {
     rec.props.vpcUri ??
     (rec.props.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null)
   );
+}
+
+/** The subnet URI of a cluster or registry: the given one, or the one the preset created. */
+function presetSubnetUri(
+  rec: BaseRecord,
+  props: { preset: boolean; subnetUri: string | null },
+): string | null {
+  return (
+    props.subnetUri ??
+    (props.preset
+      ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}/subnets/subnet-${rec.id}`
+      : null)
+  );
+}
+
+/**
+ * Pod CIDRs the emulated service picks from when the cluster's create did not set one: the first that does not
+ * overlap the node CIDR (spec §2.2 `podCidr`; how the real service chooses is not shown).
+ */
+const SERVICE_POD_CIDRS = ["10.244.0.0/16", "172.30.0.0/16", "192.168.128.0/17"];
+
+/** The pod CIDR of a cluster: the one its create set, or the one the service chose. */
+export function kaasPodCidr(rec: KaasRecord): string {
+  if (rec.props.podCidr) return rec.props.podCidr;
+  const node = parseCidr(rec.props.nodeCidr.address);
+  const free = SERVICE_POD_CIDRS.find((candidate) => !node || !cidrOverlaps(parseCidr(candidate)!, node));
+  return free ?? SERVICE_POD_CIDRS[0];
+}
+
+/**
+ * The display name of a zone, as the `name` of a pool's `dataCenter`: zone `ITBG-1` of region `ITBG-Bergamo` is
+ * `Bergamo 1`, any other code `Zone <code>`. Deterministic and never equal to the code, so a client that takes
+ * the name for the code fails the tests.
+ */
+export function zoneLabel(code: string, location: string): string {
+  const [region, city] = location.split("-", 2);
+  const match = /^(.+)-(\d+)$/.exec(code);
+  if (match && city && match[1].toUpperCase() === region.toUpperCase()) return `${city} ${match[2]}`;
+  return `Zone ${code}`;
+}
+
+/**
+ * The typology of a cluster, i.e. its cluster type (spec §2.8 "Cluster type configuration"): `ha` for clusters
+ * with `ha: true`, `standard` otherwise, the way the limits of `clusterTypes` are chosen.
+ */
+function kaasTypology(rec: KaasRecord): { id: string; name: string } {
+  return rec.props.ha ? { id: "kaas-ha", name: "KaaS HA" } : { id: "kaas", name: "KaaS" };
 }
 
 /** URI of a cluster (also its `metadata.uri`). */
@@ -158,16 +212,13 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
   const p = rec.props;
   const uri = kaasUri(ctx.namespace, rec.projectId, rec.id);
   const vpcUri = kaasVpcUri(rec);
-  const subnetUri =
-    p.subnetUri ??
-    (p.preset
-      ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}/subnets/subnet-${rec.id}`
-      : null);
+  const subnetUri = presetSubnetUri(rec, p);
   const version = ctx.config.kubernetesVersions.find((v) => v.value === p.kubernetesVersion);
   const sgName = p.securityGroupName ?? `sg-${rec.id}`;
+  const wire = ctx.config.wire;
   return {
     metadata: {
-      ...metadataResponse(rec, uri, ctx.namespace, { id: "kaas", name: "KaaS" }),
+      ...metadataResponse(rec, uri, ctx.namespace, kaasTypology(rec)),
       ...attachments.metadata,
     },
     status: statusResponse(rec),
@@ -200,11 +251,17 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
             diskSizeGb: size?.diskSizeGb ?? null,
             price: size?.price ?? null,
           },
-          dataCenter: { code: pool.dataCenter, name: pool.dataCenter },
-          nodeIds: [...pool.nodeIds],
+          // `name` is a display label, never the code: the published answer has `{name}` only (wire reading
+          // `dataCenter: name`); `code` adds the code the create sent (api-notes "KaaS").
+          dataCenter:
+            wire.dataCenter === "code"
+              ? { code: pool.dataCenter, name: zoneLabel(pool.dataCenter, rec.location) }
+              : { name: zoneLabel(pool.dataCenter, rec.location) },
+          // Not in any published answer; the emulator keeps the ids for attach and detach either way.
+          ...(wire.nodeIds === "shown" ? { nodeIds: [...pool.nodeIds] } : {}),
         };
       }),
-      podcidr: { address: p.podCidr },
+      podcidr: { address: kaasPodCidr(rec) },
       nodecidr: {
         address: p.nodeCidr.address,
         name: p.nodeCidr.name,
@@ -271,6 +328,7 @@ export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): Registr
   const fqdn = `${rec.name.toLowerCase().replace(/[^a-z0-9-]/g, "-")}-${rec.id}.cr.emulator.invalid`;
   const vpcUri =
     p.vpcUri ?? (p.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null);
+  const subnetUri = presetSubnetUri(rec, p);
   return {
     metadata: metadataResponse(rec, uri, ctx.namespace, {
       id: "container-registry",
@@ -282,7 +340,7 @@ export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): Registr
       preset: p.preset,
       publicIp: { uri: p.publicIpUri },
       vpc: { uri: vpcUri },
-      subnet: { uri: p.subnetUri },
+      subnet: { uri: subnetUri },
       securityGroup: { uri: p.securityGroupUri },
       blockStorage: { uri: p.blockStorageUri },
       billingPlan: { billingPeriod: billingPeriodResponse(p.billingPeriod) },

@@ -41,6 +41,11 @@ export interface BaseRecord {
   life: Lifecycle;
   /** When provisioning completed (`InCreation` -> `Active`), null before. */
   provisionedAt: number | null;
+  /**
+   * Why the service disabled the resource (`status.disableStatusInfo.reasons`); absent or empty when it is not
+   * disabled. Set only through the control API (`ResourcePatch.disabledReasons`).
+   */
+  disabledReasons?: string[];
 }
 
 /** A node pool as stored. `nodeIds.length` is the node count. */

@@ -65,6 +65,23 @@ export const LocationResponse = Type.Object({
 });
 
 /**
+ * Response category: `typology` is the resource's type in the service's catalogue (for a cluster, its cluster
+ * type, whose limits the spec lists in §2.8 "Cluster type configuration").
+ */
+export const CategoryResponse = Type.Object({
+  name: Type.Optional(Nullable(Type.String())),
+  provider: Type.Optional(Nullable(Type.String())),
+  typology: Type.Optional(
+    Nullable(
+      Type.Object({
+        id: Type.Optional(Nullable(Type.String())),
+        name: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
+  ),
+});
+
+/**
  * A linked resource as responses show it (`LinkedResourceResponseDto` of the published interface: `uri`
  * and `strictCorrelation`). Where the service lists attached volumes this way is unconfirmed (api-notes
  * "What the published interface does not show"); the VolumeAttachment provider reads it when present.
@@ -83,6 +100,7 @@ export const MetadataResponse = Type.Object({
   location: Type.Optional(Nullable(LocationResponse)),
   project: Type.Optional(Nullable(Type.Object({ id: Type.Optional(Nullable(Type.String())) }))),
   tags: Type.Optional(Nullable(Type.Array(Type.String()))),
+  category: Type.Optional(Nullable(CategoryResponse)),
   creationDate: Type.Optional(Nullable(Type.String())),
   createdBy: Type.Optional(Nullable(Type.String())),
   updateDate: Type.Optional(Nullable(Type.String())),
@@ -105,7 +123,14 @@ export const StatusResponse = Type.Object({
       }),
     ),
   ),
-  disableStatusInfo: Type.Optional(Nullable(Type.Object({ isDisabled: Type.Optional(Type.Boolean()) }))),
+  disableStatusInfo: Type.Optional(
+    Nullable(
+      Type.Object({
+        isDisabled: Type.Optional(Type.Boolean()),
+        reasons: Type.Optional(Nullable(Type.Array(Type.String()))),
+      }),
+    ),
+  ),
 });
 export type StatusResponse = Static<typeof StatusResponse>;
 

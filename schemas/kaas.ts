@@ -101,7 +101,10 @@ export const NodePoolUpdate = Strict({
 });
 export type NodePoolUpdate = Static<typeof NodePoolUpdate>;
 
-/** Node pool as answered: `instance` is an object, `dataCenter` is `{name}` or `{code, name}`. */
+/**
+ * Node pool as answered: `instance` is an object, `dataCenter` is `{name}` (the published shape, where the name
+ * may be a display label rather than the zone code sent on input) or `{code, name}`.
+ */
 export const NodePoolResponse = Type.Object({
   name: Type.String(),
   nodes: Type.Optional(Nullable(Type.Integer())),
@@ -128,9 +131,9 @@ export const NodePoolResponse = Type.Object({
       }),
     ),
   ),
-  // Emulator and service extension: the node ids of the pool and the volumes attached to each node. The
-  // service has no endpoint listing nodes (api-notes "Volumes"), so these are optional.
-  nodeIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+  // No node ids: no published response carries them and no endpoint lists a pool's nodes (api-notes "What the
+  // published interface does not show"). The emulator may render `nodeIds` (wire reading `nodeIds: shown`);
+  // leaving them out of this schema keeps the provider from ever reading them.
 });
 export type NodePoolResponse = Static<typeof NodePoolResponse>;
 

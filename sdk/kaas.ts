@@ -35,6 +35,15 @@ const COMPUTED: Record<keyof KaasComputed, undefined> = {
   nodeCidrUri: undefined,
   creationDate: undefined,
   kubeconfig: undefined,
+  currentVpcUri: undefined,
+  currentSubnetUri: undefined,
+  currentPodCidr: undefined,
+  currentSecurityGroupName: undefined,
+  kubernetesVersionEndOfSupportDate: undefined,
+  kubernetesVersionRecommended: undefined,
+  clusterType: undefined,
+  disabledReasons: undefined,
+  failureReason: undefined,
 };
 
 /**
@@ -70,7 +79,7 @@ export class Kaas extends pulumi.dynamic.Resource {
   declare readonly currentKubernetesVersion: pulumi.Output<string | null>;
   /** The scheduled upgrade, or null. */
   declare readonly pendingUpgrade: pulumi.Output<PendingUpgrade | null>;
-  /** Node pools as they are now, with current node counts and node ids. */
+  /** Node pools as they are now, with their current node counts (the service reports no node ids). */
   declare readonly currentNodePools: pulumi.Output<NodePoolStatus[]>;
   /** URI of the security group the service manages for the cluster. */
   declare readonly securityGroupUri: pulumi.Output<string | null>;
@@ -80,6 +89,24 @@ export class Kaas extends pulumi.dynamic.Resource {
   declare readonly creationDate: pulumi.Output<string | null>;
   /** The cluster's kubeconfig. Always secret. */
   declare readonly kubeconfig: pulumi.Output<string | null>;
+  /** URI of the cluster's VPC: the one `preset` created, or `vpcUri`. */
+  declare readonly currentVpcUri: pulumi.Output<string | null>;
+  /** URI of the cluster's subnet: the one `preset` created, or `subnetUri`. */
+  declare readonly currentSubnetUri: pulumi.Output<string | null>;
+  /** Pod CIDR of the cluster: `podCidr`, or the one the service chose when it was not set. */
+  declare readonly currentPodCidr: pulumi.Output<string | null>;
+  /** Name of the security group the service manages for the cluster: `securityGroupName`, or the one it chose. */
+  declare readonly currentSecurityGroupName: pulumi.Output<string | null>;
+  /** End-of-support date of the Kubernetes version running now (`currentKubernetesVersion`). */
+  declare readonly kubernetesVersionEndOfSupportDate: pulumi.Output<string | null>;
+  /** Whether the service recommends the Kubernetes version running now. */
+  declare readonly kubernetesVersionRecommended: pulumi.Output<boolean | null>;
+  /** Cluster type (the service's typology, which sets the cluster's limits), e.g. `KaaS`. */
+  declare readonly clusterType: pulumi.Output<string | null>;
+  /** Why the service disabled the cluster; empty when it is not disabled. */
+  declare readonly disabledReasons: pulumi.Output<string[]>;
+  /** Why the cluster is in a failure state, as the service reports it; null otherwise. */
+  declare readonly failureReason: pulumi.Output<string | null>;
   /** Cluster name. */
   declare readonly name: pulumi.Output<string>;
   /** Project of the cluster. */

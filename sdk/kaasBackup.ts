@@ -17,6 +17,9 @@ const COMPUTED: Record<keyof KaasBackupComputed, undefined> = {
   sizeBytes: undefined,
   expiresAt: undefined,
   cluster: undefined,
+  creationDate: undefined,
+  currentType: undefined,
+  currentRetentionDays: undefined,
 };
 
 /**
@@ -46,6 +49,12 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   declare readonly expiresAt: pulumi.Output<string | null>;
   /** The cluster the backup belongs to. */
   declare readonly cluster: pulumi.Output<ClusterReference | null>;
+  /** Creation date of the backup. */
+  declare readonly creationDate: pulumi.Output<string | null>;
+  /** Backup type as the service reports it: `type`, or the service's default when it was not set. */
+  declare readonly currentType: pulumi.Output<string | null>;
+  /** Days the backup is kept, as the service reports it: `retentionDays`, or the service's default. */
+  declare readonly currentRetentionDays: pulumi.Output<number | null>;
   /** Id of the cluster. */
   declare readonly kaasId: pulumi.Output<string>;
   /** Billing period. */

@@ -19,6 +19,13 @@ const COMPUTED: Record<keyof RegistryComputed, undefined> = {
   engineVersion: undefined,
   passwordSet: undefined,
   adminPasswordLastSetDate: undefined,
+  currentVpcUri: undefined,
+  currentSubnetUri: undefined,
+  currentSecurityGroupUri: undefined,
+  currentBlockStorageUri: undefined,
+  currentPublicIpUri: undefined,
+  currentSize: undefined,
+  currentAdminUsername: undefined,
 };
 
 /**
@@ -54,6 +61,20 @@ export class Registry extends pulumi.dynamic.Resource {
   declare readonly passwordSet: pulumi.Output<boolean | null>;
   /** When the administrator password was last set. */
   declare readonly adminPasswordLastSetDate: pulumi.Output<string | null>;
+  /** URI of the registry's VPC: the one `preset` created, or `vpcUri`. */
+  declare readonly currentVpcUri: pulumi.Output<string | null>;
+  /** URI of the registry's subnet: the one `preset` created, or `subnetUri`. */
+  declare readonly currentSubnetUri: pulumi.Output<string | null>;
+  /** URI of the registry's security group, as the service reports it. */
+  declare readonly currentSecurityGroupUri: pulumi.Output<string | null>;
+  /** URI of the block storage holding the images, as the service reports it. */
+  declare readonly currentBlockStorageUri: pulumi.Output<string | null>;
+  /** URI of the elastic IP exposing the registry, as the service reports it. */
+  declare readonly currentPublicIpUri: pulumi.Output<string | null>;
+  /** Registry size as the service reports it: `size`, or the service's default when it was not set. */
+  declare readonly currentSize: pulumi.Output<string | null>;
+  /** Administrator user name as the service reports it. */
+  declare readonly currentAdminUsername: pulumi.Output<string | null>;
   /** Administrator user name. */
   declare readonly adminUsername: pulumi.Output<string>;
 

@@ -21,11 +21,15 @@ export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
  * delete always sends the detach, a 404 meaning already detached. Where the cluster does show attachments,
  * create waits until it shows this one and refresh drops one that is really gone.
  *
+ * The service lists no nodes: take `nodeId` from the cluster itself (`kubectl get nodes` with the cluster's
+ * `kubeconfig`) and pass it in, for example through stack config.
+ *
  * @example
  * ```ts
+ * const config = new pulumi.Config();
  * const data = new VolumeAttachment("data", {
  *   kaasId: cluster.kaasId, nodePoolName: "default",
- *   nodeId: cluster.currentNodePools.apply((pools) => pools[0].nodeIds[0]),
+ *   nodeId: config.require("dataNodeId"), // a node name from `kubectl get nodes`
  *   volumeUri: "/projects/p-1/providers/Vendor.Storage/blockStorages/v-1",
  * });
  * ```

@@ -66,7 +66,8 @@ if (mode === "providers") {
       clusters.map((c, i) =>
         checkAndCreate(
           shells.VolumeAttachment,
-          attachmentArgs(c.id, c.outs.currentNodePools[0].nodeIds[0], i),
+          // The service reports no node ids: the emulator's own list stands in for `kubectl get nodes`.
+          attachmentArgs(c.id, running.emulator.nodes(c.id)[0].nodeIds[0], i),
         ),
       ),
     );

@@ -77,7 +77,8 @@ async function createOneOfEach() {
   try {
     const { result } = await quietly(async () => {
       const kaas = await checkAndCreate(provider("Kaas"), kaasArgs("prod"));
-      const nodeId = kaas.outs.currentNodePools[0].nodeIds[0];
+      // The service reports no node ids: the emulator's own list stands in for `kubectl get nodes`.
+      const nodeId = harness.running.emulator.nodes(kaas.id)[0].nodeIds[0];
       return {
         Kaas: kaas,
         KaasBackup: await checkAndCreate(provider("KaasBackup"), backupArgs(kaas.id, "nightly")),

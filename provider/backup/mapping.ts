@@ -5,15 +5,25 @@ import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { KaasBackupComputed } from "./types";
 
-export const BACKUP_COMPUTED_KEYS: (keyof KaasBackupComputed)[] = [
-  "backupId",
-  "uri",
-  "state",
-  "phase",
-  "sizeBytes",
-  "expiresAt",
-  "cluster",
-];
+/**
+ * Every computed output, once: keyed by `KaasBackupComputed`, so a forgotten output does not compile (the SDK
+ * class seeds the same keys in its `COMPUTED` record).
+ */
+const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
+  backupId: true,
+  uri: true,
+  state: true,
+  phase: true,
+  sizeBytes: true,
+  expiresAt: true,
+  cluster: true,
+  creationDate: true,
+  currentType: true,
+  currentRetentionDays: true,
+};
+
+/** The names of the computed outputs; everything else in state is an input. */
+export const BACKUP_COMPUTED_KEYS = Object.keys(BACKUP_COMPUTED) as (keyof KaasBackupComputed)[];
 
 export function backupInsertBody(inputs: Inputs): BackupInsert {
   return {
@@ -48,6 +58,9 @@ export function backupComputed(response: BackupResponse): KaasBackupComputed {
     sizeBytes: response.data?.info?.sizeBytes ?? null,
     expiresAt: response.data?.info?.expiresAt ?? null,
     cluster: kaas ? { id: kaas.id ?? null, uri: kaas.uri ?? null, name: kaas.name ?? null } : null,
+    creationDate: response.metadata.creationDate ?? response.status?.creationDate ?? null,
+    currentType: response.properties.type ?? null,
+    currentRetentionDays: response.properties.retentionDays ?? null,
   });
 }
 

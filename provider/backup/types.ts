@@ -51,4 +51,10 @@ export interface KaasBackupComputed {
   expiresAt: string | null;
   /** The cluster the backup belongs to. */
   cluster: ClusterReference | null;
+  /** Creation date of the backup. */
+  creationDate: string | null;
+  /** Backup type as the service reports it: `type`, or the service's default when it was not set. */
+  currentType: string | null;
+  /** Days the backup is kept, as the service reports it: `retentionDays`, or the service's default. */
+  currentRetentionDays: number | null;
 }

@@ -19,21 +19,37 @@ import { poolsByName } from "./diff";
 import type { KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
 import { compareVersions } from "./version";
 
+/**
+ * Every computed output, once: a record keyed by `KaasComputed`, so an output added there and forgotten here
+ * does not compile (the SDK class seeds the same keys in its own `COMPUTED` record, so preview shows them
+ * unknown). Order is the order of `KAAS_COMPUTED_KEYS`.
+ */
+const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
+  kaasId: true,
+  uri: true,
+  state: true,
+  phase: true,
+  managementIp: true,
+  currentKubernetesVersion: true,
+  pendingUpgrade: true,
+  currentNodePools: true,
+  securityGroupUri: true,
+  nodeCidrUri: true,
+  creationDate: true,
+  kubeconfig: true,
+  currentVpcUri: true,
+  currentSubnetUri: true,
+  currentPodCidr: true,
+  currentSecurityGroupName: true,
+  kubernetesVersionEndOfSupportDate: true,
+  kubernetesVersionRecommended: true,
+  clusterType: true,
+  disabledReasons: true,
+  failureReason: true,
+};
+
 /** The names of the computed outputs; everything else in state is an input. */
-export const KAAS_COMPUTED_KEYS: (keyof KaasComputed)[] = [
-  "kaasId",
-  "uri",
-  "state",
-  "phase",
-  "managementIp",
-  "currentKubernetesVersion",
-  "pendingUpgrade",
-  "currentNodePools",
-  "securityGroupUri",
-  "nodeCidrUri",
-  "creationDate",
-  "kubeconfig",
-];
+export const KAAS_COMPUTED_KEYS = Object.keys(KAAS_COMPUTED) as (keyof KaasComputed)[];
 
 function poolRequest(pool: NodePoolArgs): NodePoolRequest {
   const autoscaling = pool.autoscaling === true;
@@ -187,23 +203,57 @@ export function livePools(response: KaasResponse): NodePoolResponse[] {
   return response.properties.nodePools ?? response.properties.nodesPool ?? [];
 }
 
+/** A pool's zone as answered: the code when there is one, else the name (possibly a display label). */
+function answeredZone(pool: NodePoolResponse): { value: string; isCode: boolean } {
+  const code = pool.dataCenter?.code ?? "";
+  if (code !== "") return { value: code, isCode: true };
+  return { value: pool.dataCenter?.name ?? "", isCode: false };
+}
+
 function poolStatus(pool: NodePoolResponse): NodePoolStatus {
+  // Node ids are not read, even when an answer carries them: no published response does (api-notes "What
+  // the published interface does not show"), so an output holding them would be empty against the service.
   return {
     name: pool.name,
     nodes: pool.nodes ?? 0,
     instance: pool.instance?.name ?? "",
-    dataCenter: pool.dataCenter?.code ?? pool.dataCenter?.name ?? "",
+    dataCenter: answeredZone(pool).value,
     autoscaling: pool.autoscaling === true,
     minCount: pool.minCount ?? null,
     maxCount: pool.maxCount ?? null,
-    nodeIds: pool.nodeIds ?? [],
   };
+}
+
+/**
+ * The zone of a live pool as an input. A `{code}` answer is the zone itself and is taken, so a real zone change
+ * shows as drift. A name-only answer (the published `DataCenterResponseDto` has only `name`) is not comparable
+ * with the code the program declares: the interface does not say whether the name is the code or a display
+ * label (`Bergamo 1` for `ITBG-1`). Taking the name would put a label into the inputs on refresh and make
+ * the next `up` plan a zone move, which re-creates the pool's nodes. So a declared pool keeps its declared
+ * zone whatever the name says (equal or not); nothing but this provider's own update moves a pool to
+ * another zone, so no real drift is hidden. A pool the program does not declare (added out of band) takes
+ * the name, the only value there is: the next `up` removes that pool and never sends its zone.
+ */
+function liveZone(pool: NodePoolResponse, declared: string | undefined): string {
+  const zone = answeredZone(pool);
+  if (declared === undefined) return zone.value;
+  return zone.isCode ? zone.value : declared;
+}
+
+/** `status.failureReason`, else the message or reason of `status.error` (api-notes: both carry it). */
+function failureReasonOf(response: KaasResponse): string | null {
+  const status = response.status;
+  const reason = [status?.failureReason, status?.error?.message, status?.error?.reason].find(
+    (text): text is string => typeof text === "string" && text !== "",
+  );
+  return reason ?? null;
 }
 
 /** The computed outputs of a live cluster. */
 export function computedOutputs(response: KaasResponse, kubeconfig: string | null): KaasComputed {
   const p = response.properties;
   const upgrade = p.kubernetesVersion?.upgradeTo;
+  const typology = response.metadata.category?.typology;
   return jsonSafe({
     kaasId: response.metadata.id,
     uri: response.metadata.uri ?? null,
@@ -219,14 +269,24 @@ export function computedOutputs(response: KaasResponse, kubeconfig: string | nul
     nodeCidrUri: p.nodecidr?.uri ?? null,
     creationDate: response.metadata.creationDate ?? response.status?.creationDate ?? null,
     kubeconfig,
+    currentVpcUri: p.vpc?.uri ?? null,
+    currentSubnetUri: p.subnet?.uri ?? null,
+    currentPodCidr: p.podcidr?.address ?? null,
+    currentSecurityGroupName: p.securityGroup?.name ?? null,
+    kubernetesVersionEndOfSupportDate: p.kubernetesVersion?.endOfSupportDate ?? null,
+    kubernetesVersionRecommended: p.kubernetesVersion?.recommended ?? null,
+    clusterType: typology?.name ?? typology?.id ?? null,
+    disabledReasons: response.status?.disableStatusInfo?.reasons ?? [],
+    failureReason: failureReasonOf(response),
   });
 }
 
 /**
  * The inputs as the live cluster has them, for refresh (`ReadResult.inputs`): arguments the service can
- * change out of band take the live value; create-only arguments keep the declared value. Two exceptions
+ * change out of band take the live value; create-only arguments keep the declared value. Three exceptions
  * keep the declared value so no perpetual diff appears: the version while an upgrade is scheduled or after
- * the platform upgraded on its own, and the node count of an autoscaling pool moving within its bounds.
+ * the platform upgraded on its own, the node count of an autoscaling pool moving within its bounds, and a
+ * pool's zone answered by name only (see `liveZone`).
  */
 export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   const p = response.properties;
@@ -279,7 +339,7 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
       nodes,
       // A pool answered without its flavour or zone keeps the declared one rather than an empty string.
       instance: status.instance === "" && wanted ? (wanted.instance as string) : status.instance,
-      dataCenter: status.dataCenter === "" && wanted ? (wanted.dataCenter as string) : status.dataCenter,
+      dataCenter: liveZone(pool, wanted?.dataCenter as string | undefined),
       autoscaling:
         declaredRaw.get(pool.name)?.autoscaling === undefined && !status.autoscaling
           ? undefined

@@ -27,7 +27,10 @@ export interface NodePoolArgs {
   nodes: number;
   /** Node flavour name, for example `K4A8`. Changing it updates the pool in place. */
   instance: string;
-  /** Zone of the pool's nodes, for example `ITBG-1`. Changing it updates the pool in place. */
+  /**
+   * Zone code of the pool's nodes, for example `ITBG-1` (not the display name the service may answer, such as
+   * `Bergamo 1`). Changing it updates the pool in place.
+   */
   dataCenter: string;
   /** Whether the pool autoscales between `minCount` and `maxCount`. Default `false`. In place. */
   autoscaling?: boolean;
@@ -118,7 +121,7 @@ export interface KaasInputs {
   adoptId?: string;
 }
 
-/** A node pool as the service reports it. */
+/** A node pool as the service reports it (no node ids: the service does not report them). */
 export interface NodePoolStatus {
   /** Pool name. */
   name: string;
@@ -126,7 +129,10 @@ export interface NodePoolStatus {
   nodes: number;
   /** Node flavour name. */
   instance: string;
-  /** Zone of the nodes. */
+  /**
+   * Zone of the nodes as the service reports it: the zone code (e.g. `ITBG-1`) when the answer carries one,
+   * otherwise the zone's name, which may be a display label (the published answer has only a name).
+   */
   dataCenter: string;
   /** Whether the pool autoscales. */
   autoscaling: boolean;
@@ -134,8 +140,6 @@ export interface NodePoolStatus {
   minCount: number | null;
   /** Autoscaling upper bound, or null. */
   maxCount: number | null;
-  /** Ids of the pool's nodes, when the service reports them (used by `VolumeAttachment`). */
-  nodeIds: string[];
 }
 
 /** A scheduled Kubernetes upgrade. */
@@ -172,4 +176,22 @@ export interface KaasComputed {
   creationDate: string | null;
   /** The cluster's kubeconfig (secret). */
   kubeconfig: string | null;
+  /** URI of the cluster's VPC: the one `preset` created, or `vpcUri`. */
+  currentVpcUri: string | null;
+  /** URI of the cluster's subnet: the one `preset` created, or `subnetUri`. */
+  currentSubnetUri: string | null;
+  /** Pod CIDR of the cluster: `podCidr`, or the one the service chose when it was not set. */
+  currentPodCidr: string | null;
+  /** Name of the security group the service manages for the cluster: `securityGroupName`, or the one it chose. */
+  currentSecurityGroupName: string | null;
+  /** End-of-support date of the Kubernetes version running now (`currentKubernetesVersion`). */
+  kubernetesVersionEndOfSupportDate: string | null;
+  /** Whether the service recommends the Kubernetes version running now. */
+  kubernetesVersionRecommended: boolean | null;
+  /** Cluster type (the service's typology, which sets the cluster's limits), e.g. `KaaS`. */
+  clusterType: string | null;
+  /** Why the service disabled the cluster (`status.disableStatusInfo.reasons`); empty when it is not disabled. */
+  disabledReasons: string[];
+  /** Why the cluster is in a failure state, as the service reports it; null otherwise. */
+  failureReason: string | null;
 }

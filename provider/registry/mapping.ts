@@ -5,17 +5,31 @@ import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { RegistryComputed } from "./types";
 
-export const REGISTRY_COMPUTED_KEYS: (keyof RegistryComputed)[] = [
-  "registryId",
-  "uri",
-  "state",
-  "fqdn",
-  "publicBaseUrl",
-  "privateBaseUrl",
-  "engineVersion",
-  "passwordSet",
-  "adminPasswordLastSetDate",
-];
+/**
+ * Every computed output, once: keyed by `RegistryComputed`, so a forgotten output does not compile (the SDK
+ * class seeds the same keys in its `COMPUTED` record).
+ */
+const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
+  registryId: true,
+  uri: true,
+  state: true,
+  fqdn: true,
+  publicBaseUrl: true,
+  privateBaseUrl: true,
+  engineVersion: true,
+  passwordSet: true,
+  adminPasswordLastSetDate: true,
+  currentVpcUri: true,
+  currentSubnetUri: true,
+  currentSecurityGroupUri: true,
+  currentBlockStorageUri: true,
+  currentPublicIpUri: true,
+  currentSize: true,
+  currentAdminUsername: true,
+};
+
+/** The names of the computed outputs; everything else in state is an input. */
+export const REGISTRY_COMPUTED_KEYS = Object.keys(REGISTRY_COMPUTED) as (keyof RegistryComputed)[];
 
 const ref = (uri: unknown) => (typeof uri === "string" && uri !== "" ? { uri } : undefined);
 
@@ -59,6 +73,7 @@ export function registryUpdateBody(olds: Inputs, news: Inputs): RegistryUpdate |
 export function registryComputed(response: RegistryResponse, engineVersion: string | null): RegistryComputed {
   const info = response.data?.info;
   const priv = response.data?.private;
+  const p = response.properties;
   return jsonSafe({
     registryId: response.metadata.id,
     uri: response.metadata.uri ?? null,
@@ -69,6 +84,13 @@ export function registryComputed(response: RegistryResponse, engineVersion: stri
     engineVersion: engineVersion ?? info?.version ?? null,
     passwordSet: priv?.passwordSet ?? null,
     adminPasswordLastSetDate: priv?.adminPasswordLastSetDate ?? null,
+    currentVpcUri: p.vpc?.uri ?? null,
+    currentSubnetUri: p.subnet?.uri ?? null,
+    currentSecurityGroupUri: p.securityGroup?.uri ?? null,
+    currentBlockStorageUri: p.blockStorage?.uri ?? null,
+    currentPublicIpUri: p.publicIp?.uri ?? null,
+    currentSize: p.size ?? null,
+    currentAdminUsername: p.adminUser?.username ?? null,
   });
 }
 

@@ -60,4 +60,18 @@ export interface RegistryComputed {
   passwordSet: boolean | null;
   /** When the administrator password was last set. */
   adminPasswordLastSetDate: string | null;
+  /** URI of the registry's VPC: the one `preset` created, or `vpcUri`. */
+  currentVpcUri: string | null;
+  /** URI of the registry's subnet: the one `preset` created, or `subnetUri`. */
+  currentSubnetUri: string | null;
+  /** URI of the registry's security group, as the service reports it. */
+  currentSecurityGroupUri: string | null;
+  /** URI of the block storage holding the images, as the service reports it. */
+  currentBlockStorageUri: string | null;
+  /** URI of the elastic IP exposing the registry, as the service reports it. */
+  currentPublicIpUri: string | null;
+  /** Registry size as the service reports it: `size`, or the service's default when it was not set. */
+  currentSize: string | null;
+  /** Administrator user name as the service reports it. */
+  currentAdminUsername: string | null;
 }

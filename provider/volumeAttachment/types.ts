@@ -9,7 +9,12 @@ export interface VolumeAttachmentInputs {
   kaasId: string;
   /** Name of the node pool of the node. Replaces. */
   nodePoolName: string;
-  /** Id of the node to attach the volume to (see `Kaas.currentNodePools[].nodeIds`). Replaces. */
+  /**
+   * Id of the node to attach the volume to, a node of `nodePoolName`, as the attach path takes it (the
+   * published interface calls it only "the unique identifier of the node"). No response of the service lists
+   * nodes, so take it from the cluster itself: the node's name in `kubectl get nodes` (with the cluster's
+   * `kubeconfig` output), passed in by the program, e.g. from stack config. Replaces.
+   */
   nodeId: string;
   /** URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces. */
   volumeUri: string;

@@ -166,3 +166,21 @@ it("deletes a backup, and treats one gone with its cluster as deleted", async ()
   await expect(backups.delete(second.id, second.outs)).resolves.toBeUndefined();
   expect(h.mutating()).toEqual([]);
 });
+
+it("returns the creation date and the live type and retention the service reports", async () => {
+  const { id, outs } = await create({ type: "Incremental", retentionDays: 30 });
+  const live = h.running.emulator.state().backups.find((b) => b.metadata.id === id)!;
+  expect(live.metadata.creationDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  expect([outs.creationDate, outs.currentType, outs.currentRetentionDays]).toEqual([
+    live.metadata.creationDate,
+    "Incremental",
+    30,
+  ]);
+});
+
+it("reports the service's type and retention as null when neither was declared nor answered", async () => {
+  const { outs } = await create({ type: undefined, retentionDays: undefined });
+  expect([outs.currentType, outs.currentRetentionDays]).toEqual([null, null]);
+  expect(outs).not.toHaveProperty("type");
+  expect(outs).not.toHaveProperty("retentionDays");
+});

@@ -87,7 +87,8 @@ describe("cluster lifecycle", () => {
     expect(body.properties).toMatchObject({
       preset: true,
       nodecidr: { address: "10.10.0.0/16", name: "nodes" },
-      podcidr: { address: null },
+      // Not set on create: the pod CIDR the service chose, clear of the node CIDR.
+      podcidr: { address: "10.244.0.0/16" },
       kubernetesVersion: {
         value: "1.32.5",
         endOfSupportDate: "2026-06-30T00:00:00.000Z",
@@ -102,7 +103,7 @@ describe("cluster lifecycle", () => {
           minCount: null,
           maxCount: null,
           instance: { name: "K2A4", cpu: "2", ram: "4", diskSizeGb: "40", price: 0.04 },
-          dataCenter: { code: "ITBG-1", name: "ITBG-1" },
+          dataCenter: { code: "ITBG-1", name: "Bergamo 1" },
           nodeIds: ["kaas-0001-default-1", "kaas-0001-default-2"],
         },
       ],

@@ -386,3 +386,140 @@ describe("delete", () => {
     await expect(kaas.delete(id, outs)).resolves.toBeUndefined();
   });
 });
+
+describe("outputs the service reports", () => {
+  const NETWORK = `/projects/${PROJECT}/providers/Vendor.Network`;
+
+  it("returns the network, version support, cluster type and status outputs with the service's values", async () => {
+    const { outs } = await create();
+    expect({
+      currentVpcUri: outs.currentVpcUri,
+      currentSubnetUri: outs.currentSubnetUri,
+      currentPodCidr: outs.currentPodCidr,
+      currentSecurityGroupName: outs.currentSecurityGroupName,
+      kubernetesVersionEndOfSupportDate: outs.kubernetesVersionEndOfSupportDate,
+      kubernetesVersionRecommended: outs.kubernetesVersionRecommended,
+      clusterType: outs.clusterType,
+      disabledReasons: outs.disabledReasons,
+      failureReason: outs.failureReason,
+    }).toEqual({
+      // Created by `preset` (no vpcUri/subnetUri declared), chosen by the service (no podCidr/securityGroupName).
+      currentVpcUri: `${NETWORK}/vpcs/vpc-kaas-0001`,
+      currentSubnetUri: `${NETWORK}/vpcs/vpc-kaas-0001/subnets/subnet-kaas-0001`,
+      currentPodCidr: "10.244.0.0/16",
+      currentSecurityGroupName: "sg-kaas-0001",
+      // The emulator's catalogue entry of 1.32.5.
+      kubernetesVersionEndOfSupportDate: "2026-06-30T00:00:00.000Z",
+      kubernetesVersionRecommended: false,
+      clusterType: "KaaS",
+      disabledReasons: [],
+      failureReason: null,
+    });
+    // No output derived from a create-only argument the program did not set takes the argument's name.
+    expect(outs).not.toHaveProperty("podCidr");
+    expect(outs).not.toHaveProperty("vpcUri");
+  });
+
+  it("reports the declared pod CIDR and security group name, and the HA cluster type", async () => {
+    const { outs } = await create({ podCidr: "172.20.0.0/16", securityGroupName: "prod-sg", ha: true });
+    expect([outs.currentPodCidr, outs.currentSecurityGroupName, outs.clusterType]).toEqual([
+      "172.20.0.0/16",
+      "prod-sg",
+      "KaaS HA",
+    ]);
+  });
+
+  it("reports no node ids in currentNodePools, even when the service's answers carry them", async () => {
+    const { id, outs } = await create();
+    // The default wire readings show node ids in responses (a richer answer than the published one).
+    const live = (await h.client.getKaas(PROJECT, id)) as unknown as {
+      properties: { nodePools: { nodeIds?: string[] }[] };
+    };
+    expect(live.properties.nodePools[0].nodeIds).toEqual([`${id}-system-1`, `${id}-system-2`]);
+    expect(outs.currentNodePools).toEqual([
+      {
+        name: "system",
+        nodes: 2,
+        instance: "K4A8",
+        dataCenter: "ITBG-1",
+        autoscaling: false,
+        minCount: null,
+        maxCount: null,
+      },
+      {
+        name: "workers",
+        nodes: 2,
+        instance: "K8A16",
+        dataCenter: "ITBG-2",
+        autoscaling: true,
+        minCount: 1,
+        maxCount: 4,
+      },
+    ]);
+  });
+
+  it("refresh reports why the service disabled the cluster and why it failed, without touching the inputs", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.patchResource("kaas", id, {
+      disabledReasons: ["NoCredit"],
+      state: "Failed",
+      failureReason: "Provisioning failed: insufficient capacity in the selected zone",
+    });
+    const read = await kaas.read(id, outs);
+    expect([read.props.state, read.props.disabledReasons, read.props.failureReason]).toEqual([
+      "Failed",
+      ["NoCredit"],
+      "Provisioning failed: insufficient capacity in the selected zone",
+    ]);
+    expect(read.inputs).toBeUndefined();
+  });
+});
+
+describe("zones answered by name only, node ids hidden (the published shapes)", () => {
+  /** The pools' zones as the outputs report them. */
+  const zones = (outs: Record<string, unknown>) =>
+    (outs.currentNodePools as { name: string; dataCenter: string }[]).map((p) => [p.name, p.dataCenter]);
+
+  it("refreshes a cluster created under zone codes with no change once the service shows only display names", async () => {
+    const { id, outs } = await create();
+    h.running.emulator.updateConfig({ wire: { dataCenter: "name", nodeIds: "hidden" } });
+    const read = await kaas.read(id, outs);
+    // The labels differ from the codes: taking them into the inputs would plan a zone move on the next up.
+    expect(zones(read.props)).toEqual([
+      ["system", "Bergamo 1"],
+      ["workers", "Bergamo 2"],
+    ]);
+    expect(read.inputs).toBeUndefined();
+    const program = await checked(kaas, read.props, args());
+    expect(await kaas.diff(id, read.props, program)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  it("creates, refreshes and updates with no zone move when the service never shows a zone code", async () => {
+    await h.close();
+    h = await startHarness({ wire: { dataCenter: "name", nodeIds: "hidden" } });
+    kaas = h.kind("Kaas");
+    const { id, inputs, outs } = await create();
+    expect(zones(outs)).toEqual([
+      ["system", "Bergamo 1"],
+      ["workers", "Bergamo 2"],
+    ]);
+    expect((await kaas.diff(id, outs, inputs)).changes).toBe(false);
+    const read = await kaas.read(id, outs);
+    expect(read.inputs).toBeUndefined();
+    // A resize goes through the node pool endpoint only: the full pool list (which would carry zones) is not sent.
+    const resized = args({
+      nodePools: [{ ...args().nodePools[0], nodes: 3 }, args().nodePools[1]],
+    });
+    const result = await change(id, read.props, resized);
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}/nodePools/system` }]);
+    expect(result.after.changes).toBe(false);
+    expect(h.running.emulator.nodes(id).map((p) => [p.nodePool, p.nodeIds.length])).toEqual([
+      ["system", 3],
+      ["workers", 2],
+    ]);
+  });
+});

@@ -163,3 +163,55 @@ it("refreshes out-of-band changes, drops a deleted registry, and deletes idempot
   expect((await registries.read(id, outs)).id).toBe("");
   await expect(registries.delete(id, outs)).resolves.toBeUndefined();
 });
+
+describe("outputs the service reports", () => {
+  const NETWORK = `/projects/${PROJECT}/providers/Vendor.Network`;
+  const PUBLIC_IP = `${NETWORK}/elasticIps/ip-1`;
+
+  it("reports the VPC and subnet the preset created, the public IP, size and admin user", async () => {
+    const { outs } = await create();
+    expect({
+      currentVpcUri: outs.currentVpcUri,
+      currentSubnetUri: outs.currentSubnetUri,
+      currentSecurityGroupUri: outs.currentSecurityGroupUri,
+      currentBlockStorageUri: outs.currentBlockStorageUri,
+      currentPublicIpUri: outs.currentPublicIpUri,
+      currentSize: outs.currentSize,
+      currentAdminUsername: outs.currentAdminUsername,
+    }).toEqual({
+      currentVpcUri: `${NETWORK}/vpcs/vpc-registry-0001`,
+      currentSubnetUri: `${NETWORK}/vpcs/vpc-registry-0001/subnets/subnet-registry-0001`,
+      currentSecurityGroupUri: null,
+      currentBlockStorageUri: null,
+      currentPublicIpUri: PUBLIC_IP,
+      currentSize: "Small",
+      currentAdminUsername: "ops",
+    });
+  });
+
+  it("reports the network and storage the program gave", async () => {
+    const given = {
+      preset: false,
+      vpcUri: `${NETWORK}/vpcs/vpc-7`,
+      subnetUri: `${NETWORK}/vpcs/vpc-7/subnets/sn-7`,
+      securityGroupUri: `${NETWORK}/securityGroups/sg-7`,
+      blockStorageUri: `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/bs-7`,
+    };
+    const { outs } = await create(given);
+    expect([
+      outs.currentVpcUri,
+      outs.currentSubnetUri,
+      outs.currentSecurityGroupUri,
+      outs.currentBlockStorageUri,
+    ]).toEqual([given.vpcUri, given.subnetUri, given.securityGroupUri, given.blockStorageUri]);
+  });
+
+  it("follows a public IP changed out of band in both the refreshed input and the output", async () => {
+    const { id, outs } = await create();
+    const moved = `${NETWORK}/elasticIps/ip-2`;
+    h.running.emulator.patchResource("registry", id, { properties: { publicIpUri: moved } });
+    const read = await registries.read(id, outs);
+    expect(read.props.currentPublicIpUri).toBe(moved);
+    expect(read.inputs?.publicIpUri).toBe(moved);
+  });
+});

@@ -94,7 +94,7 @@ describe.each(SEEDS)("seed %i", (seed) => {
       engine.up("images", "Registry", registryArgs()),
     ]);
     const kaasId = engine.idOf("cluster");
-    const node = firstSystemNode(engine.state.get("cluster")!.outputs);
+    const node = firstSystemNode(h.emulator, kaasId);
     await Promise.all([
       engine.up("nightly", "KaasBackup", backupArgs(kaasId)),
       engine.up("data", "VolumeAttachment", attachmentArgs(kaasId, node)),

@@ -60,7 +60,7 @@ it("creates the main example with an identity secret while the service injects f
     engine.up("cluster", "Kaas", cluster()),
     engine.up("images", "Registry", registryArgs()),
   ]);
-  const node = firstSystemNode(engine.state.get("cluster")!.outputs);
+  const node = firstSystemNode(h.emulator, KAAS);
   await Promise.all([
     engine.up("nightly", "KaasBackup", backupArgs(KAAS)),
     engine.up("data", "VolumeAttachment", attachmentArgs(KAAS, node)),
@@ -100,7 +100,7 @@ it("gets a new access token after the service revoked the old one, and refreshes
   await Promise.all(["cluster", "images", "nightly", "data"].map((r) => engine.refresh(r)));
   expect(h.issuedTokens).toHaveLength(2);
   expect(new Set(h.issuedTokens).size).toBe(2);
-  const node = firstSystemNode(engine.state.get("cluster")!.outputs);
+  const node = firstSystemNode(h.emulator, KAAS);
   for (const [resource, args] of [
     ["cluster", cluster()],
     ["images", registryArgs({ adminPasswordResetTrigger: "rotation-2" })],

@@ -38,6 +38,17 @@ const VOLUME = `/projects/${fixture.emulator.projectId}/providers/Vendor.Storage
 
 const withoutProvider = (values: Inputs): Inputs =>
   Object.fromEntries(Object.entries(values).filter(([k]) => k !== "__provider"));
+/**
+ * The stored outputs as the current version reports them: node ids are no longer read (no published response
+ * carries them), so they leave `currentNodePools`; that is the one change of a stored output.
+ */
+function withoutNodeIds(outputs: Inputs): Inputs {
+  if (!Array.isArray(outputs.currentNodePools)) return outputs;
+  return {
+    ...outputs,
+    currentNodePools: (outputs.currentNodePools as Inputs[]).map(({ nodeIds: _nodeIds, ...pool }) => pool),
+  };
+}
 /** The values of `keys` in `values`: the stored outputs must keep their values; new outputs may appear. */
 const pick = (values: Inputs, keys: string[]): Inputs =>
   Object.fromEntries(keys.filter((k) => k in values).map((k) => [k, values[k]]));
@@ -107,7 +118,7 @@ describe.each(fixture.resources.map((r) => [r.kind, r] as const))("%s", (_kind, 
   it("refreshes to the stored outputs and inputs, without a mutating call, and then shows no change", async () => {
     const read = await h.kind(stored.kind).read(stored.id, stored.outputs);
     expect(read.id).toBe(stored.id);
-    const storedOutputs = withoutProvider(stored.outputs);
+    const storedOutputs = withoutNodeIds(withoutProvider(stored.outputs));
     expect(pick(read.props, Object.keys(storedOutputs))).toEqual(storedOutputs);
     // Nothing drifted: no inputs are handed back, so the engine keeps the stored ones (and their secret marks).
     expect(read.inputs).toBeUndefined();
@@ -117,6 +128,31 @@ describe.each(fixture.resources.map((r) => [r.kind, r] as const))("%s", (_kind, 
       .diff(stored.id, { ...read.props, __provider: stored.outputs.__provider }, await checkedNow());
     expect(diff.changes).toBe(false);
   });
+});
+
+it("refreshes the stored cluster with no input change when the service shows only zone names and no node ids", async () => {
+  const cluster = fixture.resources[0];
+  // The published shapes: `dataCenter: {name}` with a display label (`Bergamo 1` for ITBG-1), no `nodeIds`.
+  h.emulator.updateConfig({ wire: { dataCenter: "name", nodeIds: "hidden" } });
+  const read = await h.kind("Kaas").read(KAAS, cluster.outputs);
+  expect(read.inputs).toBeUndefined();
+  expect(
+    (read.props.currentNodePools as { name: string; dataCenter: string }[]).map((p) => [
+      p.name,
+      p.dataCenter,
+    ]),
+  ).toEqual([
+    ["system", "Bergamo 1"],
+    ["workers", "Bergamo 2"],
+  ]);
+  const program = await h
+    .kind("Kaas")
+    .check(cluster.inputs, { ...cluster.args, __provider: cluster.inputs.__provider });
+  const diff = await h
+    .kind("Kaas")
+    .diff(KAAS, { ...read.props, __provider: cluster.outputs.__provider }, program.inputs);
+  expect(diff).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  expect(h.emulator.requests().filter((r) => r.mutating)).toEqual([]);
 });
 
 it("keeps the stored kubeconfig on refresh, since its content did not change", async () => {

@@ -48,6 +48,18 @@ const replace = (field: string): DiffResult => ({ changes: true, replaces: [fiel
 
 const base = checked(baselineInputs());
 const state = stateOf(base);
+/** Outputs added after version 0.1.0: a state written by 0.1.0 has none of them. */
+const NEWER_OUTPUTS = [
+  "currentVpcUri",
+  "currentSubnetUri",
+  "currentPodCidr",
+  "currentSecurityGroupName",
+  "kubernetesVersionEndOfSupportDate",
+  "kubernetesVersionRecommended",
+  "clusterType",
+  "disabledReasons",
+  "failureReason",
+];
 const pools = base.nodePools as NodePoolArgs[];
 const [system, workers] = pools;
 
@@ -178,6 +190,22 @@ describe("diffKaas", () => {
     ],
     ["the pools reordered", state, news({ nodePools: [workers, system] })],
     ["the computed outputs changed", { ...state, state: "Updating", managementIp: null }, base],
+    [
+      "the state predates the outputs added in later versions and still holds node ids",
+      {
+        ...Object.fromEntries(Object.entries(state).filter(([k]) => !NEWER_OUTPUTS.includes(k))),
+        currentNodePools: (state.currentNodePools as object[]).map((p) => ({ ...p, nodeIds: ["n-1"] })),
+      },
+      base,
+    ],
+    [
+      "a refresh read zones answered by display name only",
+      {
+        ...liveInputs(base, responseFor(base, { dataCenter: "name" })),
+        ...computedOutputs(responseFor(base, { dataCenter: "name" }), KUBECONFIG),
+      },
+      base,
+    ],
     [
       "the platform upgraded above the declared version",
       stateOf(base, responseFor(base, { liveVersion: "1.34.1" })),

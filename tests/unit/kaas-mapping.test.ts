@@ -13,6 +13,7 @@ import {
 } from "../../schemas";
 import type { Inputs } from "../../provider/common/check";
 import {
+  KAAS_COMPUTED_KEYS,
   computedOutputs,
   insertBody,
   liveInputs,
@@ -455,7 +456,6 @@ function variantResponse(): KaasResponse {
       maxCount: 3,
       instance: null,
       dataCenter: { code: "ITBG-2", name: "Bergamo 2" },
-      nodeIds: null,
     },
   ];
   return {
@@ -493,7 +493,6 @@ describe("computedOutputs", () => {
           autoscaling: false,
           minCount: null,
           maxCount: null,
-          nodeIds: ["system-node-1", "system-node-2", "system-node-3"],
         },
         {
           name: "workers",
@@ -503,14 +502,85 @@ describe("computedOutputs", () => {
           autoscaling: true,
           minCount: 2,
           maxCount: 10,
-          nodeIds: ["workers-node-1", "workers-node-2", "workers-node-3", "workers-node-4"],
         },
       ],
       securityGroupUri: "/projects/proj-1/providers/Vendor.Network/securityGroups/sg-kaas-1",
       nodeCidrUri: "/projects/proj-1/providers/Vendor.Container/kaas/kaas-1/nodecidr",
       creationDate: "2026-05-01T10:00:00Z",
       kubeconfig: KUBECONFIG,
+      currentVpcUri: "/projects/proj-1/providers/Vendor.Network/vpcs/vpc-kaas-1",
+      currentSubnetUri: "/projects/proj-1/providers/Vendor.Network/vpcs/vpc-kaas-1/subnets/subnet-kaas-1",
+      currentPodCidr: "100.64.0.0/16",
+      currentSecurityGroupName: "prod-sg",
+      kubernetesVersionEndOfSupportDate: "2026-10-31T00:00:00.000Z",
+      kubernetesVersionRecommended: true,
+      clusterType: "KaaS",
+      disabledReasons: [],
+      failureReason: null,
     });
+  });
+
+  it("produces exactly the computed keys the provider splits off the state", () => {
+    expect(Object.keys(computedOutputs(responseFor(base), null)).sort()).toEqual(
+      [...KAAS_COMPUTED_KEYS].sort(),
+    );
+  });
+
+  it("never reads node ids, even from an answer that carries them", () => {
+    const response = responseFor(base);
+    expect(JSON.stringify(response.properties.nodePools)).toContain('"nodeIds":["system-node-1"');
+    const outputs = computedOutputs(response, null);
+    expect(JSON.stringify(outputs)).not.toContain("nodeIds");
+    expect(JSON.stringify(outputs)).not.toContain("system-node-1");
+  });
+
+  it("reports the zone's name when the answer has no code (the published shape)", () => {
+    const response = responseFor(base, { dataCenter: "name" });
+    expect(computedOutputs(response, null).currentNodePools.map((p) => p.dataCenter)).toEqual([
+      "Zone ITBG-1",
+      "Zone ITBG-2",
+    ]);
+  });
+
+  it("reports a disabled and failed cluster: the disable reasons and the failure reason", () => {
+    const response = responseFor(base, { state: "Failed" });
+    response.status = {
+      state: "Failed",
+      failureReason: "quota exceeded in ITBG-2",
+      error: { reason: "Quota", message: "quota exceeded" },
+      disableStatusInfo: { isDisabled: true, reasons: ["NoCredit", "Spamming"] },
+    };
+    const outputs = computedOutputs(response, null);
+    expect([outputs.state, outputs.disabledReasons, outputs.failureReason]).toEqual([
+      "Failed",
+      ["NoCredit", "Spamming"],
+      "quota exceeded in ITBG-2",
+    ]);
+  });
+
+  it.each<[string, NonNullable<KaasResponse["status"]>, string | null]>([
+    ["failureReason", { failureReason: "disk lost", error: { message: "other" } }, "disk lost"],
+    [
+      "error.message without failureReason",
+      { failureReason: null, error: { message: "no capacity" } },
+      "no capacity",
+    ],
+    ["error.reason alone", { failureReason: "", error: { reason: "Timeout", message: null } }, "Timeout"],
+    ["nothing", { failureReason: null, error: null }, null],
+  ])("reads the failure reason from %s", (_title, status, expected) => {
+    const response = responseFor(base);
+    response.status = status;
+    expect(computedOutputs(response, null).failureReason).toBe(expected);
+  });
+
+  it.each<[string, { id?: string | null; name?: string | null } | null, string | null]>([
+    ["its name", { id: "kaas-ha", name: "KaaS HA" }, "KaaS HA"],
+    ["its id when it has no name", { id: "kaas-ha", name: null }, "kaas-ha"],
+    ["null without a typology", null, null],
+  ])("reports the cluster type from the typology: %s", (_title, typology, expected) => {
+    const response = responseFor(base);
+    response.metadata.category = { name: "Container", typology };
+    expect(computedOutputs(response, null).clusterType).toBe(expected);
   });
 
   it("reads the spelling variants: nodesPool, dataCenter by name or code, creationDate from status", () => {
@@ -531,7 +601,6 @@ describe("computedOutputs", () => {
           autoscaling: false,
           minCount: null,
           maxCount: null,
-          nodeIds: [],
         },
         {
           name: "b",
@@ -541,13 +610,21 @@ describe("computedOutputs", () => {
           autoscaling: true,
           minCount: 1,
           maxCount: 3,
-          nodeIds: [],
         },
       ],
       securityGroupUri: null,
       nodeCidrUri: null,
       creationDate: "2026-05-02T00:00:00Z",
       kubeconfig: null,
+      currentVpcUri: null,
+      currentSubnetUri: null,
+      currentPodCidr: null,
+      currentSecurityGroupName: null,
+      kubernetesVersionEndOfSupportDate: null,
+      kubernetesVersionRecommended: null,
+      clusterType: null,
+      disabledReasons: [],
+      failureReason: null,
     });
   });
 
@@ -582,6 +659,15 @@ describe("computedOutputs", () => {
       nodeCidrUri: null,
       creationDate: null,
       kubeconfig: null,
+      currentVpcUri: null,
+      currentSubnetUri: null,
+      currentPodCidr: null,
+      currentSecurityGroupName: null,
+      kubernetesVersionEndOfSupportDate: null,
+      kubernetesVersionRecommended: null,
+      clusterType: null,
+      disabledReasons: [],
+      failureReason: null,
     });
     expect(undefinedPaths(outputs)).toEqual([]);
   });
@@ -670,6 +756,45 @@ describe("liveInputs", () => {
     expect(liveInputs(base, response).nodePools).toStrictEqual([
       workers,
       { name: "extra", nodes: 2, instance: "K2A4", dataCenter: "ITBG-3" },
+    ]);
+  });
+
+  it("gives back the declared inputs when zones answer only a display name, for any valid inputs", () => {
+    fc.assert(
+      fc.property(checkedKaasInputsArb, (x) => {
+        expect(liveInputs(x, responseFor(x, { dataCenter: "name" }))).toStrictEqual(x);
+      }),
+    );
+  });
+
+  it.each<[string, { code?: string | null; name?: string | null } | null, string]>([
+    ["a name-only label that differs from the code keeps the declared zone", { name: "Bergamo 1" }, "ITBG-1"],
+    ["a name-only answer equal to the declared code keeps it", { name: "ITBG-1" }, "ITBG-1"],
+    ["a name-only answer that looks like another code keeps the declared zone", { name: "ITBG-3" }, "ITBG-1"],
+    ["a code equal to the declared one keeps it", { code: "ITBG-1", name: "Bergamo 1" }, "ITBG-1"],
+    ["a code that differs is drift and is taken", { code: "ITBG-3", name: "Bergamo 3" }, "ITBG-3"],
+    ["an empty code falls back to the name rule", { code: "", name: "Bergamo 1" }, "ITBG-1"],
+    ["no dataCenter keeps the declared zone", null, "ITBG-1"],
+  ])("a declared pool: %s", (_title, dataCenter, expected) => {
+    const response = responseFor(base);
+    response.properties.nodePools![0].dataCenter = dataCenter;
+    const pools = liveInputs(base, response).nodePools as NodePoolArgs[];
+    expect(pools.map((p) => p.dataCenter)).toEqual([expected, "ITBG-2"]);
+  });
+
+  it("a pool added out of band with a name-only zone takes the name, the only value there is", () => {
+    const response = responseFor(base, { dataCenter: "name" });
+    response.properties.nodePools!.push({
+      name: "extra",
+      nodes: 1,
+      autoscaling: false,
+      instance: { name: "K2A4" },
+      dataCenter: { name: "Bergamo 3" },
+    });
+    expect((liveInputs(base, response).nodePools as NodePoolArgs[]).map((p) => p.dataCenter)).toEqual([
+      "ITBG-1",
+      "ITBG-2",
+      "Bergamo 3",
     ]);
   });
 

@@ -92,8 +92,6 @@ const TOLERATED: Record<string, string> = {
     "an insert property the response DTO lacks: read when a service echoes it, never required",
   "Kaas: properties.attachedVolumes":
     "only the emulator's default wire reading sends it (api-notes: no response lists attached volumes)",
-  "Kaas node pool: nodeIds":
-    "only the emulator's wire reading nodeIds=shown sends them; no published response carries node ids",
   "Kaas node pool: dataCenter.code":
     "the published DataCenterResponseDto has `name` only; `code` is read first where a service sends it",
   "List: totalCount": "the pagination guide's spelling of `total` (api-notes Envelopes): accept either",

@@ -279,10 +279,12 @@ export function attachmentArgs(kaasId: string, nodeId: string, overrides: Inputs
   };
 }
 
-/** The first node of the system pool, from a Kaas's outputs (`currentNodePools`). */
-export function firstSystemNode(kaasOutputs: Inputs): string {
-  const pools = kaasOutputs.currentNodePools as { name: string; nodeIds: string[] }[];
-  const node = pools.find((p) => p.name === "system")?.nodeIds[0];
+/**
+ * The first node of the cluster's system pool, as a user reads it with `kubectl get nodes`: the service
+ * reports no node ids, so the emulator's own view stands in for the cluster.
+ */
+export function firstSystemNode(emulator: Emulator, kaasId: string): string {
+  const node = emulator.nodes(kaasId).find((p) => p.nodePool === "system")?.nodeIds[0];
   if (!node) throw new Error("the cluster reports no node in its system pool");
   return node;
 }

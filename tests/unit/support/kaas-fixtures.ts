@@ -86,6 +86,11 @@ export interface ResponseOptions {
   upgradeTo?: { value: string; scheduledAt?: string | null };
   /** Live node counts by pool name (default: the declared counts). */
   liveNodes?: Record<string, number>;
+  /**
+   * How pools answer their zone: `code` (`{code, name}`, the default) or `name` (the published `{name}` only,
+   * a display label `Zone <code>` that differs from the code).
+   */
+  dataCenter?: "code" | "name";
 }
 
 const BILLING_ANSWER: Record<string, string> = { Hour: "hourly", Month: "monthly", Year: "yearly" };
@@ -93,7 +98,8 @@ const BILLING_ANSWER: Record<string, string> = { Hour: "hourly", Month: "monthly
 /**
  * The service's answer for a cluster created from `inputs` (checked inputs), in the spellings the service
  * uses: lower-case `nodecidr`/`podcidr`, pool `instance` and `dataCenter` objects, `monthly` billing and
- * `hourly` when none was asked for (as the emulator answers), the creation tag among the tags.
+ * `hourly` when none was asked for (as the emulator answers), the creation tag among the tags. Pools also carry
+ * node ids, as the emulator renders them under its `nodeIds: shown` reading: the provider must ignore them.
  */
 export function responseFor(inputs: Inputs, options: ResponseOptions = {}): KaasResponse {
   const id = options.id ?? "kaas-1";
@@ -110,7 +116,10 @@ export function responseFor(inputs: Inputs, options: ResponseOptions = {}): Kaas
       minCount: autoscaling ? (pool.minCount ?? null) : null,
       maxCount: autoscaling ? (pool.maxCount ?? null) : null,
       instance: { name: pool.instance, cpu: "4", ram: "8", diskSizeGb: "50", price: 0.1 },
-      dataCenter: { code: pool.dataCenter, name: `Zone ${pool.dataCenter}` },
+      dataCenter:
+        options.dataCenter === "name"
+          ? { name: `Zone ${pool.dataCenter}` }
+          : { code: pool.dataCenter, name: `Zone ${pool.dataCenter}` },
       nodeIds: Array.from({ length: nodes }, (_, i) => `${pool.name}-node-${i + 1}`),
     };
   });
@@ -127,14 +136,30 @@ export function responseFor(inputs: Inputs, options: ResponseOptions = {}): Kaas
       location: { value: inputs.location as string },
       tags,
       creationDate: "2026-05-01T10:00:00Z",
+      category: { name: "Container", provider: "Vendor.Container", typology: { id: "kaas", name: "KaaS" } },
     },
-    status: { state: options.state ?? "Active" },
+    status: {
+      state: options.state ?? "Active",
+      failureReason: null,
+      error: null,
+      disableStatusInfo: { isDisabled: false, reasons: [] },
+    },
     properties: {
       preset: inputs.preset === true,
-      vpc: inputs.vpcUri ? { uri: inputs.vpcUri as string } : null,
-      subnet: inputs.subnetUri ? { uri: inputs.subnetUri as string } : null,
+      vpc: {
+        uri:
+          (inputs.vpcUri as string | undefined) ??
+          `/projects/${project}/providers/Vendor.Network/vpcs/vpc-${id}`,
+      },
+      subnet: {
+        uri:
+          (inputs.subnetUri as string | undefined) ??
+          `/projects/${project}/providers/Vendor.Network/vpcs/vpc-${id}/subnets/subnet-${id}`,
+      },
       kubernetesVersion: {
         value: options.liveVersion ?? (inputs.kubernetesVersion as string),
+        endOfSupportDate: "2026-10-31T00:00:00.000Z",
+        recommended: true,
         upgradeTo: options.upgradeTo ?? null,
       },
       nodePools: pools,

@@ -1,0 +1,138 @@
+/**
+ * Registry wire mapping: the computed outputs of a service answer (exact values, sparse answers, no
+ * undefined, nothing secret), their agreement with the computed-key list, and a state written before some
+ * outputs existed.
+ */
+import { checkRegistry } from "../../provider/registry/check";
+import { diffRegistry } from "../../provider/registry/diff";
+import {
+  REGISTRY_COMPUTED_KEYS,
+  registryComputed,
+  registryLiveInputs,
+} from "../../provider/registry/mapping";
+import type { RegistryResponse } from "../../schemas";
+import { undefinedPaths } from "./support/kaas-fixtures";
+
+const NETWORK = "/projects/proj-1/providers/Vendor.Network";
+const VPC = `${NETWORK}/vpcs/vpc-registry-1`;
+const SUBNET = `${VPC}/subnets/subnet-registry-1`;
+const SECURITY_GROUP = `${NETWORK}/securityGroups/sg-images`;
+const PUBLIC_IP = `${NETWORK}/elasticIps/eip-1`;
+const BLOCK_STORAGE = "/projects/proj-1/providers/Vendor.Storage/blockStorages/bs-1";
+
+/** A complete answer for a preset registry, with a password-like field the service should never send. */
+function answer(): RegistryResponse {
+  return {
+    metadata: {
+      id: "registry-1",
+      uri: "/projects/proj-1/providers/Vendor.Container/containerRegistries/registry-1",
+      name: "images",
+      tags: [],
+    },
+    status: { state: "Active" },
+    properties: {
+      preset: true,
+      vpc: { uri: VPC },
+      subnet: { uri: SUBNET },
+      securityGroup: { uri: SECURITY_GROUP },
+      publicIp: { uri: PUBLIC_IP },
+      blockStorage: { uri: BLOCK_STORAGE },
+      billingPlan: { billingPeriod: "monthly" },
+      adminUser: { username: "ops", password: "never-in-state" } as { username: string },
+      size: "Medium",
+    },
+    data: {
+      private: { passwordSet: true, adminPasswordLastSetDate: "2026-05-01T10:00:00Z" },
+      info: {
+        version: null,
+        privateBaseUrl: "https://registry-1.internal.example",
+        publicBaseUrl: "https://images.example",
+        fqdn: "images.example",
+      },
+    },
+  };
+}
+
+describe("registryComputed", () => {
+  it("maps a complete answer exactly, with the network, storage, size and admin user the service reports", () => {
+    expect(registryComputed(answer(), "2.11.1")).toStrictEqual({
+      registryId: "registry-1",
+      uri: "/projects/proj-1/providers/Vendor.Container/containerRegistries/registry-1",
+      state: "Active",
+      fqdn: "images.example",
+      publicBaseUrl: "https://images.example",
+      privateBaseUrl: "https://registry-1.internal.example",
+      engineVersion: "2.11.1",
+      passwordSet: true,
+      adminPasswordLastSetDate: "2026-05-01T10:00:00Z",
+      currentVpcUri: VPC,
+      currentSubnetUri: SUBNET,
+      currentSecurityGroupUri: SECURITY_GROUP,
+      currentBlockStorageUri: BLOCK_STORAGE,
+      currentPublicIpUri: PUBLIC_IP,
+      currentSize: "Medium",
+      currentAdminUsername: "ops",
+    });
+  });
+
+  it("never carries a password the answer might hold into the outputs", () => {
+    expect(JSON.stringify(registryComputed(answer(), null))).not.toContain("never-in-state");
+  });
+
+  it("maps a bare answer to nulls, with no undefined anywhere", () => {
+    const outputs = registryComputed({ metadata: { id: "registry-2" }, properties: {} }, null);
+    expect(outputs).toStrictEqual({
+      registryId: "registry-2",
+      uri: null,
+      state: null,
+      fqdn: null,
+      publicBaseUrl: null,
+      privateBaseUrl: null,
+      engineVersion: null,
+      passwordSet: null,
+      adminPasswordLastSetDate: null,
+      currentVpcUri: null,
+      currentSubnetUri: null,
+      currentSecurityGroupUri: null,
+      currentBlockStorageUri: null,
+      currentPublicIpUri: null,
+      currentSize: null,
+      currentAdminUsername: null,
+    });
+    expect(undefinedPaths(outputs)).toEqual([]);
+  });
+
+  it("produces exactly the computed keys the provider splits off the state", () => {
+    expect(Object.keys(registryComputed(answer(), null)).sort()).toEqual([...REGISTRY_COMPUTED_KEYS].sort());
+  });
+});
+
+describe("a state written before the network, storage, size and admin user were outputs", () => {
+  const declared = checkRegistry(
+    {},
+    {
+      name: "images",
+      location: "ITBG-Bergamo",
+      adminUsername: "ops",
+      size: "Medium",
+      publicIpUri: PUBLIC_IP,
+      billingPeriod: "Month",
+    },
+    { defaultProjectId: "proj-1" },
+  ).inputs;
+  const older = Object.fromEntries(
+    Object.entries(registryComputed(answer(), null)).filter(([k]) => !k.startsWith("current")),
+  );
+
+  it("shows no change against the unchanged program", () => {
+    expect(diffRegistry({ ...declared, ...older }, declared)).toStrictEqual({
+      changes: false,
+      replaces: [],
+      updates: [],
+    });
+  });
+
+  it("refreshes to the declared inputs: the preset-created URIs are outputs, not inputs", () => {
+    expect(registryLiveInputs(declared, answer())).toStrictEqual(declared);
+  });
+});
