@@ -15,3 +15,13 @@ export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
 export function creationScope(pulumiModule: typeof pulumi, name: string): string {
   return `${pulumiModule.getProject()}/${pulumiModule.getStack()}/${name}`;
 }
+
+/**
+ * The id output of a class (`kaasId`, `backupId`, `registryId`): the resource's own `id`. Not an output the
+ * engine fills in, because in the preview of an update the engine echoes a dynamic resource's inputs as its
+ * outputs, so an output-only value would be unknown there, and every resource that takes it as an input (a
+ * backup's `kaasId`) would show a change that `up` then does not make. The id is known in that preview.
+ */
+export function idOutput(resource: pulumi.CustomResource): pulumi.Output<string> {
+  return resource.id;
+}

@@ -8,7 +8,7 @@ import type {
   Timeouts,
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
-import { creationScope, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
 export type {
@@ -22,8 +22,8 @@ export type {
 /** Arguments of a {@link Kaas}; each is documented on {@link KaasInputs}. */
 export type KaasArgs = ResourceArgs<KaasInputs>;
 
-const COMPUTED: Record<keyof KaasComputed, undefined> = {
-  kaasId: undefined,
+/** Output-only names, seeded so the engine fills them in; `kaasId` is the resource id (see `idOutput`). */
+const COMPUTED: Record<Exclude<keyof KaasComputed, "kaasId">, undefined> = {
   uri: undefined,
   state: undefined,
   phase: undefined,
@@ -147,5 +147,6 @@ export class Kaas extends pulumi.dynamic.Resource {
       MODULE,
       "Kaas",
     );
+    this.kaasId = idOutput(this);
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/backup/types";
 import { MODULE } from "../provider/kinds";
-import { creationScope, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
 export type { ClusterReference, KaasBackupInputs } from "../provider/backup/types";
@@ -9,8 +9,8 @@ export type { ClusterReference, KaasBackupInputs } from "../provider/backup/type
 /** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
 
-const COMPUTED: Record<keyof KaasBackupComputed, undefined> = {
-  backupId: undefined,
+/** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
+const COMPUTED: Record<Exclude<keyof KaasBackupComputed, "backupId">, undefined> = {
   uri: undefined,
   state: undefined,
   phase: undefined,
@@ -69,5 +69,6 @@ export class KaasBackup extends pulumi.dynamic.Resource {
       MODULE,
       "KaasBackup",
     );
+    this.backupId = idOutput(this);
   }
 }

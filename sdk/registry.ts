@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
-import { creationScope, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
 export type { RegistryInputs } from "../provider/registry/types";
@@ -9,8 +9,8 @@ export type { RegistryInputs } from "../provider/registry/types";
 /** Arguments of a {@link Registry}; each is documented on {@link RegistryInputs}. */
 export type RegistryArgs = ResourceArgs<RegistryInputs>;
 
-const COMPUTED: Record<keyof RegistryComputed, undefined> = {
-  registryId: undefined,
+/** Output-only names, seeded so the engine fills them in; `registryId` is the resource id (see `idOutput`). */
+const COMPUTED: Record<Exclude<keyof RegistryComputed, "registryId">, undefined> = {
   uri: undefined,
   state: undefined,
   fqdn: undefined,
@@ -87,5 +87,6 @@ export class Registry extends pulumi.dynamic.Resource {
       MODULE,
       "Registry",
     );
+    this.registryId = idOutput(this);
   }
 }

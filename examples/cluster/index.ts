@@ -76,8 +76,35 @@ const data = dataNodeId
 export const kaasId = cluster.kaasId;
 export const kubeconfig = cluster.kubeconfig; // secret: shown as [secret]
 export const kubernetesVersion = cluster.currentKubernetesVersion;
+export const kubernetesEndOfSupport = cluster.kubernetesVersionEndOfSupportDate;
+export const kubernetesVersionRecommended = cluster.kubernetesVersionRecommended;
 export const pendingUpgrade = cluster.pendingUpgrade;
 export const nodePools = cluster.currentNodePools.apply((pools) => pools.map((p) => `${p.name}=${p.nodes}`));
-export const registryUrl = registry.publicBaseUrl;
+export const clusterType = cluster.clusterType;
+export const clusterNetwork = {
+  vpcUri: cluster.currentVpcUri,
+  subnetUri: cluster.currentSubnetUri,
+  podCidr: cluster.currentPodCidr,
+  securityGroupName: cluster.currentSecurityGroupName,
+};
+export const clusterProblems = {
+  disabledReasons: cluster.disabledReasons,
+  failureReason: cluster.failureReason,
+};
 export const backupId = backup.backupId;
-export const dataVolumeSizeGb = data?.sizeGb;
+export const backupCreated = backup.creationDate;
+export const backupRetentionDays = backup.currentRetentionDays;
+export const registryUrl = registry.publicBaseUrl;
+export const registrySize = registry.currentSize;
+export const registryAdmin = registry.currentAdminUsername;
+export const registryNetwork = {
+  vpcUri: registry.currentVpcUri,
+  subnetUri: registry.currentSubnetUri,
+  securityGroupUri: registry.currentSecurityGroupUri,
+  publicIpUri: registry.currentPublicIpUri,
+  blockStorageUri: registry.currentBlockStorageUri,
+};
+// Without `dataNodeId`, no volume is attached: both read null.
+export const dataVolumeSizeGb = data ? data.sizeGb : null;
+/** How far the service let the attachment be checked: `node`, `cluster` or `none` (it shows no attachments). */
+export const dataVolumeVerification = data ? data.verification : null;

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { durationMs, type Inputs } from "./check";
 import { canonical, sameValue } from "./diff";
 import { CREATION_TAG_PREFIX } from "./tags";
+import { UNKNOWN, containsUnknown } from "./unknown";
 
 /** Default deadlines of one kind, in ms. */
 export interface DefaultTimeouts {
@@ -46,6 +47,9 @@ export function inputsOf(state: Inputs, computedKeys: readonly string[]): Inputs
  * object it created; a replacement changes a create-only argument and so gets a new token.
  */
 export function creationTokenOf(inputs: Inputs, createOnly: readonly string[]): string {
+  // In a preview a create-only argument may still be unknown (an output of a resource not yet created or
+  // being replaced): so is the token, rather than a hash of the placeholder that the real run never sees.
+  if (containsUnknown([inputs.creationScope, ...createOnly.map((k) => inputs[k])])) return UNKNOWN;
   const seed = canonical([inputs.creationScope ?? "", ...createOnly.map((k) => inputs[k] ?? null)]);
   return createHash("sha256").update(seed).digest("hex").slice(0, 20);
 }

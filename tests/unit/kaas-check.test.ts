@@ -613,6 +613,17 @@ describe("the creation token", () => {
     expect(token(withArgs({ creationToken: "0".repeat(20) }))).toBe(BASELINE_TOKEN);
   });
 
+  it.each([
+    ["nodeCidr", { address: UNKNOWN, name: "prod-nodes" }],
+    ["location", UNKNOWN],
+  ])("is unknown while the create-only %s is unknown (a preview)", (key, value) => {
+    expect(token(withArgs({ [key]: value }))).toBe(UNKNOWN);
+  });
+
+  it("is known while only an updatable argument is unknown", () => {
+    expect(token(withArgs({ name: UNKNOWN }))).toMatch(/^[0-9a-f]{20}$/);
+  });
+
   it.each<[string, unknown]>([
     ["name", "staging"],
     ["tags", ["other"]],

@@ -66,14 +66,22 @@ export interface Suite {
   program(project: string, from?: string): string;
   /** A stack of the program in `workDir`, created (or selected) with the emulator's settings in its config. */
   stack(name: string, workDir: string, config?: ConfigMap): Promise<Stack>;
-  /** Sets the `resources` program's declaration. */
-  declare(stack: Stack, resources: Declared[]): Promise<void>;
+  /**
+   * Sets the `resources` program's declaration, as a secret config value when it carries a secret (the whole
+   * stack config reaches the provider, and the engine stores it with the provider's inputs).
+   */
+  declare(stack: Stack, resources: Declared[], options?: { secret?: boolean }): Promise<void>;
   /** Every request the emulator saw since the last `clearRequests`, control API excluded. */
   requests(): RequestLogEntry[];
   /** The mutating ones (POST, PUT, PATCH, DELETE), as `METHOD /path` below the project's provider prefix. */
   mutations(): string[];
   /** Forgets the requests seen so far. */
   clearRequests(): void;
+  /**
+   * The stack's state as `pulumi stack export` writes it, secrets encrypted (the Automation API's `exportStack`
+   * decrypts them).
+   */
+  exportState(stack: Stack): Promise<string>;
   /** Runs the CLI directly (for what the Automation API does not expose); resolves with its exit and output. */
   cli(args: string[], workDir: string, options?: { detached?: boolean }): CliRun;
   /** The environment of every CLI run of this suite. */
@@ -142,8 +150,8 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
       });
       return withOutputCapture(stack, record);
     },
-    async declare(stack, resources) {
-      await stack.setConfig("e2e:resources", { value: JSON.stringify(resources) });
+    async declare(stack, resources, options = {}) {
+      await stack.setConfig("e2e:resources", { value: JSON.stringify(resources), secret: options.secret });
     },
     requests: () => emulator.emulator.requests(),
     mutations: () =>
@@ -152,6 +160,12 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
         .filter((r) => r.mutating)
         .map((r) => `${r.method} ${r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, "")}`),
     clearRequests: () => emulator.emulator.clearRequests(),
+    async exportState(stack) {
+      const run = suite.cli(["stack", "export", "--stack", stack.name], stack.workspace.workDir);
+      const { code, output } = await run.done;
+      if (code !== 0) throw new Error(`pulumi stack export failed (${code}): ${output}`);
+      return output;
+    },
     cli(args, workDir, options = {}) {
       const child = spawn(path.join(BIN, "pulumi"), [...args, "--non-interactive", "--color", "never"], {
         cwd: workDir,
