@@ -64,8 +64,11 @@ export interface Suite {
   cliOutput: string[];
   /** A copy of `from` (a program folder, default the `resources` program) named `project`, ready to run. */
   program(project: string, from?: string): string;
-  /** A stack of the program in `workDir`, created (or selected) with the emulator's settings in its config. */
-  stack(name: string, workDir: string, config?: ConfigMap): Promise<Stack>;
+  /**
+   * A stack of the program in `workDir`, created (or selected) with the emulator's settings in its config
+   * (`config` adds to them or overrides them; `env` adds to the environment of this stack's CLI runs).
+   */
+  stack(name: string, workDir: string, config?: ConfigMap, env?: Record<string, string>): Promise<Stack>;
   /**
    * Sets the `resources` program's declaration, as a secret config value when it carries a secret (the whole
    * stack config reaches the provider, and the engine stores it with the provider's inputs).
@@ -136,10 +139,10 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
       fs.writeFileSync(manifest, text);
       return target;
     },
-    async stack(stackName, workDir, config = {}) {
+    async stack(stackName, workDir, config = {}, extraEnv = {}) {
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName, workDir },
-        { pulumiHome: home, envVars: env, pulumiCommand },
+        { pulumiHome: home, envVars: { ...env, ...extraEnv }, pulumiCommand },
       );
       await stack.setAllConfig({
         "vendor:baseUrl": { value: emulator.url },
