@@ -1,0 +1,382 @@
+/**
+ * Interrupted runs and lost answers through the real engine, under every reading of the emulator's
+ * `wire.filters` (what `eq` does on the array `metadata.tags`, and how a filter the service does not support
+ * is answered, the published interface does not say).
+ *
+ * - A `pulumi up` killed with SIGKILL (the CLI and every plugin it started) while the cluster it created is
+ *   `InCreation` leaves the stack locked: the next `up` refuses and names `pulumi cancel`. After that, `up`
+ *   finds the cluster by its creation tag, waits for it and tracks it, without a second POST; the pending
+ *   create the killed run left stays in the state until `pulumi refresh --clear-pending-creates`. The cluster
+ *   carries a user tag and a decoy of the same name with another stack's creation tag comes first in every
+ *   list, so the lookup has to confirm the tag under each reading.
+ * - A create whose answer the service drops after processing it is looked up before anything is sent again.
+ * - A `pulumi destroy` killed while the cluster is `Deleting`: after `pulumi cancel`, `destroy` waits for the
+ *   deletion in flight without a second DELETE and empties the stack.
+ */
+import fs from "node:fs";
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { WireReadings } from "../../emulator";
+import { insertBody } from "../../provider/kaas/mapping";
+import { VendorContainerClient } from "../../rest/client";
+import { resolveSettings } from "../../rest/settings";
+import { cluster } from "./support/args";
+import { PROJECT, TOKEN, openSuite, values, type CliRun, type Suite } from "./support/suite";
+
+type Reading = WireReadings["filters"];
+
+const READINGS: Reading[] = ["membership", "whole", "ignored", "refused"];
+/** The tag of the decoy: a cluster of the same name created by another stack. */
+const OTHER_STACK_TAG = "pulumi-ct-0123456789abcdef0123";
+/** A user tag on both clusters: under `whole`, a filter on the creation tag alone then matches nothing. */
+const USER_TAG = "team:a";
+/** How long a create or delete takes while a run is killed: far longer than the test, until the clock moves. */
+const LONG_MS = 10 * 60 * 1000;
+const KAAS_PATH = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
+
+const declared = cluster({ tags: [USER_TAG] });
+const byTag = (tag: string) => `metadata.tags:eq("${tag}")`;
+const byName = `metadata.name:eq("${declared.args.name as string}")`;
+
+let s: Suite;
+let dir: string;
+
+beforeAll(async () => {
+  s = await openSuite("interrupted");
+  dir = s.program("interrupted");
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const emulator = () => s.emulator.emulator;
+
+/** Starts a case on an empty service (ids count from 1 again) answering filters by `reading`. */
+function resetService(reading: Reading = "membership"): void {
+  emulator().reset();
+  emulator().updateConfig({ wire: { filters: reading } });
+}
+
+/** Creates the decoy through the REST API, as another stack would have: it gets `kaas-0001`. */
+async function createDecoy(): Promise<string> {
+  const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
+  const client = new VendorContainerClient(resolveSettings((key) => config[key], {}));
+  // `preset: true` is what the provider's check makes of a cluster declared without a VPC.
+  const body = insertBody({ ...declared.args, preset: true, tags: [USER_TAG, OTHER_STACK_TAG] });
+  return (await client.createKaas(PROJECT, body)).metadata.id;
+}
+
+/** Polls until `condition` holds; fails after `timeoutMs`, or at once when `stop()` says waiting is pointless. */
+async function waitFor(
+  what: string,
+  condition: () => boolean,
+  stop: () => boolean = () => false,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (stop() || Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The lifecycle state of the cluster `id` as the service holds it, or undefined once it is gone. */
+const stateOf = (id: string): string | undefined =>
+  emulator()
+    .state()
+    .kaas.find((k) => k.metadata.id === id)?.status?.state ?? undefined;
+
+/** True once the emulator has answered `method` on `path` (below the project's prefix) with a 2xx. */
+const answered = (method: string, path: string) => () =>
+  s.requests().some((r) => r.method === method && r.path === `${KAAS_PATH}${path}` && (r.status ?? 0) < 300);
+
+/** A process of the tree below a CLI run, as `/proc/<pid>/stat` shows it. */
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  state: string;
+}
+
+/** Every process of this machine, from `/proc` (the engine in `.tools/bin` is built for Linux). */
+function processes(): ProcessInfo[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+        // `pid (comm) state ppid pgrp ...`: comm may hold spaces and parentheses, so split after its last `)`.
+        const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return [{ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), state }];
+      } catch {
+        return []; // exited meanwhile
+      }
+    });
+}
+
+/** `root` and all its descendants. */
+function processTree(root: number): ProcessInfo[] {
+  const all = processes();
+  const tree = all.filter((p) => p.pid === root);
+  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((p) => p.ppid === tree[i].pid));
+  return tree;
+}
+
+/** True while `pid` runs (a zombie waiting to be reaped does not). */
+const running = (pid: number) => processes().some((p) => p.pid === pid && p.state !== "Z");
+
+/**
+ * Starts `pulumi <args>` in a process group of its own and, as soon as `killWhen` holds, kills with SIGKILL
+ * the CLI's group and the group of every process below it: the CLI starts the language host and the dynamic
+ * provider each in a process group of their own, so killing the CLI's group alone leaves them running (and
+ * the orphaned provider polling the service). Waits until none of them runs any more.
+ */
+async function runAndKill(args: string[], killWhen: () => boolean, what: string) {
+  const run: CliRun = s.cli(args, dir, { detached: true });
+  let exited = false;
+  void run.done.then(() => (exited = true));
+  await waitFor(what, killWhen, () => exited);
+  const tree = processTree(run.child.pid!);
+  for (const pgid of new Set([run.child.pid!, ...tree.map((p) => p.pgid)])) process.kill(-pgid, "SIGKILL");
+  const result = await run.done;
+  await waitFor("the killed processes to end", () => !tree.some((p) => running(p.pid)));
+  // The language host and the dynamic provider were there to be killed.
+  expect(tree.length).toBeGreaterThanOrEqual(3);
+  return result;
+}
+
+/**
+ * Runs `operation` and, once the provider is seen polling (`polling`), moves the emulator clock past the
+ * long transition, so the operation demonstrably waited for the object the killed run left in flight.
+ */
+async function finishTransitionDuring<T>(operation: Promise<T>, polling: () => boolean): Promise<T> {
+  let settled = false;
+  void operation.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await waitFor("the provider to poll the cluster", polling, () => settled).catch(() => undefined);
+  expect(polling()).toBe(true);
+  emulator().advanceClock(LONG_MS);
+  return operation;
+}
+
+/** Each list request of `/kaas`: its `filter` (null without one) and the status answered. */
+const listCalls = () =>
+  s
+    .requests()
+    .filter((r) => r.method === "GET" && r.path === KAAS_PATH)
+    .map((r) => ({ filter: r.query.filter ?? null, status: r.status }));
+
+/**
+ * The list requests of a lookup that finds the cluster: where `eq` matches an element or filters are ignored,
+ * the tag filter finds it; under `whole` the user tag makes it miss and the name finds it; under `refused`
+ * the filtered list is answered 400 and the unfiltered list finds it.
+ */
+function findingLookup(reading: Reading, tag: string) {
+  switch (reading) {
+    case "membership":
+    case "ignored":
+      return [{ filter: byTag(tag), status: 200 }];
+    case "whole":
+      return [
+        { filter: byTag(tag), status: 200 },
+        { filter: byName, status: 200 },
+      ];
+    case "refused":
+      return [
+        { filter: byTag(tag), status: 400 },
+        { filter: null, status: 200 },
+      ];
+  }
+}
+
+/** The creation tag the stack's cluster carries, from its inputs in the exported state. */
+async function creationTagOf(stack: Stack): Promise<string> {
+  const { deployment } = await stack.exportStack();
+  const resource = (deployment.resources as { urn: string; inputs?: Record<string, unknown> }[]).find((r) =>
+    r.urn.endsWith("::cluster"),
+  );
+  return `pulumi-ct-${resource?.inputs?.creationToken as string}`;
+}
+
+/** The ids of the clusters in the stack's state, and its pending operations as `type urn`. */
+async function tracked(stack: Stack): Promise<{ clusters: string[]; pending: string[] }> {
+  const { deployment } = await stack.exportStack();
+  const resources = (deployment.resources ?? []) as { urn: string; id?: string }[];
+  const pending = (deployment.pending_operations ?? []) as { type: string; resource: { urn: string } }[];
+  return {
+    clusters: resources.filter((r) => r.urn.endsWith("::cluster")).map((r) => r.id ?? ""),
+    pending: pending.map((op) => `${op.type} ${op.resource.urn}`),
+  };
+}
+
+/** The clusters the service holds that are not deleted, as `id tags`. */
+const liveClusters = () =>
+  emulator()
+    .state()
+    .kaas.filter((k) => k.status?.state !== "Deleted")
+    .map((k) => `${k.metadata.id} ${(k.metadata.tags ?? []).join(",")}`);
+
+/** What the CLI says when a run finds the stack locked by a killed one (checked against v3.274.1). */
+const LOCKED =
+  /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./;
+
+/** The URN of the cluster of stack `name`. */
+const clusterUrn = (name: string) =>
+  `urn:pulumi:${name}::interrupted::pulumi-nodejs:dynamic/vendor-container:Kaas::cluster`;
+
+/**
+ * Runs `pulumi <command>` on the stack a killed run left locked: it refuses, naming the lock file and
+ * `pulumi cancel`. Then runs exactly that, which removes the lock.
+ */
+async function expectLockedThenCancel(command: "up" | "destroy", name: string): Promise<void> {
+  const locked = await s.cli([command, "--yes", "--skip-preview", "--stack", name], dir).done;
+  expect(locked.code).toBe(1);
+  expect(locked.output).toMatch(LOCKED);
+  expect(locked.output).toContain(`/backend/.pulumi/locks/organization/interrupted/${name}/`);
+  const cancel = await s.cli(["cancel", "--yes", "--stack", name], dir).done;
+  expect(cancel.code).toBe(0);
+  expect(cancel.output).toContain(`The currently running update for '${name}' has been canceled!`);
+}
+
+/** The engine's warning, on the run after a killed one, about the operation the killed run left pending. */
+const pendingWarning = (name: string, operation: "creating" | "deleting") => [
+  "warning: Attempting to deploy or update resources with 1 pending operations from previous deployment.",
+  `* ${clusterUrn(name)}, interrupted while ${operation}`,
+];
+
+describe.each(READINGS)("filters %s", (reading) => {
+  it("recovers from a pulumi up killed while the cluster is InCreation: cancel, then up resumes that cluster", async () => {
+    resetService(reading);
+    emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
+    const decoyId = await createDecoy();
+    expect(decoyId).toBe("kaas-0001");
+    const name = `killed-up-${reading}`;
+    const stack = await s.stack(name, dir);
+    await s.declare(stack, [declared]);
+    s.clearRequests();
+
+    const killed = await runAndKill(
+      ["up", "--yes", "--skip-preview", "--stack", name],
+      () => answered("POST", "")() && stateOf("kaas-0002") === "InCreation",
+      "the POST to be answered",
+    );
+    expect(killed.signal).toBe("SIGKILL");
+    expect(s.mutations()).toEqual(["POST /kaas"]);
+
+    await expectLockedThenCancel("up", name);
+    // The killed run left the stack resource and a pending create of the cluster, without an id.
+    expect(await tracked(stack)).toEqual({ clusters: [], pending: [`creating ${clusterUrn(name)}`] });
+
+    s.clearRequests();
+    const result = await finishTransitionDuring(stack.up(), answered("GET", "/kaas-0002"));
+    expect(stateOf("kaas-0002")).toBe("Active");
+    expect(s.mutations()).toEqual([]);
+    expect(result.stdout).toContain(
+      'Kaas "cluster": resuming the creation of kaas-0002 started by an earlier run',
+    );
+    const tag = await creationTagOf(stack);
+    expect(listCalls()).toEqual(findingLookup(reading, tag));
+    expect(liveClusters()).toEqual([
+      `kaas-0001 ${USER_TAG},${OTHER_STACK_TAG}`,
+      `kaas-0002 ${USER_TAG},${tag}`,
+    ]);
+    expect(result.summary.resourceChanges).toEqual({ create: 1, same: 1 });
+    const outputs = values(result.outputs);
+    expect(outputs["cluster.kaasId"]).toBe("kaas-0002");
+    expect(outputs["cluster.state"]).toBe("Active");
+    // The engine keeps the killed run's pending create in the state even though this `up` created the
+    // resource, so later runs warn about it again. Its advice, `pulumi refresh`, clears a pending create
+    // only interactively or when told to (a plain non-interactive refresh leaves it).
+    for (const line of pendingWarning(name, "creating")) expect(result.stdout).toContain(line);
+    expect(await tracked(stack)).toEqual({
+      clusters: ["kaas-0002"],
+      pending: [`creating ${clusterUrn(name)}`],
+    });
+    await stack.refresh({ clearPendingCreates: true, expectNoChanges: true });
+    expect(await tracked(stack)).toEqual({ clusters: ["kaas-0002"], pending: [] });
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("looks a create whose answer was lost up before sending it again, and tracks that one cluster", async () => {
+    resetService(reading);
+    expect(await createDecoy()).toBe("kaas-0001");
+    const stack = await s.stack(`lost-answer-${reading}`, dir);
+    await s.declare(stack, [declared]);
+    s.clearRequests();
+    // The service processes every POST, then drops the connection before its answer.
+    emulator().setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
+
+    const result = await stack.up();
+    emulator().setFaults({});
+
+    expect(
+      s
+        .requests()
+        .filter((r) => r.mutating)
+        .map((r) => `${r.method} ${r.dropped}`),
+    ).toEqual(["POST after"]);
+    expect(result.stdout).toContain(`Kaas "cluster": the create request's outcome is unknown (`);
+    expect(result.stdout).toContain("checking before retrying");
+    const tag = await creationTagOf(stack);
+    expect(liveClusters()).toEqual([
+      `kaas-0001 ${USER_TAG},${OTHER_STACK_TAG}`,
+      `kaas-0002 ${USER_TAG},${tag}`,
+    ]);
+    expect(values(result.outputs)["cluster.kaasId"]).toBe("kaas-0002");
+    // Before the POST the lookup finds nothing: both filters, or the whole list once where filters are
+    // refused (the 400 is remembered, so the lookup after the POST lists unfiltered straight away).
+    const missing =
+      reading === "refused"
+        ? [
+            { filter: byTag(tag), status: 400 },
+            { filter: null, status: 200 },
+          ]
+        : [
+            { filter: byTag(tag), status: 200 },
+            { filter: byName, status: 200 },
+          ];
+    const finding = reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, tag);
+    expect(listCalls()).toEqual([...missing, ...finding]);
+    await stack.preview({ expectNoChanges: true });
+  });
+});
+
+it("recovers from a pulumi destroy killed while the cluster is Deleting: cancel, then destroy finishes it", async () => {
+  resetService();
+  const name = "killed-destroy";
+  const stack = await s.stack(name, dir);
+  await s.declare(stack, [declared]);
+  expect(values((await stack.up()).outputs)["cluster.kaasId"]).toBe("kaas-0001");
+  emulator().updateConfig({ durations: { kaasDeleteMs: LONG_MS } });
+  s.clearRequests();
+
+  const killed = await runAndKill(
+    ["destroy", "--yes", "--skip-preview", "--stack", name],
+    () => answered("DELETE", "/kaas-0001")() && stateOf("kaas-0001") === "Deleting",
+    "the DELETE to be answered",
+  );
+  expect(killed.signal).toBe("SIGKILL");
+  expect(s.mutations()).toEqual(["DELETE /kaas/kaas-0001"]);
+
+  await expectLockedThenCancel("destroy", name);
+  expect(await tracked(stack)).toEqual({
+    clusters: ["kaas-0001"],
+    pending: [`deleting ${clusterUrn(name)}`],
+  });
+
+  s.clearRequests();
+  const result = await finishTransitionDuring(stack.destroy(), answered("GET", "/kaas-0001"));
+  expect(result.summary.resourceChanges).toEqual({ delete: 2 });
+  for (const line of pendingWarning(name, "deleting")) expect(result.stdout).toContain(line);
+  // The deletion in flight is waited for, not requested again.
+  expect(s.mutations()).toEqual([]);
+  emulator().advanceClock(60_000);
+  expect(emulator().state().kaas).toEqual([]);
+  expect(await tracked(stack)).toEqual({ clusters: [], pending: [] });
+  expect((await stack.exportStack()).deployment.resources ?? []).toEqual([]);
+  expect(await stack.outputs()).toEqual({});
+});
