@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { FaultConfig } from "../../emulator";
+import { faultsOf } from "../integration/support/reliability";
 import { ROOT } from "./support/engine";
 import { TOKEN, openSuite, values, type Suite } from "./support/suite";
 
@@ -169,20 +169,7 @@ describe("a refresh that finds drift on a cluster with an identity", () => {
   });
 });
 
-/**
- * The fault mix of one seed (as the provider-level fault matrix): 20% 5xx, 10% 429, 5% of the connections
- * dropped before and 5% after processing (a create then happened, unseen), random latency.
- */
-const faultsOf = (seed: number): Partial<FaultConfig> => ({
-  seed,
-  errorRates: { 500: 0.05, 502: 0.05, 503: 0.05, 504: 0.05, 429: 0.1 },
-  retryAfterSeconds: 0,
-  dropRate: 0.05,
-  dropAfterProcessingRate: 0.05,
-  latencyMs: 0,
-  latencyRandomMs: 50,
-});
-
+// The provider-level fault matrix's mix (tests/integration/support/reliability.ts `faultsOf`), through the engine.
 describe.each([7, 22])("the main example under faults, seed %d", (seed) => {
   let s: Suite;
   let stack: Stack;

@@ -10,7 +10,6 @@
  * ambiguous create certain in every seed, the harness also loses the answer of the first successful create
  * of each kind (`loseFirstCreateAnswers`): the object exists, the client saw the connection drop.
  */
-import type { FaultConfig } from "../../emulator";
 import type { RequestLogEntry } from "../../emulator/app";
 import {
   DATA_VOLUME,
@@ -18,6 +17,7 @@ import {
   attachmentArgs,
   backupArgs,
   clusterArgs,
+  faultsOf,
   firstSystemNode,
   loseAnswer,
   reconcile,
@@ -25,21 +25,6 @@ import {
   startReliabilityHarness,
   type ReliabilityHarness,
 } from "./support/reliability";
-
-/**
- * The fault mix of one seed. `retryAfterSeconds: 0`: the client honours `Retry-After` exactly (capped at
- * 60 s, rest/retry.ts), so 1 s would cost a second per 429. Latency is scaled down from real gateways
- * (hundreds of ms) to 0-50 ms so five seeds stay well under a minute.
- */
-const faultsOf = (seed: number): Partial<FaultConfig> => ({
-  seed,
-  errorRates: { 500: 0.05, 502: 0.05, 503: 0.05, 504: 0.05, 429: 0.1 },
-  retryAfterSeconds: 0,
-  dropRate: 0.05,
-  dropAfterProcessingRate: 0.05,
-  latencyMs: 0,
-  latencyRandomMs: 50,
-});
 
 /**
  * Seeds whose first 35 fault decisions (a run makes 50 to 80 requests) include every fault kind at least

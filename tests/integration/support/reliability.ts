@@ -11,7 +11,13 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEmulator, FAST_DURATIONS, type Emulator, type EmulatorOptions } from "../../../emulator";
+import {
+  createEmulator,
+  FAST_DURATIONS,
+  type Emulator,
+  type EmulatorOptions,
+  type FaultConfig,
+} from "../../../emulator";
 import { configure, provider, type KindProvider } from "../../../provider";
 import type { Inputs } from "../../../provider/common/check";
 import { resetClients } from "../../../provider/common/context";
@@ -210,6 +216,21 @@ export async function startReliabilityHarness(
 // ---- The main example (examples/cluster/index.ts), stack "dev" of project "vendor-demo" ----
 
 const scope = (name: string) => `vendor-demo/dev/${name}`;
+
+/**
+ * The fault mix of one seed. `retryAfterSeconds: 0`: the client honours `Retry-After` exactly (capped at
+ * 60 s, rest/retry.ts), so 1 s would cost a second per 429. Latency is scaled down from real gateways
+ * (hundreds of ms) to 0-50 ms so five seeds stay well under a minute.
+ */
+export const faultsOf = (seed: number): Partial<FaultConfig> => ({
+  seed,
+  errorRates: { 500: 0.05, 502: 0.05, 503: 0.05, 504: 0.05, 429: 0.1 },
+  retryAfterSeconds: 0,
+  dropRate: 0.05,
+  dropAfterProcessingRate: 0.05,
+  latencyMs: 0,
+  latencyRandomMs: 50,
+});
 
 /** Kaas "cluster": two pools (one autoscaling), HA, authorized ranges, a storage cap. */
 export function clusterArgs(overrides: Inputs = {}): Inputs {
