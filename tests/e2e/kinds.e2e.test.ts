@@ -1,0 +1,261 @@
+/**
+ * KaasBackup, Registry and VolumeAttachment through the real engine against the emulator, sharing one cluster in
+ * one stack, under the richest wire readings and under the published interface only. Each in-place update is
+ * followed by a preview and a refresh that must find nothing to do; drift and deletion out of band converge;
+ * adopt takes an existing backup over; an attachment moves between nodes (checked against the emulator's own
+ * truth, which the published interface does not show) and destroy detaches it before its cluster goes.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
+import type { RegistryResponse } from "../../schemas";
+import { DATA_VOLUME, attachment, backup, cluster, registry } from "./support/args";
+import { openSuite, values, type Declared, type Suite } from "./support/suite";
+
+const KAAS = "kaas-0001";
+const ATTACHMENT_ID = `${KAAS}:${DATA_VOLUME}`;
+const nodePath = (node: string) => `/kaas/${KAAS}/nodePools/system/nodes/${node}`;
+
+describe.each<[string, WireReadings]>([
+  ["default wire", DEFAULT_WIRE],
+  ["published interface only", STRICT_WIRE],
+])("KaasBackup, Registry and VolumeAttachment through pulumi, %s", (label, wire) => {
+  const observable = wire.attachments !== "hidden";
+  let s: Suite;
+  let stack: Stack;
+  /** The two nodes of the system pool, as `kubectl get nodes` shows them. */
+  let nodes: string[];
+
+  beforeAll(async () => {
+    s = await openSuite(`kinds-${label.split(" ")[0]}`, { wire });
+    stack = await s.stack("dev", s.program("kinds"));
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  /** Declares `resources`, runs `pulumi up`, and returns the mutating calls it made and the outputs. */
+  async function up(resources: Declared[]) {
+    await s.declare(stack, resources);
+    s.clearRequests();
+    const result = await stack.up();
+    return { calls: s.mutations(), outputs: values(result.outputs), summary: result.summary };
+  }
+
+  /** A preview and a refresh that must both find nothing to do, and make no mutating call. */
+  async function expectSettled() {
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    await stack.refresh({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  }
+
+  /** The outputs of resource `name` in the stack's state (refresh updates these, not the stack outputs). */
+  async function stateOutputs(name: string): Promise<Record<string, unknown>> {
+    const state = await stack.exportStack();
+    const resources = state.deployment.resources as { urn: string; outputs?: Record<string, unknown> }[];
+    const found = resources.find((r) => r.urn.endsWith(`::${name}`));
+    if (!found) throw new Error(`no resource ${name} in the stack's state`);
+    return found.outputs ?? {};
+  }
+
+  const nightly = (overrides: Record<string, unknown> = {}) =>
+    backup({ billingPeriod: "Year", ...overrides });
+  const images = (overrides: Record<string, unknown> = {}) =>
+    registry({ billingPeriod: "Month", ...overrides });
+  const rotatedYearly = () => images({ adminPasswordResetTrigger: "rotated-1", billingPeriod: "Year" });
+  const liveRegistry = (id = "registry-0001") =>
+    s.emulator.emulator.state().registries.find((r) => r.metadata.id === id) as RegistryResponse;
+
+  it("creates the backup once its cluster is there, with one POST each", async () => {
+    const { calls, outputs, summary } = await up([cluster(), backup()]);
+    expect(calls).toEqual(["POST /kaas", `POST /kaas/${KAAS}/backups`]);
+    expect(summary.resourceChanges).toEqual({ create: 3 });
+    expect(outputs["nightly.backupId"]).toBe("backup-0001");
+    expect(outputs["nightly.kaasId"]).toBe(KAAS);
+    expect(outputs["nightly.state"]).toBe("Active");
+    expect(outputs["nightly.billingPeriod"]).toBe("Month");
+    expect(outputs["nightly.currentRetentionDays"]).toBe(7);
+    expect(outputs["nightly.cluster"]).toEqual({
+      id: KAAS,
+      uri: expect.stringMatching(new RegExp(`/kaas/${KAAS}$`)),
+      name: "e2e-cluster",
+    });
+    nodes = s.emulator.emulator.nodes(KAAS).find((p) => p.nodePool === "system")!.nodeIds;
+    expect(nodes).toHaveLength(2);
+    await expectSettled();
+  });
+
+  it("updates the backup's billing period in place", async () => {
+    const { calls, outputs, summary } = await up([cluster(), nightly()]);
+    expect(calls).toEqual([`PUT /kaas/${KAAS}/backups/backup-0001`]);
+    expect(summary.resourceChanges).toEqual({ same: 2, update: 1 });
+    expect(outputs["nightly.billingPeriod"]).toBe("Year");
+    expect(s.emulator.emulator.state().backups[0].properties).toMatchObject({ billingPeriod: "Year" });
+    await expectSettled();
+  });
+
+  it("converges a backup changed out of band: refresh sees it, up puts the declared values back", async () => {
+    s.emulator.emulator.patchResource("backup", "backup-0001", {
+      name: "renamed-by-hand",
+      properties: { billingPeriod: "Hour" },
+    });
+    const refreshed = await stack.refresh();
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 2, update: 1 });
+    const seen = await stateOutputs("nightly");
+    expect(seen.name).toBe("renamed-by-hand");
+    expect(seen.billingPeriod).toBe("Hour");
+    const preview = await stack.preview();
+    expect(preview.changeSummary).toEqual({ same: 2, update: 1 });
+    const { calls, outputs } = await up([cluster(), nightly()]);
+    expect(calls).toEqual([`PUT /kaas/${KAAS}/backups/backup-0001`]);
+    expect(outputs["nightly.name"]).toBe("nightly");
+    expect(outputs["nightly.billingPeriod"]).toBe("Year");
+    await expectSettled();
+  });
+
+  it("drops a backup deleted out of band on refresh, and up creates it again", async () => {
+    s.emulator.emulator.patchResource("backup", "backup-0001", { state: "Deleted" });
+    s.emulator.emulator.advanceClock(60_000);
+    const refreshed = await stack.refresh();
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 2, delete: 1 });
+    const { calls, outputs, summary } = await up([cluster(), nightly()]);
+    expect(calls).toEqual([`POST /kaas/${KAAS}/backups`]);
+    expect(summary.resourceChanges).toEqual({ same: 2, create: 1 });
+    expect(outputs["nightly.backupId"]).toBe("backup-0002");
+    expect(outputs["nightly.billingPeriod"]).toBe("Year");
+    await expectSettled();
+  });
+
+  it("adopts an existing backup by adoptId without creating one", async () => {
+    const adopting = await s.stack("adopt", s.program("kinds-adopt"));
+    await s.declare(adopting, [nightly({ kaasId: KAAS, adoptId: "backup-0002" })]);
+    s.clearRequests();
+    const result = await adopting.up();
+    expect(s.mutations()).toEqual([]);
+    expect(result.summary.resourceChanges).toEqual({ create: 2 });
+    expect(values(result.outputs)["nightly.backupId"]).toBe("backup-0002");
+    expect(values(result.outputs)["nightly.state"]).toBe("Active");
+    await adopting.preview({ expectNoChanges: true });
+    // The adopting stack lets go of it without deleting it: the first stack still owns the backup.
+    await adopting.workspace.removeStack("adopt", { force: true });
+    expect(s.emulator.emulator.state().backups.map((b) => b.metadata.id)).toEqual(["backup-0002"]);
+  });
+
+  it("creates a registry with one POST and settles", async () => {
+    const { calls, outputs } = await up([cluster(), nightly(), images()]);
+    expect(calls).toEqual(["POST /registries"]);
+    expect(outputs["images.registryId"]).toBe("registry-0001");
+    expect(outputs["images.state"]).toBe("Active");
+    expect(outputs["images.passwordSet"]).toBe(true);
+    expect(outputs["images.currentAdminUsername"]).toBe("ops");
+    expect(outputs["images.currentSize"]).toBe("Small");
+    expect(outputs["images.billingPeriod"]).toBe("Month");
+    expect(liveRegistry().properties.billingPlan?.billingPeriod).toBe("monthly");
+    expect(outputs["images.adminPasswordLastSetDate"]).toBe(
+      liveRegistry().data?.private?.adminPasswordLastSetDate,
+    );
+    await expectSettled();
+  });
+
+  it("resets the admin password when adminPasswordResetTrigger changes, with exactly the reset call", async () => {
+    const before = values(await stack.outputs())["images.adminPasswordLastSetDate"] as string;
+    s.emulator.emulator.advanceClock(1000);
+    const { calls, outputs, summary } = await up([
+      cluster(),
+      nightly(),
+      images({ adminPasswordResetTrigger: "rotated-1" }),
+    ]);
+    expect(calls).toEqual(["PUT /registries/registry-0001/resetAdminPassword"]);
+    expect(summary.resourceChanges).toEqual({ same: 3, update: 1 });
+    const after = outputs["images.adminPasswordLastSetDate"] as string;
+    expect(Date.parse(after)).toBeGreaterThan(Date.parse(before));
+    expect(after).toBe(liveRegistry().data?.private?.adminPasswordLastSetDate);
+    expect(outputs["images.adminPasswordResetTrigger"]).toBe("rotated-1");
+    await expectSettled();
+  });
+
+  it("updates the registry's billing period in place", async () => {
+    const { calls, outputs } = await up([cluster(), nightly(), rotatedYearly()]);
+    expect(calls).toEqual(["PUT /registries/registry-0001"]);
+    expect(outputs["images.billingPeriod"]).toBe("Year");
+    expect(liveRegistry().properties.billingPlan?.billingPeriod).toBe("yearly");
+    await expectSettled();
+  });
+
+  const settled = () => [cluster(), nightly(), rotatedYearly()];
+
+  it("attaches the volume to a node, and refresh keeps the attachment", async () => {
+    const { calls, outputs } = await up([...settled(), attachment(nodes[0])]);
+    expect(calls).toEqual([`POST ${nodePath(nodes[0])}/attach`]);
+    expect(outputs["data.nodeId"]).toBe(nodes[0]);
+    // Where responses show attachments the wait saw it on the node; where they do not, the service's
+    // acceptance is all there is.
+    expect(outputs["data.verification"]).toBe(observable ? "node" : "none");
+    expect(outputs["data.sizeGb"]).toBe(observable ? 10 : null);
+    s.emulator.emulator.advanceClock(1000);
+    expect(s.emulator.emulator.attachments(KAAS)).toEqual([
+      { uri: DATA_VOLUME, nodePoolName: "system", nodeId: nodes[0], sizeGb: 10, state: "attached" },
+    ]);
+    await expectSettled();
+    const refreshed = await stack.refresh({ expectNoChanges: true });
+    expect(refreshed.summary.resourceChanges).toEqual({ same: 5 });
+    const state = await stack.exportStack();
+    const kept = state.deployment.resources.find((r: { type: string }) =>
+      r.type.endsWith(":VolumeAttachment"),
+    );
+    expect(kept?.id).toBe(ATTACHMENT_ID);
+    expect(kept?.outputs.nodeId).toBe(nodes[0]);
+  });
+
+  it("moves the attachment to another node: detach first, then attach", async () => {
+    const { calls, outputs, summary } = await up([...settled(), attachment(nodes[1])]);
+    expect(calls).toEqual([`POST ${nodePath(nodes[0])}/detach`, `POST ${nodePath(nodes[1])}/attach`]);
+    expect(summary.resourceChanges).toEqual({ same: 4, replace: 1 });
+    expect(outputs["data.nodeId"]).toBe(nodes[1]);
+    expect(outputs["data.verification"]).toBe(observable ? "node" : "none");
+    s.emulator.emulator.advanceClock(1000);
+    expect(s.emulator.emulator.attachments(KAAS)).toEqual([
+      { uri: DATA_VOLUME, nodePoolName: "system", nodeId: nodes[1], sizeGb: 10, state: "attached" },
+    ]);
+    await expectSettled();
+  });
+
+  it("creates a registry declared without billingPeriod, and the service's default is no drift", async () => {
+    const plain: Declared = { ...registry({ name: "e2e-plain" }), name: "plain" };
+    const { calls, outputs } = await up([...settled(), attachment(nodes[1]), plain]);
+    expect(calls).toEqual(["POST /registries"]);
+    expect(outputs["plain.registryId"]).toBe("registry-0002");
+    expect(outputs["plain.billingPeriod"]).toBeUndefined();
+    // The service bills an undeclared period hourly and says so; the program left the choice to it.
+    expect(liveRegistry("registry-0002").properties.billingPlan?.billingPeriod).toBe("hourly");
+    await expectSettled();
+  });
+
+  it("destroys everything, detaching the volume and deleting the backup before the cluster goes", async () => {
+    s.clearRequests();
+    const result = await stack.destroy();
+    expect(result.summary.resourceChanges).toEqual({ delete: 6 });
+    const calls = s.mutations();
+    const detach = `POST ${nodePath(nodes[1])}/detach`;
+    const backupDelete = `DELETE /kaas/${KAAS}/backups/backup-0002`;
+    const clusterDelete = `DELETE /kaas/${KAAS}`;
+    expect([...calls].sort()).toEqual(
+      [
+        detach,
+        backupDelete,
+        clusterDelete,
+        "DELETE /registries/registry-0001",
+        "DELETE /registries/registry-0002",
+      ].sort(),
+    );
+    expect(calls.indexOf(detach)).toBeLessThan(calls.indexOf(clusterDelete));
+    expect(calls.indexOf(backupDelete)).toBeLessThan(calls.indexOf(clusterDelete));
+    s.emulator.emulator.advanceClock(60_000);
+    const left = s.emulator.emulator.state();
+    expect({ kaas: left.kaas, backups: left.backups, registries: left.registries }).toEqual({
+      kaas: [],
+      backups: [],
+      registries: [],
+    });
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Partial failure through the real engine: provisioning fails after the service accepted the create (a cluster
+ * that never leaves `InCreation` within its create timeout, a registry whose provisioning ends `Failed`). `up`
+ * fails with the provider's message, the engine keeps the object in state with its id and init error, the
+ * service holds exactly one object; once the service recovers, the next `up` resumes it without a new POST and
+ * succeeds. Destroy then leaves the service empty: nothing was orphaned.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_WIRE, STRICT_WIRE, defaultFaults, type WireReadings } from "../../emulator";
+import { cluster, registry } from "./support/args";
+import { openSuite, values, type Declared, type Suite } from "./support/suite";
+
+const FAILURE_REASON = "Provisioning failed: insufficient capacity in the selected zone";
+
+/** The state entry of the resource named `name`, from `pulumi stack export`. */
+async function stateOf(stack: Stack, name: string) {
+  const state = await stack.exportStack();
+  return (
+    state.deployment.resources as {
+      urn: string;
+      id?: string;
+      initErrors?: string[];
+      outputs?: Record<string, unknown>;
+    }[]
+  ).find((r) => r.urn.endsWith(`::${name}`));
+}
+
+/** The message of the rejected operation `run`. */
+async function failure(run: Promise<unknown>): Promise<string> {
+  try {
+    await run;
+  } catch (error) {
+    return String((error as Error).message);
+  }
+  throw new Error("the operation succeeded; it was expected to fail");
+}
+
+describe.each<[string, WireReadings]>([
+  ["default wire", DEFAULT_WIRE],
+  ["published interface only", STRICT_WIRE],
+])("partial failure through pulumi, %s", (label, wire) => {
+  let s: Suite;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    s = await openSuite(`partial-${label.split(" ")[0]}`, { wire });
+    stack = await s.stack("dev", s.program("partial"));
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const stuckCluster = () => cluster({ timeouts: { create: "5s" } });
+
+  async function upExpectingFailure(resources: Declared[]) {
+    await s.declare(stack, resources);
+    s.clearRequests();
+    return failure(stack.up());
+  }
+
+  it("keeps a cluster stuck in creation in state with its id when up times out", async () => {
+    s.emulator.emulator.setFaults({ provisioning: { kaas: "stuck", registry: "ok", backup: "ok" } });
+    const message = await upExpectingFailure([stuckCluster()]);
+    const reason =
+      'Kaas "cluster" (kaas-0001) was created but is not ready: GET /kaas/kaas-0001 failed (deadline): ' +
+      'Kaas "cluster" (kaas-0001) did not reach Active within 5s (last state InCreation)';
+    expect(message).toContain(`* ${reason}`);
+    expect(s.mutations()).toEqual(["POST /kaas"]);
+    const kept = await stateOf(stack, "cluster");
+    expect(kept?.id).toBe("kaas-0001");
+    expect(kept?.initErrors).toEqual([reason]);
+    expect(kept?.outputs?.state).toBe("InCreation");
+    expect(typeof kept?.outputs?.__provider).toBe("string");
+    const held = s.emulator.emulator.state().kaas;
+    expect(held.map((k) => [k.metadata.id, k.status?.state])).toEqual([["kaas-0001", "InCreation"]]);
+  });
+
+  it("resumes the cluster once the service finishes it: no new POST, up succeeds", async () => {
+    s.emulator.emulator.setFaults(defaultFaults());
+    s.emulator.emulator.patchResource("kaas", "kaas-0001", { state: "Active" });
+    s.clearRequests();
+    const result = await stack.up();
+    expect(s.mutations()).toEqual([]);
+    expect(result.summary.result).toBe("succeeded");
+    const outputs = values(result.outputs);
+    expect(outputs["cluster.kaasId"]).toBe("kaas-0001");
+    expect(outputs["cluster.state"]).toBe("Active");
+    expect(outputs["cluster.kubeconfig"]).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
+    expect((await stateOf(stack, "cluster"))?.initErrors).toBeUndefined();
+    expect(s.emulator.emulator.state().kaas.map((k) => k.metadata.id)).toEqual(["kaas-0001"]);
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    await stack.refresh({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("keeps a registry whose provisioning failed in state, with the service's reason", async () => {
+    s.emulator.emulator.setFaults({ provisioning: { kaas: "ok", registry: "fail", backup: "ok" } });
+    const message = await upExpectingFailure([stuckCluster(), registry()]);
+    const reason =
+      'Registry "images" (registry-0001) was created but is not ready: GET /registries/registry-0001: ' +
+      `Registry "images" (registry-0001) failed while waiting for Active: ${FAILURE_REASON}`;
+    expect(message).toContain(`* ${reason}`);
+    expect(s.mutations()).toEqual(["POST /registries"]);
+    const kept = await stateOf(stack, "images");
+    expect(kept?.id).toBe("registry-0001");
+    expect(kept?.initErrors).toEqual([reason]);
+    expect(s.emulator.emulator.state().registries.map((r) => [r.metadata.id, r.status?.state])).toEqual([
+      ["registry-0001", "Failed"],
+    ]);
+  });
+
+  it("resumes the registry once the service repairs it: no new POST, up succeeds", async () => {
+    s.emulator.emulator.setFaults(defaultFaults());
+    s.emulator.emulator.patchResource("registry", "registry-0001", { state: "Active", failureReason: null });
+    s.clearRequests();
+    const result = await stack.up();
+    expect(s.mutations()).toEqual([]);
+    expect(values(result.outputs)["images.state"]).toBe("Active");
+    expect((await stateOf(stack, "images"))?.initErrors).toBeUndefined();
+    expect(s.emulator.emulator.state().registries.map((r) => r.metadata.id)).toEqual(["registry-0001"]);
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("destroys both and leaves the service empty: nothing orphaned", async () => {
+    s.clearRequests();
+    const result = await stack.destroy();
+    expect(result.summary.resourceChanges).toEqual({ delete: 3 });
+    expect([...s.mutations()].sort()).toEqual(["DELETE /kaas/kaas-0001", "DELETE /registries/registry-0001"]);
+    s.emulator.emulator.advanceClock(60_000);
+    const left = s.emulator.emulator.state();
+    expect({ kaas: left.kaas, backups: left.backups, registries: left.registries }).toEqual({
+      kaas: [],
+      backups: [],
+      registries: [],
+    });
+  });
+});
