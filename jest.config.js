@@ -1,6 +1,7 @@
-// Three projects: pure unit tests, integration tests against the emulator on loopback, and the end-to-end
-// suite through the real Pulumi engine (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by
-// `tsc --noEmit` in `npm test`, so ts-jest only transpiles. The summary reporter prints the totals last.
+// Four projects: pure unit tests, integration tests against the emulator on loopback, the provider-level ones
+// again against an emulator in its strictest mode, and the end-to-end suite through the real Pulumi engine
+// (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by `tsc --noEmit` in `npm test`, so ts-jest
+// only transpiles. The summary reporter prints the totals last.
 const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
 const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
 
@@ -9,6 +10,18 @@ module.exports = {
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...common, displayName: "integration", testMatch: ["<rootDir>/tests/integration/**/*.test.ts"] },
+    {
+      // The provider-level suites again, against an emulator that answers only what the service's published
+      // interface defines (tests/integration/support/wire.ts).
+      ...common,
+      displayName: "integration (published interface)",
+      testMatch: [
+        "<rootDir>/tests/integration/*-provider.test.ts",
+        "<rootDir>/tests/integration/reliability-*.test.ts",
+        "<rootDir>/tests/integration/functions.test.ts",
+      ],
+      setupFiles: ["<rootDir>/tests/integration/support/strict-wire.ts"],
+    },
     {
       ...common,
       displayName: "e2e",

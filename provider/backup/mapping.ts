@@ -70,9 +70,11 @@ export function backupLiveInputs(declared: Inputs, response: BackupResponse): In
   const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
   const live = response.properties.billingPeriod ?? undefined;
-  // The service may answer `monthly` for `Month`: keep the declared spelling when they mean the same.
+  // The service may answer `monthly` for `Month`: keep the declared spelling when they mean the same. An
+  // undeclared period is not adopted: the service answers its default, and update could not send it back.
   if (
     live !== undefined &&
+    declared.billingPeriod !== undefined &&
     normaliseBillingPeriod(live) !== normaliseBillingPeriod(declared.billingPeriod as string)
   ) {
     next.billingPeriod = live;

@@ -100,7 +100,8 @@ export function registryLiveInputs(declared: Inputs, response: RegistryResponse)
   const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
   const period = normaliseBillingPeriod(response.properties.billingPlan?.billingPeriod);
-  if (period !== undefined) next.billingPeriod = period;
+  // An undeclared period is not adopted: the service answers its default, and update could not send it back.
+  if (period !== undefined && declared.billingPeriod !== undefined) next.billingPeriod = period;
   const publicIp = response.properties.publicIp?.uri ?? undefined;
   if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;
   return jsonSafe(next);

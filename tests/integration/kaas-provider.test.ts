@@ -430,8 +430,9 @@ describe("outputs the service reports", () => {
   });
 
   it("reports no node ids in currentNodePools, even when the service's answers carry them", async () => {
+    // Node ids shown in responses (a richer answer than the published one), and zones by code.
+    h.running.emulator.updateConfig({ wire: { nodeIds: "shown", dataCenter: "code" } });
     const { id, outs } = await create();
-    // The default wire readings show node ids in responses (a richer answer than the published one).
     const live = (await h.client.getKaas(PROJECT, id)) as unknown as {
       properties: { nodePools: { nodeIds?: string[] }[] };
     };

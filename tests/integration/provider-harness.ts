@@ -13,6 +13,7 @@ import { configure, provider, type KindProvider } from "../../provider";
 import { resetClients } from "../../provider/common/context";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
+import { harnessWire } from "./support/wire";
 
 export const PROJECT = "p-test";
 export const TOKEN = "provider-test-token";
@@ -32,7 +33,12 @@ export interface ProviderHarness {
 }
 
 export async function startHarness(options: StartEmulatorOptions = {}): Promise<ProviderHarness> {
-  const running = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS, ...options });
+  const running = await startEmulator({
+    tokens: [TOKEN],
+    durations: FAST_DURATIONS,
+    wire: harnessWire(),
+    ...options,
+  });
   const config: Record<string, string> = {
     "vendor:baseUrl": running.url,
     "vendor:token": TOKEN,

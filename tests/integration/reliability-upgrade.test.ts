@@ -12,6 +12,7 @@ import path from "node:path";
 import type { Inputs } from "../../provider/common/check";
 import type { KindName } from "../../provider/kinds";
 import { startReliabilityHarness, type ReliabilityHarness } from "./support/reliability";
+import { harnessWire } from "./support/wire";
 
 interface FixtureResource {
   name: string;
@@ -61,7 +62,8 @@ beforeEach(async () => {
   const stateFile = path.join(dir, "emulator.json");
   fs.writeFileSync(stateFile, JSON.stringify(fixture.emulator.state));
   h = await startReliabilityHarness({
-    emulator: { seed: fixture.emulator.seed, stateFile },
+    // Zones by code, as when the fixture was written: the name-only reading has a test of its own below.
+    emulator: { seed: fixture.emulator.seed, stateFile, wire: { ...harnessWire(), dataCenter: "code" } },
     // The stack config of the stack that wrote the fixture: its default project seeds the creation tokens.
     config: { "vendor:projectId": fixture.emulator.projectId },
   });

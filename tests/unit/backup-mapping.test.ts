@@ -78,6 +78,33 @@ describe("backupComputed", () => {
   });
 });
 
+describe("the billing period on refresh", () => {
+  const declared = (billingPeriod?: string) =>
+    checkBackup(
+      {},
+      {
+        kaasId: "kaas-1",
+        name: "nightly",
+        location: "ITBG-Bergamo",
+        ...(billingPeriod ? { billingPeriod } : {}),
+      },
+      { defaultProjectId: "proj-1" },
+    ).inputs;
+
+  it("does not adopt the service's default when the program declares none", () => {
+    const inputs = declared();
+    expect(backupLiveInputs(inputs, answer())).toStrictEqual(inputs);
+  });
+
+  it("takes a declared period changed out of band", () => {
+    expect(backupLiveInputs(declared("Year"), answer()).billingPeriod).toBe("monthly");
+  });
+
+  it("keeps the declared spelling when the service spells the same period another way", () => {
+    expect(backupLiveInputs(declared("Month"), answer()).billingPeriod).toBe("Month");
+  });
+});
+
 describe("a state written before the creation date and live type and retention were outputs", () => {
   const declared = checkBackup(
     {},

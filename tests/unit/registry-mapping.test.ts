@@ -136,3 +136,28 @@ describe("a state written before the network, storage, size and admin user were 
     expect(registryLiveInputs(declared, answer())).toStrictEqual(declared);
   });
 });
+
+describe("the billing period on refresh", () => {
+  const declared = (billingPeriod?: string) =>
+    checkRegistry(
+      {},
+      {
+        name: "images",
+        location: "ITBG-Bergamo",
+        adminUsername: "ops",
+        publicIpUri: PUBLIC_IP,
+        ...(billingPeriod ? { billingPeriod } : {}),
+      },
+      { defaultProjectId: "proj-1" },
+    ).inputs;
+
+  it("does not adopt the service's default when the program declares none", () => {
+    const inputs = declared();
+    expect(registryLiveInputs(inputs, answer()).billingPeriod).toBeUndefined();
+    expect(registryLiveInputs(inputs, answer())).toStrictEqual(inputs);
+  });
+
+  it("takes a declared period changed out of band, in the input spelling", () => {
+    expect(registryLiveInputs(declared("Year"), answer()).billingPeriod).toBe("Month");
+  });
+});

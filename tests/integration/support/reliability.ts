@@ -23,6 +23,7 @@ import type { Inputs } from "../../../provider/common/check";
 import { resetClients } from "../../../provider/common/context";
 import type { KindName } from "../../../provider/kinds";
 import type { KaasResponse } from "../../../schemas";
+import { harnessWire } from "./wire";
 
 export const PROJECT = "p-reliability";
 export const LOCATION = "ITBG-Bergamo";
@@ -138,6 +139,7 @@ export async function startReliabilityHarness(
   const emulator = createEmulator({
     tokens: [STATIC_TOKEN],
     clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }],
+    wire: harnessWire(),
     ...options.emulator,
     durations: { ...FAST_DURATIONS, ...options.emulator?.durations },
   });
@@ -566,8 +568,15 @@ export function reconcile(emulator: Emulator, engine: SimulatedEngine): Reconcil
     kaas: sorted(liveKaas.map((r) => r.metadata.id)),
     backups: sorted(snapshot.backups.filter(isLive).map((r) => r.metadata.id)),
     registries: sorted(snapshot.registries.filter(isLive).map((r) => r.metadata.id)),
+    // The service's truth, not its answers: under the published interface no answer shows attachments, and
+    // an accepted detach is all a client can know of it (it is `detaching` until the service is done).
     attachments: sorted(
-      liveKaas.flatMap((k) => (k.properties.attachedVolumes ?? []).map((v) => `${k.metadata.id}:${v.uri}`)),
+      liveKaas.flatMap((k) =>
+        emulator
+          .attachments(k.metadata.id)
+          .filter((v) => v.state !== "detaching")
+          .map((v) => `${k.metadata.id}:${v.uri}`),
+      ),
     ),
   };
   const known = stateIds(engine);
