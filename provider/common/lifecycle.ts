@@ -143,12 +143,12 @@ export async function* listNarrowed<T>(
  * 2. Otherwise `metadata.name:eq(name)`: a scalar field, so every reading that applies filters narrows to
  *    the objects of that name. Under a whole-array reading the tag filter misses an object with user tags;
  *    the name does not.
+ * 3. Otherwise the whole list, unfiltered: under a whole-array reading an object with user tags whose name
+ *    changed since the interrupted run matches neither filter, and a lost cluster is an orphan.
  * Where the service ignores filters each query lists every object; where it refuses them the first query
- * lists every object unfiltered, which settles the question without the second. Under the documented reading
- * a fresh create costs two small requests.
- *
- * Not covered: under a whole-array reading, an object with user tags whose name changed between the
- * interrupted run and this one.
+ * lists every object unfiltered, which settles the question at once. A fresh create under the documented
+ * reading costs two small requests and one listing of the project's objects of that kind: cheap next to
+ * the provisioning it starts, and paid only by `up`, never by a preview.
  */
 export async function findCreated<T extends ServiceObject>(args: {
   /** How progress lines name the resource. */
@@ -170,7 +170,7 @@ export async function findCreated<T extends ServiceObject>(args: {
     // The service refuses filters: the list just read was the whole, unfiltered list.
     if (filtersRefused.has(api)) return undefined;
   }
-  return undefined;
+  return findByTag(list(undefined), tag);
 }
 
 /**

@@ -338,6 +338,7 @@ describe.each(READINGS)("filters %s", (reading) => {
         : [
             { filter: byTag(tag), status: 200 },
             { filter: byName, status: 200 },
+            { filter: null, status: 200 },
           ];
     const finding = reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, tag);
     expect(listCalls()).toEqual([...missing, ...finding]);

@@ -192,6 +192,25 @@ describe.each(READINGS)("filters %s", (reading) => {
   );
 
   it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
+    "%s: a create interrupted, then renamed before the next run, is still resumed, never duplicated",
+    async (kind) => {
+      await start(reading);
+      const p: KindProvider = h.kind(kind);
+      const inputs = await checked(p, {}, { ...KINDS[kind].args(), name: "renamed-in-the-program" });
+      const tag = `pulumi-ct-${inputs.creationToken}`;
+      // The earlier run created it under its old name (the name is not create-only: same creation token).
+      const earlier = (await KINDS[kind].post({ ...inputs, name: "first-name" })).metadata.id;
+      h.running.emulator.clearRequests();
+
+      const { id } = await p.create(inputs);
+
+      expect(id).toBe(earlier);
+      expect(h.mutating().filter((call) => call.method === "POST")).toEqual([]);
+      expect(carrying(kind, tag)).toEqual([earlier]);
+    },
+  );
+
+  it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
     "%s: a create whose answer was lost is looked up, not sent again",
     async (kind) => {
       await start(reading);
@@ -212,8 +231,8 @@ describe.each(READINGS)("filters %s", (reading) => {
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, id]);
       expect(h.mutating()).toEqual([{ method: "POST", path: KINDS[kind].collection() }]);
       expect(h.lines).toContainEqual(expect.stringContaining("the create request's outcome is unknown"));
-      // Before the POST the lookup finds nothing: both filters, or the whole list once when refused (the
-      // 400 is remembered, so the lookup after the POST lists unfiltered straight away).
+      // Before the POST the lookup finds nothing: both filters then the whole list, or the whole list once
+      // when refused (the 400 is remembered, so the lookup after the POST lists unfiltered straight away).
       const name = inputs.name as string;
       const missing =
         reading === "refused"
@@ -224,6 +243,7 @@ describe.each(READINGS)("filters %s", (reading) => {
           : [
               { filter: byTag(tag), status: 200 },
               { filter: byName(name), status: 200 },
+              { filter: null, status: 200 },
             ];
       const finding =
         reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, tag, name);
