@@ -10,6 +10,7 @@ export default tseslint.config(
       ".tools/**",
       "examples/**/node_modules/**",
       "coverage/**",
+      "docs/api/**",
       "bench/dist/**",
     ],
   },

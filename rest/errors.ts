@@ -23,19 +23,31 @@ export type VendorErrorKind =
 
 /** One field-level error, normalised from both wire spellings. */
 export interface FieldProblem {
+  /** The field, in the request's spelling (e.g. `properties.nodeCidr.address`); empty when none was named. */
   field: string;
+  /** Why the field was refused. */
   message: string;
 }
 
+/** What a {@link VendorApiError} is made of. */
 export interface VendorApiErrorInit {
+  /** What went wrong, coarsely. */
   kind: VendorErrorKind;
+  /** HTTP method of the request. */
   method: string;
+  /** Path of the request, without the query. */
   path: string;
+  /** HTTP status the service answered, when it answered. */
   status?: number;
+  /** Reason phrase of the status, when the service sent one. */
   statusText?: string;
+  /** The problem body the service sent. */
   problem?: ProblemDetails;
+  /** Explanation when there is no problem body (a network error, a deadline). */
   detail?: string;
+  /** Field errors; default those of `problem`. */
   fieldErrors?: FieldProblem[];
+  /** Whether the same request may succeed when sent again; default false. */
   retryable?: boolean;
   /** True when a request may have reached the service although no answer came back (create safety). */
   ambiguous?: boolean;
@@ -43,6 +55,7 @@ export interface VendorApiErrorInit {
   retryAfterMs?: number;
   /** True for a refusal of a busy resource: a probe saw it transitional (see `rest/busy.ts`). */
   busy?: boolean;
+  /** The underlying error. */
   cause?: unknown;
 }
 
@@ -150,17 +163,31 @@ export function problemText(problem: ProblemDetails | undefined): string {
   return title || detail;
 }
 
+/**
+ * The error of every failed call to the service, with a one-line message such as
+ * `PUT /kaas/k-1 failed (400 Bad Request): nodeCidr.address: must lie within 10.0.0.0/8, ...` and no secret
+ * in it. Recognise it with {@link isVendorApiError}, not `instanceof`.
+ */
 export class VendorApiError extends Error {
   /** Brand used by `isVendorApiError`. */
   readonly isVendorApiError = true as const;
+  /** What went wrong, coarsely. */
   readonly kind: VendorErrorKind;
+  /** HTTP method of the request. */
   readonly method: string;
+  /** Path of the request, without the query. */
   readonly path: string;
+  /** HTTP status the service answered, when it answered. */
   readonly status?: number;
+  /** The problem body the service sent. */
   readonly problem?: ProblemDetails;
+  /** The fields the service (or the request schema) refused, with the reasons. */
   readonly fieldErrors: FieldProblem[];
+  /** Whether the same request may succeed when sent again. */
   readonly retryable: boolean;
+  /** True when the request may have reached the service although no answer came back. */
   readonly ambiguous: boolean;
+  /** The service's `Retry-After`, in ms, when it gave one. */
   readonly retryAfterMs?: number;
   /** True when the service refused the request because the resource was transitional (see `rest/busy.ts`). */
   readonly busy: boolean;

@@ -6,13 +6,21 @@
 
 /** Resolved settings of one client. */
 export interface VendorSettings {
+  /** Service URL (`vendor:baseUrl`, `VENDOR_BASE_URL`). */
   baseUrl: string;
+  /** Default project of every resource (`vendor:projectId`, `VENDOR_PROJECT_ID`). */
   projectId?: string;
+  /** Static bearer token (`vendor:token`, `VENDOR_TOKEN`). */
   token?: string;
+  /** OAuth2 client id (`vendor:clientId`, `VENDOR_CLIENT_ID`). */
   clientId?: string;
+  /** OAuth2 client secret (`vendor:clientSecret`, `VENDOR_CLIENT_SECRET`). */
   clientSecret?: string;
+  /** OAuth2 token endpoint (`vendor:tokenUrl`, `VENDOR_TOKEN_URL`). */
   tokenUrl?: string;
+  /** `api-version` query parameter; default `1`. */
   apiVersion: string;
+  /** Provider path segment; default `Vendor.Container`. */
   providerNamespace: string;
   /** Time between status polls while waiting. */
   pollIntervalMs: number;

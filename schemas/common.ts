@@ -142,9 +142,13 @@ export const Phase = Type.Object({
 
 /** A field-level error in both spellings seen: `{field, message}` (docs) and `{fieldName, errorMessage}` (wire). */
 export const FieldError = Type.Object({
+  /** The field the service refused (documentation spelling). */
   field: Type.Optional(Nullable(Type.String())),
+  /** Why (documentation spelling). */
   message: Type.Optional(Nullable(Type.String())),
+  /** The field the service refused (wire spelling). */
   fieldName: Type.Optional(Nullable(Type.String())),
+  /** Why (wire spelling). */
   errorMessage: Type.Optional(Nullable(Type.String())),
 });
 export type FieldError = Static<typeof FieldError>;
@@ -157,14 +161,21 @@ export type FieldError = Static<typeof FieldError>;
  * `fieldProblemsOf`, which accepts any value.
  */
 export const ProblemDetails = Type.Object({
+  /** URI reference that identifies the problem type. */
   type: Type.Optional(Nullable(Type.String())),
+  /** Short summary of the problem type. */
   title: Type.Optional(Nullable(Type.String())),
+  /** HTTP status code the service answered. */
   status: Type.Optional(Nullable(Type.Integer())),
+  /** Explanation of this occurrence of the problem. */
   detail: Type.Optional(Nullable(Type.String())),
+  /** URI reference that identifies this occurrence. */
   instance: Type.Optional(Nullable(Type.String())),
+  /** Field errors: a list of field errors, or a map of field name to messages. */
   errors: Type.Optional(
     Nullable(Type.Union([Type.Array(FieldError), Type.Record(Type.String(), Type.Array(Type.String()))])),
   ),
+  /** Trace identifier of the request in the service, for its support. */
   traceId: Type.Optional(Nullable(Type.String())),
 });
 export type ProblemDetails = Static<typeof ProblemDetails>;

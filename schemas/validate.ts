@@ -12,7 +12,9 @@ const compiled = new WeakMap<TSchema, ValidateFunction>();
 
 /** One schema violation: the JSON path of the value (`/properties/nodeCidr/address`) and what is wrong. */
 export interface SchemaProblem {
+  /** JSON pointer of the value, e.g. `/properties/nodePools/0/nodes`. */
   path: string;
+  /** Why the value was refused. */
   message: string;
 }
 

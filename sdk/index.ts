@@ -8,3 +8,14 @@ export * from "./registry";
 export * from "./volumeAttachment";
 export * from "./functions";
 export { isVendorApiError, VendorApiError } from "../rest/errors";
+
+// Types the API above refers to, exported so programs can name them (and the API reference shows them).
+export type { DeepInput, ResourceArgs } from "./inputs";
+export type { BillingPeriod, IdentityArgs, KaasComputed, NodeCidrArgs } from "../provider/kaas/types";
+export type { KaasBackupComputed } from "../provider/backup/types";
+export type { RegistryComputed } from "../provider/registry/types";
+export type { VolumeAttachmentComputed } from "../provider/volumeAttachment/types";
+export type { VendorSettings } from "../rest/settings";
+export type { FieldProblem, VendorApiErrorInit, VendorErrorKind } from "../rest/errors";
+export type { SchemaProblem } from "../schemas/validate";
+export type { ProblemDetails } from "../schemas/common";
