@@ -9,6 +9,7 @@ export default tseslint.config(
       "node_modules/**",
       ".tools/**",
       "examples/**/node_modules/**",
+      "examples/**/bin/**",
       "coverage/**",
       "docs/api/**",
       "bench/dist/**",

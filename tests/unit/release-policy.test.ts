@@ -1,0 +1,92 @@
+/**
+ * What the package promises across releases, checked against the code that keeps the promise: the README's
+ * compatibility policy names the stable subpaths that state calls and the type tokens, and those are what the
+ * package exports and registers; the changelog has a section for the version in package.json; the template and
+ * the environments example depend on this version; the README links the example, the template and the docs
+ * command.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { KIND_NAMES, MODULE } from "../../provider/kinds";
+
+const ROOT = path.resolve(__dirname, "../..");
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
+const PACKAGE = JSON.parse(read("package.json"));
+
+/** The README section under `## <title>`, up to the next `## ` heading. */
+function section(title: string): string {
+  const readme = read("README.md");
+  const start = readme.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`README.md has no "## ${title}" section`);
+  const end = readme.indexOf("\n## ", start + 1);
+  return readme.slice(start, end < 0 ? undefined : end);
+}
+
+describe("the compatibility policy", () => {
+  it("names the subpaths that serialized providers in state call, which the package exports", () => {
+    const policy = section("Compatibility");
+    expect(policy).toContain("`pulumi-vendor-container/shells/<Kind>`");
+    expect(policy).toContain("`pulumi-vendor-container/provider`");
+    expect(Object.keys(PACKAGE.exports)).toEqual(expect.arrayContaining(["./shells/*", "./provider"]));
+    // One shell per kind, each a module of its own (its subpath is what state holds).
+    const shells = fs.readdirSync(path.join(ROOT, "sdk/shells")).map((f) => f.replace(/\.ts$/, ""));
+    expect(shells.sort()).toEqual([...KIND_NAMES].sort());
+    for (const kind of KIND_NAMES) expect(policy).toContain(`\`${kind}\``);
+  });
+
+  it("names the type tokens the resources register", () => {
+    expect(section("Compatibility")).toContain("`pulumi-nodejs:dynamic/vendor-container:<Kind>`");
+    // A different module would give every resource of every stack a new type token, and Pulumi would
+    // replace them all.
+    expect(MODULE).toBe("vendor-container");
+  });
+
+  it("says how a breaking change ships: a major version, under Breaking in the changelog", () => {
+    const policy = section("Compatibility");
+    expect(policy).toContain("meaning of an input");
+    expect(policy).toContain("major version");
+    expect(policy).toContain("[CHANGELOG.md](CHANGELOG.md)");
+    expect(policy).toContain("**Breaking**");
+  });
+});
+
+describe("the changelog", () => {
+  const headings = [...read("CHANGELOG.md").matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+
+  it("has a section for the version in package.json, under the unreleased changes", () => {
+    expect(headings[0]).toBe("Unreleased");
+    expect(headings).toContain(PACKAGE.version);
+  });
+
+  it("lists releases newest first, each a version", () => {
+    const versions = headings.slice(1);
+    expect(versions.filter((v) => !/^\d+\.\d+\.\d+$/.test(v))).toEqual([]);
+    const key = (v: string) =>
+      v
+        .split(".")
+        .map((n) => n.padStart(6, "0"))
+        .join(".");
+    expect(versions.map(key)).toEqual([...versions.map(key)].sort().reverse());
+  });
+
+  it("is part of the published package", () => {
+    expect(PACKAGE.files).toContain("CHANGELOG.md");
+  });
+});
+
+it.each([["templates/kaas-typescript/package.json"], ["examples/environments/package.json"]])(
+  "%s depends on this version of the package",
+  (file) => {
+    expect(JSON.parse(read(file)).dependencies[PACKAGE.name]).toBe(`^${PACKAGE.version}`);
+  },
+);
+
+it("the README links the environments example, the template and the docs command, which exist", () => {
+  const text = section("Environments, template and API reference");
+  expect(text).toContain("[`examples/environments`](examples/environments)");
+  expect(text).toContain("[`templates/kaas-typescript`](templates/kaas-typescript)");
+  expect(text).toContain("`npm run docs`");
+  expect(fs.existsSync(path.join(ROOT, "examples/environments/environments.ts"))).toBe(true);
+  expect(fs.existsSync(path.join(ROOT, "templates/kaas-typescript/Pulumi.yaml"))).toBe(true);
+  expect(PACKAGE.scripts.docs).toBe("typedoc");
+});
