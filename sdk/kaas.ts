@@ -8,6 +8,7 @@ import type {
   Timeouts,
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
+import { unmapLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
@@ -129,24 +130,30 @@ export class Kaas extends pulumi.dynamic.Resource {
    *   and the `identity` input is always stored as a secret.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shell,
-      name,
-      {
-        ...args,
-        // The identity carries a client secret: the input is stored encrypted in state even when the
-        // program passed it in plain text.
-        identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
-        creationScope: creationScope(pulumi, name),
-        ...COMPUTED,
-      },
-      {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
-      },
-      MODULE,
-      "Kaas",
-    );
+    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
+    const restoreTraces = unmapLeakTraces();
+    try {
+      super(
+        shell,
+        name,
+        {
+          ...args,
+          // The identity carries a client secret: the input is stored encrypted in state even when the
+          // program passed it in plain text.
+          identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
+          creationScope: creationScope(pulumi, name),
+          ...COMPUTED,
+        },
+        {
+          ...opts,
+          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
+        },
+        MODULE,
+        "Kaas",
+      );
+    } finally {
+      restoreTraces();
+    }
     this.kaasId = idOutput(this);
   }
 }

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/backup/types";
 import { MODULE } from "../provider/kinds";
+import { unmapLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
@@ -61,14 +62,20 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   declare readonly billingPeriod: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shell,
-      name,
-      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
-      opts,
-      MODULE,
-      "KaasBackup",
-    );
+    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
+    const restoreTraces = unmapLeakTraces();
+    try {
+      super(
+        shell,
+        name,
+        { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        opts,
+        MODULE,
+        "KaasBackup",
+      );
+    } finally {
+      restoreTraces();
+    }
     this.backupId = idOutput(this);
   }
 }

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
+import { unmapLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
@@ -79,14 +80,20 @@ export class Registry extends pulumi.dynamic.Resource {
   declare readonly adminUsername: pulumi.Output<string>;
 
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shell,
-      name,
-      { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
-      opts,
-      MODULE,
-      "Registry",
-    );
+    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
+    const restoreTraces = unmapLeakTraces();
+    try {
+      super(
+        shell,
+        name,
+        { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        opts,
+        MODULE,
+        "Registry",
+      );
+    } finally {
+      restoreTraces();
+    }
     this.registryId = idOutput(this);
   }
 }

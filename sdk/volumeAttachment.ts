@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+import { unmapLeakTraces } from "./leakTraces";
 import { creationScope, type ResourceArgs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
@@ -50,13 +51,19 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
   declare readonly volumeUri: pulumi.Output<string>;
 
   constructor(name: string, args: VolumeAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      shell,
-      name,
-      { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined, verification: undefined },
-      { ...opts, deleteBeforeReplace: true },
-      MODULE,
-      "VolumeAttachment",
-    );
+    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
+    const restoreTraces = unmapLeakTraces();
+    try {
+      super(
+        shell,
+        name,
+        { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined, verification: undefined },
+        { ...opts, deleteBeforeReplace: true },
+        MODULE,
+        "VolumeAttachment",
+      );
+    } finally {
+      restoreTraces();
+    }
   }
 }

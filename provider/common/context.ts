@@ -2,9 +2,11 @@
  * The provider process's configuration and clients. `configure` stores the stack configuration
  * synchronously (dynamic-provider notes: RPCs that arrive while an async `configure` is pending see an
  * unconfigured provider). One client per distinct settings serves every resource of the stack, so one
- * token and one keep-alive pool serve all of them.
+ * token and one keep-alive pool serve all of them. The client is loaded when the first one is made (see
+ * rest/lazy.ts): `check` and `diff` never need it.
  */
-import { VendorContainerClient } from "../../rest/client";
+import type { VendorContainerClient } from "../../rest/client";
+import { clientModule } from "../../rest/lazy";
 import { redact } from "../../rest/redact";
 import { resolveSettings, type VendorSettings } from "../../rest/settings";
 
@@ -39,7 +41,9 @@ export function client(): VendorContainerClient {
   const key = JSON.stringify(settings);
   let existing = clients.get(key);
   if (!existing) {
-    existing = new VendorContainerClient(settings, { onRetry: (line) => log("retry", line) });
+    existing = new (clientModule().VendorContainerClient)(settings, {
+      onRetry: (line) => log("retry", line),
+    });
     clients.set(key, existing);
   }
   return existing;

@@ -1,0 +1,17 @@
+/**
+ * The REST client module, loaded on first use. Loading it loads the wire schemas (TypeBox), ajv and axios:
+ * about 350 modules and 150-250 ms on the machines of the benchmark (issue 12). Neither a program that only
+ * declares resources nor a provider process that only checks and diffs them (every `pulumi preview`) calls
+ * the service, so the SDK's functions and the provider's context load the client here, when they first need
+ * one, instead of at import.
+ */
+import type * as ClientModule from "./client";
+
+let loaded: typeof ClientModule | undefined;
+
+/** `rest/client`, required on the first call. */
+export function clientModule(): typeof ClientModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  loaded ??= require("./client") as typeof ClientModule;
+  return loaded;
+}
