@@ -4,8 +4,10 @@
  * and writes bench/results/latest.md and bench/results/latest.json. Needs `npm run build` first (the npm
  * script builds). Not a test: nothing here asserts a timing.
  *
- * Rows 2-4 of the benchmark issue (`pulumi preview` / `pulumi up` timings) need the Pulumi engine, whose
- * Node language host cannot be built offline: they are reported as not measured, never estimated.
+ * Rows 2-4 and 7 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it); without
+ * it they are reported as not measured, never estimated. Options (`npm run bench -- <option>`):
+ *   --quick        fewer resources, rounds and a shorter provisioning: a check of the harness, not figures
+ *   --skip-engine  only the rows that need no engine (1, 5, 6)
  */
 import { execFileSync } from "node:child_process";
 import console from "node:console";
@@ -13,12 +15,47 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
-import { BENCH, ROOT, round } from "./lib/common.mjs";
+import { FAST_DURATIONS, startEmulator } from "../dist/emulator/index.js";
+import { BENCH, ROOT, TOKEN, round } from "./lib/common.mjs";
+import { engineAvailable, engineVersions, openRun, prepareWorkspace } from "./lib/engine.mjs";
 import { measureHotPath } from "./lib/hotpath.mjs";
 import { measureMemory } from "./lib/memory.mjs";
 import { render } from "./lib/report.mjs";
+import { measurePreview } from "./lib/preview.mjs";
+import { measureProvisioning } from "./lib/provisioning.mjs";
 import { measureSerialization } from "./lib/serialization.mjs";
+import { loadNow } from "./lib/stats.mjs";
 import { measureWaiter } from "./lib/waiter.mjs";
+
+const args = new Set(process.argv.slice(2));
+for (const arg of args) {
+  if (arg !== "--quick" && arg !== "--skip-engine") {
+    console.error(`bench: unknown option ${arg} (known: --quick, --skip-engine)`);
+    process.exit(2);
+  }
+}
+const quick = args.has("--quick");
+
+/** How much of each engine row runs: the issue's sizes, or a quick check of the harness. */
+const ENGINE_SETTINGS = quick
+  ? {
+      resources: 20,
+      rounds: 2,
+      upRounds: 1,
+      provisioningMs: 5_000,
+      provisioningRounds: 1,
+      fleet: 10,
+      defaultIntervalRounds: 1,
+    }
+  : {
+      resources: 100,
+      rounds: 5,
+      upRounds: 3,
+      provisioningMs: 30_000,
+      provisioningRounds: 3,
+      fleet: 50,
+      defaultIntervalRounds: 3,
+    };
 
 if (!fs.existsSync(path.join(ROOT, "dist", "provider", "index.js"))) {
   console.error("bench: dist/ is missing; run `npm run build` first");
@@ -47,6 +84,65 @@ function commit() {
   }
 }
 
+/** Files of the package or the benchmark that differ from the commit (what the figures also measured). */
+function uncommitted() {
+  try {
+    return execFileSync(
+      "git",
+      [
+        "status",
+        "--porcelain",
+        "--",
+        "sdk",
+        "provider",
+        "rest",
+        "schemas",
+        "emulator",
+        "bench",
+        "package.json",
+      ],
+      { cwd: ROOT, encoding: "utf8" },
+    )
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.includes("bench/results/"))
+      .map((line) => line.slice(3));
+  } catch {
+    return [];
+  }
+}
+
+/** Rows 2-4 and 7: through the engine, against one emulator in this process. */
+async function measureEngine() {
+  if (!engineAvailable()) return null;
+  prepareWorkspace();
+  const emulator = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS });
+  const run = openRun();
+  const onProgress = (/** @type {string} */ line) => process.stderr.write(`\n  ${line}`);
+  try {
+    const s = ENGINE_SETTINGS;
+    const common = { run, emulator, token: TOKEN, onProgress };
+    const preview = await measurePreview({
+      ...common,
+      resources: s.resources,
+      rounds: s.rounds,
+      upRounds: s.upRounds,
+      profile: true,
+    });
+    const provisioning = await measureProvisioning({
+      ...common,
+      provisioningMs: s.provisioningMs,
+      rounds: s.provisioningRounds,
+      fleet: s.fleet,
+      defaultIntervalRounds: s.defaultIntervalRounds,
+    });
+    process.stderr.write("\n");
+    return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning };
+  } finally {
+    run.close();
+    await emulator.close();
+  }
+}
+
 const started = Date.now();
 const machine = {
   date: new Date().toISOString(),
@@ -56,25 +152,29 @@ const machine = {
   platform: `${os.platform()} ${os.release()} ${os.arch()}`,
   node: process.version,
   commit: commit(),
+  uncommitted: uncommitted(),
+  loadAtStart: loadNow(),
 };
 
 const serialization = await section("row 1, serialized provider and state bytes", measureSerialization);
 const waiter = await section("row 5, waiter on a fake clock", measureWaiter);
 const hotPath = await section("row 6, check and diff", measureHotPath);
 const memory = await section("row 6, peak memory", measureMemory);
+const engine = args.has("--skip-engine")
+  ? null
+  : await section(`rows 2-4 and 7 through the engine${quick ? " (quick)" : ""}`, measureEngine);
 
 const results = {
   machine,
-  notMeasured: {
-    reason: "needs the Pulumi engine (Node language host unavailable offline)",
-    rows: [2, 3, 4],
-  },
+  engine,
+  engineMissing: engine === null && !args.has("--skip-engine"),
   serialization,
   waiter,
   hotPath,
   memory,
   totalSeconds: round((Date.now() - started) / 1000, 1),
 };
+machine.loadAtEnd = loadNow();
 
 const { summary, markdown } = render(results);
 const out = path.join(BENCH, "results");

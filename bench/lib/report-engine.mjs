@@ -1,0 +1,314 @@
+// @ts-check
+/** The engine rows (2-4 and 7) of the report: their summary lines and their section of details. */
+
+/** @param {number} x */
+const fixed = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : "—");
+/** @param {number} n */
+const int = (n) => Math.round(n).toLocaleString("en-US");
+/** @param {import("./stats.mjs").Timings} t */
+const seconds = (t) => `${fixed(t.medianS)} s (${fixed(t.minS)}–${fixed(t.maxS)})`;
+/** @param {import("./stats.mjs").Paired} p */
+const pairedRatio = (p) => `${fixed(p.ratio)} (${fixed(p.ratioMin)}–${fixed(p.ratioMax)})`;
+/** @param {string} s */
+const cell = (s) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+/** @param {string[][]} rows */
+const table = (rows) =>
+  [rows[0], rows[0].map(() => "---"), ...rows.slice(1)]
+    .map((r) => `| ${r.map(cell).join(" | ")} |`)
+    .join("\n");
+/** @param {{ median: number; min: number; max: number } | null} l */
+const loadText = (l) => (l ? `${fixed(l.median)} (${fixed(l.min)}–${fixed(l.max)})` : "unknown");
+
+/**
+ * The summary lines of rows 2-4 and 7.
+ * @param {any} engine `results.engine`
+ * @returns {string[][]}
+ */
+export function engineSummaryRows(engine) {
+  const { preview: p, provisioning: v, settings } = engine;
+  const n = p.resources;
+  const quick = settings.quick;
+  /** @param {boolean} ok */
+  const verdict = (ok) => (quick ? "quick run: no verdict" : ok ? "met" : "**missed**");
+  const reported = quick ? "quick run" : "reported";
+  const o = p.ours;
+  const b = p.baseline;
+  const calls = (/** @type {Record<string, number>} */ perResource) =>
+    Object.entries(perResource)
+      .map(([shape, count]) => `${count} \`${shape}\``)
+      .join(" + ");
+  const throttled = (/** @type {number[]} */ xs) => xs.join(", ");
+  return [
+    [
+      "2a",
+      `\`pulumi preview\`, ${n} clusters to create (${p.rounds} rounds)`,
+      seconds(p.create.ours),
+      `${n} minimal dynamic resources, same inputs: ${seconds(p.create.baseline)}`,
+      pairedRatio(p.create),
+      "≤ 1.10",
+      verdict(p.create.ratio <= 1.1),
+    ],
+    [
+      "2a",
+      `the same with \`PULUMI_DEBUG_PROMISE_LEAKS=1\` on both sides (sdk/leakTraces.ts off) (e)`,
+      seconds(p.createDebugLeaks.ours),
+      seconds(p.createDebugLeaks.baseline),
+      pairedRatio(p.createDebugLeaks),
+      "—",
+      reported,
+    ],
+    [
+      "2b",
+      `\`pulumi preview --expect-no-changes\`, ${n} existing clusters`,
+      seconds(p.noChange.ours),
+      seconds(p.noChange.baseline),
+      pairedRatio(p.noChange),
+      "≤ 1.10",
+      verdict(p.noChange.ratio <= 1.1),
+    ],
+    [
+      "2c",
+      `\`pulumi refresh --expect-no-changes\`, ${n} existing clusters; calls per resource`,
+      `${seconds(p.refresh.ours)}; ${o.refreshReadCalls / n} \`read\` + ${o.refreshDiffCalls / n} \`diff\` RPC, ${calls(p.refreshRequestsPerResource)} to the service`,
+      `read returns the state: ${seconds(p.refresh.baseline)}; ${b.refreshReadCalls / n} \`read\` + ${b.refreshDiffCalls / n} \`diff\` RPC, no I/O`,
+      pairedRatio(p.refresh),
+      "report",
+      reported,
+    ],
+    [
+      "3",
+      `\`pulumi up\`, one cluster provisioning ${v.provisioningS} s, poll interval 1 s (${v.rounds} rounds)`,
+      `${seconds(v.one.ours)}; readiness seen ${v.one.lag ? `${fixed(v.one.lag.medianS)} s late (max ${fixed(v.one.lag.maxS)})` : "—"}`,
+      `minimal resource whose create sleeps ${v.provisioningS} s: ${seconds(v.one.baseline)}`,
+      pairedRatio(v.one),
+      "≤ 1.05",
+      verdict(v.one.ratio <= 1.05),
+    ],
+    [
+      "3",
+      `the same with the default poll interval (10 s) (${v.defaultInterval.runs} runs)`,
+      `${seconds(v.defaultInterval.up)}; readiness seen ${v.defaultInterval.lag ? `${fixed(v.defaultInterval.lag.medianS)} s late (${v.defaultInterval.lagRunsS.map((/** @type {number} */ x) => fixed(x)).join(", ")})` : "—"}`,
+      `the baseline's median above: ${fixed(v.one.baseline.medianS)} s`,
+      `${fixed(v.defaultInterval.ratioToBaseline)} (of medians)`,
+      "report",
+      reported,
+    ],
+    [
+      "4",
+      `\`pulumi up\`, ${v.fleet} clusters at once vs 1 (provisioning ${v.provisioningS} s, poll 1 s)`,
+      `${seconds(v.fleetVsOne.ours)}; ${throttled(v.fleetVsOne.throttled)} answered 429`,
+      `one cluster, same rounds: ${seconds(v.fleetVsOne.baseline)}`,
+      pairedRatio(v.fleetVsOne),
+      "≤ 1.5",
+      verdict(v.fleetVsOne.ratio <= 1.5),
+    ],
+    [
+      "4",
+      `the same under the emulator's rate limit (${v.rateLimited.limit.ratePerSecond}/s, burst ${v.rateLimited.limit.burst}, 429 with \`Retry-After: ${v.rateLimited.limit.retryAfterSeconds}\`)`,
+      `${seconds(v.rateLimited.ours)}; 429s per run: ${throttled(v.rateLimited.throttledFleet)} of ${throttled(v.rateLimited.requestsFleet)} requests`,
+      `one cluster under the same limit: ${seconds(v.rateLimited.baseline)}; 429s: ${throttled(v.rateLimited.throttledOne)}`,
+      pairedRatio(v.rateLimited),
+      "≤ 1.5",
+      verdict(v.rateLimited.ratio <= 1.5),
+    ],
+    [
+      "7",
+      "dynamic-provider process: first `check` answered, ms after the process started (median of the previews)",
+      `${int(o.firstCheckMs)} ms (of which loading \`pulumi-vendor-container/provider\`: ${fixed(o.providerLoadMs, 1)} ms)`,
+      `minimal provider's process: ${int(b.firstCheckMs)} ms`,
+      fixed(o.firstCheckMs / b.firstCheckMs),
+      "report",
+      reported,
+    ],
+    [
+      "7",
+      `dynamic-provider process: peak RSS (kernel \`VmHWM\`) during the \`pulumi up\` of ${n} clusters (median of ${p.upRounds})`,
+      `${fixed(o.upPeakRssMb, 1)} MB`,
+      `minimal provider's process, ${n} resources: ${fixed(b.upPeakRssMb, 1)} MB`,
+      `${fixed(o.upPeakRssMb / b.upPeakRssMb)} (+${fixed(o.upPeakRssMb - b.upPeakRssMb, 1)} MB)`,
+      "≤ 150 MB",
+      verdict(o.upPeakRssMb <= 150),
+    ],
+  ];
+}
+
+/**
+ * The details section of rows 2-4 and 7.
+ * @param {any} engine `results.engine`
+ */
+export function engineDetails(engine) {
+  const { preview: p, provisioning: v, versions, settings } = engine;
+  const n = p.resources;
+  const runs = (/** @type {import("./stats.mjs").Timings} */ t) => t.runsS.map((x) => fixed(x)).join(", ");
+  const runRows = [
+    [
+      "Row",
+      "Command",
+      "Ours, runs (s)",
+      "Baseline, runs (s)",
+      "Ratio: median of rounds (range)",
+      "Ratio of medians",
+    ],
+    ...[
+      ["2a", "`pulumi preview`", p.create],
+      ["2a", "`pulumi preview`, `PULUMI_DEBUG_PROMISE_LEAKS=1`", p.createDebugLeaks],
+      ["2b", "`pulumi preview --expect-no-changes`", p.noChange],
+      ["2c", "`pulumi refresh --yes --skip-preview --expect-no-changes`", p.refresh],
+      ["3", "`pulumi up --yes --skip-preview`, 1 cluster vs the sleeping resource", v.one],
+      ["4", `\`pulumi up --yes --skip-preview\`, ${v.fleet} clusters vs 1`, v.fleetVsOne],
+      ["4", `the same under the rate limit`, v.rateLimited],
+    ].map(([row, command, r]) => [
+      String(row),
+      String(command),
+      runs(r.ours),
+      runs(r.baseline),
+      pairedRatio(r),
+      fixed(r.ratioOfMedians),
+    ]),
+  ];
+  const o = p.ours;
+  const b = p.baseline;
+  const sideRows = [
+    ["Per run, median", "Ours", "Baseline"],
+    ["program process: loading the package (`require`)", `${fixed(o.programLoadMs, 1)} ms`, "—"],
+    [
+      "program process: CPU time, preview of the creation",
+      `${int(o.programCpuMs)} ms`,
+      `${int(b.programCpuMs)} ms`,
+    ],
+    [
+      "provider process: CPU time, preview of the creation",
+      `${int(o.providerCpuMs)} ms`,
+      `${int(b.providerCpuMs)} ms`,
+    ],
+    [
+      "provider process: loading `pulumi-vendor-container/provider` (first `check`)",
+      `${fixed(o.providerLoadMs, 1)} ms`,
+      "—",
+    ],
+    [
+      "provider process: first `check` answered after process start, each preview of the creation",
+      o.firstCheckRunsMs.join(", ") + " ms",
+      b.firstCheckRunsMs.join(", ") + " ms",
+    ],
+    [
+      "provider process: first `check` answered after process start, `pulumi up`",
+      `${int(o.upFirstCheckMs)} ms`,
+      `${int(b.upFirstCheckMs)} ms`,
+    ],
+    [
+      "provider process: peak RSS, preview of the creation",
+      `${fixed(o.previewPeakRssMb, 1)} MB`,
+      `${fixed(b.previewPeakRssMb, 1)} MB`,
+    ],
+    [
+      "provider process: peak RSS, `pulumi up`, each run",
+      `${o.upPeakRssRunsMb.join(", ")} MB`,
+      `${b.upPeakRssRunsMb.join(", ")} MB`,
+    ],
+    [
+      `\`pulumi up\` of the ${n} resources (fast emulator, poll 100 ms)`,
+      runs(o.up) + " s",
+      runs(b.up) + " s",
+    ],
+    [
+      "service calls per resource in that `up`",
+      Object.entries(p.upRequestsPerResource)
+        .map(([shape, count]) => `${count} \`${shape}\``)
+        .join(", "),
+      "none",
+    ],
+    [
+      "progress lines (`[vendor-container]`) printed in a preview",
+      String(o.consoleLinesInPreview),
+      String(b.consoleLinesInPreview),
+    ],
+  ];
+
+  const profileRows = [
+    [
+      "Preview of the creation",
+      "Process",
+      "Busy ms",
+      "GC ms",
+      "Resource constructors",
+      "`transferProperties`",
+      "Stack formatting",
+      "Loading this package",
+      "`check` RPCs",
+    ],
+  ];
+  for (const variant of p.profile ?? []) {
+    for (const role of ["program", "provider"]) {
+      const s = variant[role];
+      if (!s) continue;
+      const f = Object.values(s.frames).map((x) => int(/** @type {number} */ (x)));
+      profileRows.push([
+        `${variant.label} (${fixed(variant.previewS)} s)`,
+        role,
+        int(s.busyMs),
+        int(s.gcMs),
+        ...(role === "program" ? [f[0], f[1], f[2], f[3], "—"] : ["—", "—", "—", f[3], f[4]]),
+      ]);
+    }
+  }
+
+  return `## Rows 2–4 and 7: through the engine
+
+Engine: \`pulumi\` ${versions.cli}, \`pulumi-language-nodejs\` ${versions.languageHost}, Node ${versions.node}; the
+programs run \`@pulumi/pulumi\` ${versions.sdk}. Load of the machine (1-minute average, sampled before each run,
+median and range): rows 2 and 7 ${loadText(p.load)}; rows 3 and 4 ${loadText(v.load)}.${
+    settings.quick
+      ? "\n\n**Quick run** (`--quick`): fewer resources, rounds and a shorter provisioning; a check of the harness, not figures."
+      : ""
+  }
+
+How (bench/lib/engine.mjs, preview.mjs, provisioning.mjs): this package is packed with \`npm pack\` and installed with
+\`@pulumi/pulumi\` into \`.tools/bench/node_modules\`, as users install it; the two programs (bench/programs:
+\`ours\` declares ${n} \`Kaas\`, \`baseline\` ${n} minimal dynamic resources with the same arguments, whose provider's
+\`check\` returns its inputs, \`read\` the state and \`create\` sleeps \`bench:createSleepMs\`) run from folders below
+it, with a file backend, against the emulator in the benchmark's process, both stacks with the same
+configuration. Times are the wall time of the \`pulumi\` process, start to exit. Each row alternates ours and its
+baseline, one pair per round, the order switching every round; the ratio is the median of the rounds' ratios
+and its range the spread. Every Node process the CLI starts loads bench/children/probe.cjs (\`NODE_OPTIONS\`),
+which times the dynamic-provider process's gRPC methods and reads its peak RSS (\`VmHWM\`) when it ends.
+
+${table(runRows)}
+
+${table(sideRows)}
+
+(e) sdk/leakTraces.ts is on unless \`PULUMI_DEBUG_PROMISE_LEAKS\` is set: this row shows the preview as it is for
+someone debugging promise leaks, and what the change saves everyone else.
+
+### Where the preview time goes
+
+One \`pulumi preview\` of the creation of each variant, with \`--cpu-prof\` in the program's and the provider's
+process (bench/lib/profile.mjs; inclusive milliseconds, so the columns overlap: the constructors include
+\`transferProperties\`, which includes most of the stack formatting; profiling slows everything down).
+
+${table(profileRows)}
+
+Before this change (commit e82d4dc, the same 100 clusters, profiled the same way, load about 3.5):
+
+- A preview of the creation took 1.32 times the baseline's, one with nothing to change 1.25 times (as the issue
+  says).
+- Program: \`require("pulumi-vendor-container")\` took 134–205 ms and loaded 379 modules (200 of TypeBox, 63 of
+  ajv, axios and its dependencies), because \`sdk/functions.ts\` imported the REST client.
+- Provider: the first \`check\` waited for \`require("pulumi-vendor-container/provider")\`, 163 ms and 408
+  modules, because \`provider/common/context.ts\` imported the REST client; check and diff never call it.
+- Program, most of the difference: the constructors of 100 clusters took 1,259 ms against 592 ms for the
+  baseline's; 1,150 ms against 454 ms inside the SDK's \`transferProperties\`, and 1,126 ms against 606 ms in
+  ts-node's source-map-support \`prepareStackTrace\`. The SDK makes four promises per property and records a
+  source-mapped stack trace on each (\`debuggablePromise\`), and a cluster registers 31 properties (its 8
+  arguments here, \`identity\`, \`creationScope\`, the 20 output-only names it seeds so that the engine fills
+  them, \`__provider\`) where the baseline registers 9. The program's CPU time was 3,064 ms against 2,061 ms;
+  the provider's 818 against 732 ms. Without the 20 seeds (not shippable: they are the outputs users read) the
+  preview ratio was 1.015.
+- Per-call work (row 6: tens of microseconds per \`check\` or \`diff\`) and console output (no progress line
+  in a preview) were not where the time went.
+
+What changed: the REST client is loaded on first use (rest/lazy.ts, from sdk/functions.ts and
+provider/common/context.ts), and while a class registers its resource, the SDK's promise-leak traces skip
+source maps (sdk/leakTraces.ts) unless \`PULUMI_DEBUG_PROMISE_LEAKS\` is set; every check is unchanged.
+`;
+}
