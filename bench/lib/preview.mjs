@@ -8,11 +8,12 @@
  * first `check`, and its peak RSS during the `up`. Then one CPU profile of each side's preview, which shows
  * where the difference goes.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { FAST_DURATIONS } from "../../dist/emulator/index.js";
-import { median, round } from "./common.mjs";
-import { providerProbe } from "./engine.mjs";
+import { BENCH, median, round } from "./common.mjs";
+import { BIN, WORKSPACE, providerProbe } from "./engine.mjs";
 import { summarizeProfile } from "./profile.mjs";
 import { LoadLog, paired, timings } from "./stats.mjs";
 
@@ -212,7 +213,28 @@ export async function measurePreview(options) {
     ours: sideFacts("ours"),
     baseline: sideFacts("baseline"),
     profile,
+    providerMemorySteps: providerMemorySteps(),
   };
+}
+
+/**
+ * RSS of a process that loads, step by step, what the dynamic-provider process loads during an `up` of
+ * clusters (children/provider-memory.cjs), with the engine's Node, from the workspace.
+ * @returns {{ step: string; rssMb: number; heapUsedMb: number }[]}
+ */
+function providerMemorySteps() {
+  const stdout = execFileSync(
+    path.join(BIN, "node"),
+    ["--expose-gc", path.join(BENCH, "children", "provider-memory.cjs")],
+    { cwd: WORKSPACE, encoding: "utf8" },
+  );
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "[]").map(
+    (/** @type {{ step: string; rssMb: number; heapUsedMb: number }} */ s) => ({
+      step: s.step,
+      rssMb: round(s.rssMb, 1),
+      heapUsedMb: round(s.heapUsedMb, 1),
+    }),
+  );
 }
 
 /**

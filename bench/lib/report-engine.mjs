@@ -253,6 +253,19 @@ export function engineDetails(engine) {
     }
   }
 
+  const steps = p.providerMemorySteps ?? [];
+  const memoryRows = [
+    ["Step (cumulative)", "RSS", "Added", "Heap used"],
+    ...steps.map(
+      (/** @type {{ step: string; rssMb: number; heapUsedMb: number }} */ s, /** @type {number} */ i) => [
+        s.step,
+        `${fixed(s.rssMb, 1)} MB`,
+        i === 0 ? "—" : `+${fixed(s.rssMb - steps[i - 1].rssMb, 1)} MB`,
+        `${fixed(s.heapUsedMb, 1)} MB`,
+      ],
+    ),
+  ];
+
   return `## Rows 2–4 and 7: through the engine
 
 Engine: \`pulumi\` ${versions.cli}, \`pulumi-language-nodejs\` ${versions.languageHost}, Node ${versions.node}; the
@@ -276,6 +289,12 @@ which times the dynamic-provider process's gRPC methods and reads its peak RSS (
 ${table(runRows)}
 
 ${table(sideRows)}
+
+Where the provider process's memory goes (bench/children/provider-memory.cjs: the engine's Node loads, one step
+at a time, what that process loads during an \`up\` of clusters, RSS after a full GC). The host alone, which
+the baseline's process also is, takes most of the 150 MB of row 7's target:
+
+${table(memoryRows)}
 
 (e) sdk/leakTraces.ts is on unless \`PULUMI_DEBUG_PROMISE_LEAKS\` is set: this row shows the preview as it is for
 someone debugging promise leaks, and what the change saves everyone else.
