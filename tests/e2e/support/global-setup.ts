@@ -2,13 +2,20 @@
  * Runs once before the end-to-end suite: checks that the engine is there, packs this package with `npm pack`
  * (from the `dist/` that `npm test` has just built) and installs the tarball with `@pulumi/pulumi` into
  * `.tools/e2e/node_modules`, the way a user installs a published package. Test programs live in folders below
- * `.tools/e2e`, so they and the dynamic-provider process resolve that copy.
+ * `.tools/e2e`, so they and the dynamic-provider process resolve that copy. `@pulumi/policy` goes next to them,
+ * as users install it to run the package's policy pack (`node_modules/pulumi-vendor-container/policy`), which
+ * resolves it from there.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { E2E_ROOT, PULUMI_SDK_VERSION, ROOT, assertEngine } from "./engine";
+
+/** Version of `@pulumi/policy` the policy pack runs with (the package's own dev dependency). */
+const POLICY_SDK_VERSION: string = JSON.parse(
+  fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/policy/package.json"), "utf8"),
+).version.replace(/^v/, "");
 
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -25,7 +32,7 @@ export default function globalSetup(): void {
   const digest = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex");
 
   const stampFile = path.join(E2E_ROOT, ".installed");
-  const wanted = `${PULUMI_SDK_VERSION} ${digest}`;
+  const wanted = `${PULUMI_SDK_VERSION} ${POLICY_SDK_VERSION} ${digest}`;
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
   fs.writeFileSync(
     path.join(E2E_ROOT, "package.json"),
@@ -34,6 +41,7 @@ export default function globalSetup(): void {
         name: "e2e-programs",
         private: true,
         dependencies: {
+          "@pulumi/policy": POLICY_SDK_VERSION,
           "@pulumi/pulumi": PULUMI_SDK_VERSION,
           "pulumi-vendor-container": `file:${path.relative(E2E_ROOT, tarball)}`,
         },

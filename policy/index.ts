@@ -1,0 +1,58 @@
+/**
+ * The policy pack of pulumi-vendor-container: the standards a platform team sets for clusters, backups,
+ * registries and volume attachments, checked by `pulumi preview --policy-pack` before anything is created.
+ *
+ * Run the pack as it ships (`node_modules/pulumi-vendor-container/policy`, see the README), or build your own
+ * pack from these rules:
+ *
+ * ```ts
+ * import { PolicyPack } from "@pulumi/policy";
+ * import { vendorContainerPolicies } from "pulumi-vendor-container/policy";
+ *
+ * new PolicyPack("platform", { policies: [...vendorContainerPolicies(), ...ourOwnPolicies] });
+ * ```
+ *
+ * Only types come from `@pulumi/policy` here: importing the rules does not load it.
+ */
+import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import {
+  kaasAuthorizedIpRanges,
+  kaasHaInProduction,
+  kaasKubernetesEndOfSupport,
+  kaasKubernetesMinimumVersion,
+  kaasNodePoolSize,
+} from "./kaas";
+import { kaasBackupRequired } from "./kaasBackup";
+import { registryBillingPeriod } from "./registry";
+import { volumeAttachmentNodePool } from "./volumeAttachment";
+
+export * from "./kaas";
+export * from "./kaasBackup";
+export * from "./registry";
+export * from "./volumeAttachment";
+export { isUnknown, matchesAny, stackOfUrn, typeToken } from "./values";
+
+/** Name of the shipped pack, as `pulumi preview` reports it. */
+export const POLICY_PACK_NAME = "vendor-container";
+
+/** Options of {@link vendorContainerPolicies}. */
+export interface VendorContainerPolicyOptions {
+  /** The current time, against which end-of-support dates are judged. Default the system clock. */
+  now?: () => Date;
+}
+
+/** Every rule of the pack, each with its default enforcement level and configuration schema. */
+export function vendorContainerPolicies(
+  options: VendorContainerPolicyOptions = {},
+): (ResourceValidationPolicy | StackValidationPolicy)[] {
+  return [
+    kaasHaInProduction,
+    kaasAuthorizedIpRanges,
+    kaasKubernetesMinimumVersion,
+    kaasKubernetesEndOfSupport(options.now ?? (() => new Date())),
+    kaasNodePoolSize,
+    kaasBackupRequired,
+    registryBillingPeriod,
+    volumeAttachmentNodePool,
+  ];
+}

@@ -1,0 +1,282 @@
+/**
+ * The policy pack as a whole: its rules, their default enforcement levels and configuration schemas (whose
+ * defaults are the rules' own), the helpers every rule reads values with, the pack folder users point
+ * `--policy-pack` at (shipped in the npm package, with a version, an entry point and an executable launcher),
+ * and the README's section on it (its configuration example valid against the rules' schemas, its table true).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Ajv from "ajv";
+import {
+  UnknownValueError,
+  unknownCheckingProxy,
+  type ResourceValidationPolicy,
+  type StackValidationPolicy,
+} from "@pulumi/policy";
+import { POLICY_PACK_NAME, vendorContainerPolicies } from "../../policy/index";
+import { isUnknown, matchesAny, plainProps, stackOfUrn } from "../../policy/values";
+import {
+  ALL_UNKNOWN_MARKERS,
+  UNKNOWN,
+  runResourcePolicy,
+  runStackPolicy,
+  type StackEntry,
+} from "./support/policy-args";
+
+const ROOT = path.resolve(__dirname, "../..");
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), "utf8"));
+
+describe("the rules of the pack", () => {
+  const policies = vendorContainerPolicies();
+
+  it("are these, each with its default enforcement level", () => {
+    expect(
+      policies.map((p) => [p.name, p.enforcementLevel, "validateStack" in p ? "stack" : "resource"]),
+    ).toEqual([
+      ["kaas-ha-in-production", "mandatory", "resource"],
+      ["kaas-authorized-ip-ranges", "mandatory", "resource"],
+      ["kaas-kubernetes-minimum-version", "mandatory", "resource"],
+      ["kaas-kubernetes-end-of-support", "advisory", "stack"],
+      ["kaas-node-pool-size", "mandatory", "resource"],
+      ["kaas-backup-required", "mandatory", "stack"],
+      ["registry-billing-period", "advisory", "resource"],
+      ["volume-attachment-node-pool", "mandatory", "stack"],
+    ]);
+    expect(POLICY_PACK_NAME).toBe("vendor-container");
+  });
+
+  it("document each parameter with a default", () => {
+    for (const policy of policies) {
+      const properties = Object.entries(policy.configSchema?.properties ?? {});
+      expect(properties.length).toBeGreaterThan(0);
+      for (const [name, schema] of properties) {
+        expect([policy.name, name, typeof schema === "object" && schema.default !== undefined]).toEqual([
+          policy.name,
+          name,
+          true,
+        ]);
+        expect([policy.name, name, typeof schema === "object" && typeof schema.description]).toEqual([
+          policy.name,
+          name,
+          "string",
+        ]);
+      }
+    }
+  });
+
+  /** A stack that breaks every rule at its defaults, once. */
+  const everything: StackEntry[] = [
+    {
+      kind: "Kaas",
+      name: "cluster",
+      props: {
+        kaasId: "kaas-0001",
+        kubernetesVersion: "1.30.1",
+        currentKubernetesVersion: "1.30.1",
+        kubernetesVersionEndOfSupportDate: "2020-01-31T00:00:00Z",
+        nodePools: [{ name: "system", nodes: 40 }],
+        authorizedIpRanges: ["0.0.0.0/0"],
+      },
+    },
+    { kind: "Registry", name: "images", props: { name: "images" } },
+    { kind: "VolumeAttachment", name: "data", props: { kaasId: "kaas-0001", nodePoolName: "gpu" } },
+  ];
+
+  /** What each rule reports on `everything`, with `config` per rule. */
+  async function reportsOnEverything(config: (policyName: string) => Record<string, unknown> | undefined) {
+    const out: Record<string, string[]> = {};
+    for (const policy of vendorContainerPolicies({ now: () => new Date("2026-11-26T00:00:00Z") })) {
+      const given = config(policy.name);
+      if ("validateStack" in policy) {
+        const reported = await runStackPolicy(policy as StackValidationPolicy, everything, { config: given });
+        out[policy.name] = reported.map((r) => r.message);
+      } else {
+        out[policy.name] = [];
+        for (const e of everything) {
+          const reported = await runResourcePolicy(
+            policy as ResourceValidationPolicy,
+            e.kind,
+            e.name,
+            e.props,
+            {
+              config: given,
+            },
+          );
+          out[policy.name].push(...reported.map((r) => r.message));
+        }
+      }
+    }
+    return out;
+  }
+
+  it("each report their own violation, the same with no configuration or with the schema's defaults", async () => {
+    const none = await reportsOnEverything(() => undefined);
+    expect(Object.fromEntries(Object.entries(none).map(([k, v]) => [k, v.length]))).toEqual({
+      "kaas-ha-in-production": 1,
+      "kaas-authorized-ip-ranges": 1,
+      "kaas-kubernetes-minimum-version": 1,
+      "kaas-kubernetes-end-of-support": 1,
+      "kaas-node-pool-size": 1,
+      "kaas-backup-required": 1,
+      "registry-billing-period": 1,
+      "volume-attachment-node-pool": 1,
+    });
+    // The engine may send each parameter's schema default: the rules read them as their own defaults.
+    const schemaDefaults = (name: string) => {
+      const policy = vendorContainerPolicies().find((p) => p.name === name)!;
+      return Object.fromEntries(
+        Object.entries(policy.configSchema!.properties).map(([key, schema]) => [
+          key,
+          typeof schema === "object" ? schema.default : undefined,
+        ]),
+      );
+    };
+    expect(await reportsOnEverything(schemaDefaults)).toEqual(none);
+  });
+});
+
+describe("reading values", () => {
+  it("recognises every unknown marker of @pulumi/policy, and nothing else", () => {
+    expect(ALL_UNKNOWN_MARKERS).toHaveLength(7);
+    for (const marker of ALL_UNKNOWN_MARKERS) expect([marker, isUnknown(marker)]).toEqual([marker, true]);
+    for (const value of [
+      "",
+      "unknown",
+      "00000000-0000-0000-0000-000000000000",
+      null,
+      undefined,
+      0,
+      false,
+      {},
+    ]) {
+      expect(isUnknown(value)).toBe(false);
+    }
+  });
+
+  it("reads unknowns through the library's proxy without tripping it", () => {
+    const props = unknownCheckingProxy({
+      ha: UNKNOWN.boolean,
+      nodePools: [UNKNOWN.object],
+      name: "prod",
+    }) as Record<string, unknown>;
+    expect(() => props.ha).toThrow(UnknownValueError);
+    expect(plainProps(props)).toEqual({ ha: UNKNOWN.boolean, nodePools: [UNKNOWN.object], name: "prod" });
+  });
+
+  it.each([
+    ["urn:pulumi:prod::platform::pulumi-nodejs:dynamic/vendor-container:Kaas::cluster", "prod"],
+    ["urn:pulumi:prod-eu.1::platform::pulumi:pulumi:Stack::platform-prod-eu.1", "prod-eu.1"],
+  ])("reads the stack of %s", (urn, stack) => {
+    expect(stackOfUrn(urn)).toBe(stack);
+  });
+
+  it.each([
+    [["prod"], "prod", true],
+    [["prod"], "preprod", false],
+    [["prod-*"], "prod-eu", true],
+    [["prod-*"], "prod", false],
+    [["*-prod"], "eu-west-prod", true],
+    [["prod.eu"], "prodxeu", false],
+    [["prod.eu"], "prod.eu", true],
+    [["*"], "anything", true],
+    [[], "prod", false],
+  ])("patterns %j match %s: %s", (patterns, name, expected) => {
+    expect(matchesAny(patterns, name)).toBe(expected);
+  });
+});
+
+describe("the pack folder", () => {
+  const pack = readJson("policy/package.json");
+
+  it("carries the package's version, which PolicyPack requires and reports", () => {
+    expect(pack.version).toBe(readJson("package.json").version);
+  });
+
+  it("starts the compiled entry point, built from policy/pack.ts", () => {
+    expect(path.resolve(ROOT, "policy", pack.main)).toBe(path.join(ROOT, "dist/policy/pack.js"));
+    expect(fs.existsSync(path.join(ROOT, "policy/pack.ts"))).toBe(true);
+    expect(readJson("tsconfig.build.json").include).toContain("policy");
+  });
+
+  it("is a Node.js policy project", () => {
+    const manifest = fs.readFileSync(path.join(ROOT, "policy/PulumiPolicy.yaml"), "utf8");
+    expect(manifest).toMatch(/^runtime: nodejs$/m);
+  });
+
+  it("has an executable launcher that runs @pulumi/pulumi's run-policy-pack on the folder", () => {
+    const launcher = path.join(ROOT, "policy/run-policy-pack");
+    expect(fs.statSync(launcher).mode & 0o111).toBe(0o111);
+    const lines = fs
+      .readFileSync(launcher, "utf8")
+      .split("\n")
+      .filter((line) => line && !line.startsWith("#"));
+    expect(lines).toEqual([
+      'cd "$(dirname "$0")" || exit 1',
+      'runner="$(node -p \'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")\')" || exit 1',
+      'exec node "$runner" "$1" .',
+    ]);
+  });
+
+  it("ships in the npm package, with the rules importable as pulumi-vendor-container/policy", () => {
+    const manifest = readJson("package.json");
+    expect(manifest.files).toEqual(
+      expect.arrayContaining([
+        "dist/**/*.js",
+        "policy/PulumiPolicy.yaml",
+        "policy/package.json",
+        "policy/run-policy-pack",
+      ]),
+    );
+    expect(manifest.exports["./policy"]).toEqual({
+      types: "./dist/policy/index.d.ts",
+      default: "./dist/policy/index.js",
+    });
+    expect(manifest.peerDependencies["@pulumi/policy"]).toBe("^1.21.0");
+    expect(manifest.peerDependenciesMeta["@pulumi/policy"]).toEqual({ optional: true });
+  });
+});
+
+describe("the README's Policy pack section", () => {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("\n## Policy pack\n");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const policies = vendorContainerPolicies();
+
+  it("gives a configuration example the engine accepts: known rules, levels and parameters in their schemas", () => {
+    expect(start).toBeGreaterThan(0);
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]) as Record<string, unknown>;
+    expect(Object.keys(example).sort()).toEqual(policies.map((p) => p.name).sort());
+    const ajv = new Ajv({ strict: false });
+    const level = { type: "string", enum: ["advisory", "mandatory", "disabled"] };
+    for (const policy of policies) {
+      const validate = ajv.compile({
+        anyOf: [
+          level,
+          {
+            type: "object",
+            properties: { enforcementLevel: level, ...policy.configSchema!.properties },
+            additionalProperties: false,
+          },
+        ],
+      });
+      expect([policy.name, validate(example[policy.name]), validate.errors ?? null]).toEqual([
+        policy.name,
+        true,
+        null,
+      ]);
+    }
+  });
+
+  it("lists every rule with its default level, marking the stack rules", () => {
+    for (const policy of policies) {
+      const marker = "validateStack" in policy ? " (stack)" : "";
+      expect(section).toContain(`| \`${policy.name}\`${marker} | ${policy.enforcementLevel} | `);
+    }
+  });
+
+  it("shows the launcher and the folder as they ship", () => {
+    expect(section).toContain("--policy-pack node_modules/pulumi-vendor-container/policy/run-policy-pack");
+    expect(section).toContain("--policy-pack node_modules/pulumi-vendor-container/policy ");
+    expect(section).toContain("npm install pulumi-vendor-container @pulumi/pulumi @pulumi/policy");
+  });
+});
