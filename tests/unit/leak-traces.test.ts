@@ -61,7 +61,8 @@ it("changes nothing when PULUMI_DEBUG_PROMISE_LEAKS is set, so a leak report kee
 });
 
 it("changes nothing when no formatter is installed (V8 maps nothing then)", () => {
-  Error.prepareStackTrace = undefined;
+  // V8's default: no formatter (the Node typings declare it always present).
+  Object.assign(Error, { prepareStackTrace: undefined });
   const restore = unmapLeakTraces();
   expect(Error.prepareStackTrace).toBeUndefined();
   restore();
