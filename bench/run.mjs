@@ -45,7 +45,7 @@ const ENGINE_SETTINGS = quick
       provisioningMs: 5_000,
       provisioningRounds: 1,
       fleet: 10,
-      defaultIntervalRounds: 1,
+      defaultIntervalOffsetsMs: [0, 5_000],
     }
   : {
       resources: 100,
@@ -54,7 +54,7 @@ const ENGINE_SETTINGS = quick
       provisioningMs: 30_000,
       provisioningRounds: 3,
       fleet: 50,
-      defaultIntervalRounds: 3,
+      defaultIntervalOffsetsMs: [0, 2_500, 5_000, 7_500],
     };
 
 if (!fs.existsSync(path.join(ROOT, "dist", "provider", "index.js"))) {
@@ -133,7 +133,7 @@ async function measureEngine() {
       provisioningMs: s.provisioningMs,
       rounds: s.provisioningRounds,
       fleet: s.fleet,
-      defaultIntervalRounds: s.defaultIntervalRounds,
+      defaultIntervalOffsetsMs: s.defaultIntervalOffsetsMs,
     });
     process.stderr.write("\n");
     return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning };

@@ -110,7 +110,7 @@ export function prepareWorkspace() {
  * @typedef {{ role: string; pid: number; servingMs: number | null; packageLoadMs: Record<string, number>;
  *   methods: Record<string, { count: number; firstStartMs: number; firstEndMs: number | null; totalMs: number }>;
  *   peakRss: number; cpuMs: number; endedMs: number }} ProbeReport
- * @typedef {{ ms: number; output: string; probes: ProbeReport[] }} CliResult
+ * @typedef {{ ms: number; output: string; probes: ProbeReport[]; failed: boolean }} CliResult
  */
 
 /**
@@ -145,10 +145,11 @@ export function openRun() {
 
   /**
    * Runs the CLI in `program`'s folder; resolves with its wall time and the probe reports of the Node
-   * processes it started. Rejects, with the output's tail, when it fails.
+   * processes it started. Rejects, with the output's tail, when it fails, unless `allowFailure` is set (then
+   * `failed` is true).
    * @param {"ours" | "baseline"} program
    * @param {string[]} args
-   * @param {{ extraEnv?: Record<string, string> }} [options]
+   * @param {{ extraEnv?: Record<string, string>; allowFailure?: boolean }} [options]
    * @returns {Promise<CliResult>}
    */
   function cli(program, args, options = {}) {
@@ -169,7 +170,7 @@ export function openRun() {
       child.on("close", (code) => {
         const ms = performance.now() - started;
         const output = Buffer.concat(chunks).toString("utf8");
-        if (code !== 0) {
+        if (code !== 0 && !options.allowFailure) {
           reject(
             new Error(`pulumi ${args.join(" ")} (${program}) failed (${code}):\n${output.slice(-4000)}`),
           );
@@ -180,7 +181,7 @@ export function openRun() {
           .map(
             (f) => /** @type {ProbeReport} */ (JSON.parse(fs.readFileSync(path.join(probeDir, f), "utf8"))),
           );
-        resolve({ ms, output, probes: reports });
+        resolve({ ms, output, probes: reports, failed: code !== 0 });
       });
     });
   }
@@ -203,7 +204,7 @@ export function openRun() {
         args.push(secret ? "--secret" : "--plaintext", `${key}=${value}`);
       await cli(program, args);
       return {
-        /** @param {string[]} a @param {{ extraEnv?: Record<string, string> }} [o] */
+        /** @param {string[]} a @param {{ extraEnv?: Record<string, string>; allowFailure?: boolean }} [o] */
         run: (a, o) => cli(program, [...a, "--stack", name], o),
         /** @param {Record<string, string>} values plain config values to set */
         async set(values) {

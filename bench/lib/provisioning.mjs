@@ -7,14 +7,15 @@
  *   as long as the provisioning;
  * - row 4: fifty clusters at once (`--parallel 50`), against the one cluster of the same round.
  *
- * Then the same with the default poll interval (10 s), to show how late readiness is seen, and rounds of row 4
+ * Then one cluster with the default poll interval (10 s) and provisioning times spread over one interval, to
+ * show how late readiness is seen, and rounds of row 4
  * with the emulator's rate limit on. How late readiness was seen is read from the emulator: a cluster is ready
  * `kaasCreateMs` after its creation date, and seen by the first GET of it at or after that time.
  */
 import { FAST_DURATIONS } from "../../dist/emulator/index.js";
 import { median, round } from "./common.mjs";
 import { benchConfig } from "./preview.mjs";
-import { LoadLog, paired, timings } from "./stats.mjs";
+import { LoadLog, paired } from "./stats.mjs";
 
 /** @typedef {import("./engine.mjs").EngineRun} EngineRun */
 /** @typedef {import("./engine.mjs").BenchStack} BenchStack */
@@ -49,8 +50,24 @@ export function readinessLagsS(requests, clusters, provisioningMs) {
 }
 
 /**
+ * The resources a failed `pulumi up` names with their error, from its diagnostics: `{ resource, error }`.
+ * @param {string} output
+ */
+export function failuresOf(output) {
+  /** @type {{ resource: string; error: string }[]} */
+  const failures = [];
+  const lines = output.split("\n");
+  lines.forEach((line, i) => {
+    const resource = /^\s+pulumi-nodejs:dynamic\/[^ ]+ \(([^)]+)\):$/.exec(line)?.[1];
+    const error = /^\s+error: (.*)$/.exec(lines[i + 1] ?? "")?.[1];
+    if (resource && error) failures.push({ resource, error });
+  });
+  return failures;
+}
+
+/**
  * @param {{ run: EngineRun; emulator: RunningEmulator; token: string; provisioningMs: number; rounds: number;
- *   fleet: number; defaultIntervalRounds: number; onProgress: (line: string) => void }} options
+ *   fleet: number; defaultIntervalOffsetsMs: number[]; onProgress: (line: string) => void }} options
  */
 export async function measureProvisioning(options) {
   const { run, emulator, token, provisioningMs, rounds, fleet, onProgress } = options;
@@ -88,23 +105,31 @@ export async function measureProvisioning(options) {
    * Times `pulumi up` of `stack`, then destroys it (untimed); returns the time and what the service saw.
    * @param {keyof typeof stacks} name
    * @param {string} label
+   * @param {number} [provisioning] the emulator's provisioning time of this run, when not `provisioningMs`
    */
-  async function upAndDestroy(name, label) {
+  async function upAndDestroy(name, label, provisioning = provisioningMs) {
     load.sample();
     emulator.emulator.clearRequests();
-    const { ms } = await stacks[name].run(["up", "--yes", "--skip-preview", ...parallel]);
+    const { ms, failed, output } = await stacks[name].run(["up", "--yes", "--skip-preview", ...parallel], {
+      allowFailure: true,
+    });
     const requests = emulator.emulator.requests();
     const clusters = emulator.emulator.state().kaas.map((k) => {
       const metadata = /** @type {{ id: string; creationDate: string }} */ (k.metadata);
       return { id: metadata.id, createdMs: Date.parse(metadata.creationDate) };
     });
-    onProgress(`${label} ${(ms / 1000).toFixed(1)} s`);
+    // A failed `up` is a result (the report says which resources failed and why), not the end of the run.
+    const errors = failed ? failuresOf(output) : [];
+    onProgress(`${label} ${(ms / 1000).toFixed(1)} s${failed ? `, FAILED: ${errors.length} resources` : ""}`);
     await stacks[name].run(["destroy", "--yes", "--skip-preview", ...parallel]);
     return {
       ms,
+      failed,
+      errors,
       requests: requests.length,
       throttled: requests.filter((r) => r.status === 429).length,
-      lagsS: readinessLagsS(requests, clusters, provisioningMs),
+      provisioningS: provisioning / 1000,
+      lagsS: readinessLagsS(requests, clusters, provisioning),
     };
   }
 
@@ -126,9 +151,20 @@ export async function measureProvisioning(options) {
   // ---- row 3 with the default poll interval ----
   /** @type {Awaited<ReturnType<typeof upAndDestroy>>[]} */
   const defaultRuns = [];
-  for (let i = 0; i < options.defaultIntervalRounds; i += 1) {
-    defaultRuns.push(await upAndDestroy("oneDefault", "3 up, default poll interval"));
+  // The lag depends on where readiness falls between two polls: 30 s is three intervals exactly, so each run
+  // moves the provisioning by an offset within one interval.
+  for (const offset of options.defaultIntervalOffsetsMs) {
+    const provisioning = provisioningMs + offset;
+    emulator.emulator.updateConfig({ durations: { ...durations, kaasCreateMs: provisioning } });
+    defaultRuns.push(
+      await upAndDestroy(
+        "oneDefault",
+        `3 up, default poll interval, provisioning ${provisioning / 1000} s`,
+        provisioning,
+      ),
+    );
   }
+  emulator.emulator.updateConfig({ durations });
 
   // ---- row 4 under the rate limit, alternating with one cluster under the same limit ----
   resetEmulator(RATE_LIMIT);
@@ -156,22 +192,28 @@ export async function measureProvisioning(options) {
     load: load.summary(),
     one: {
       ...paired(ms(runs.one), ms(runs.baseline)),
+      failedRuns: runs.one.filter((r) => r.failed).length + runs.baseline.filter((r) => r.failed).length,
       lag: lagSummary(lags(runs.one)),
       requestsPerRun: median(runs.one.map((r) => r.requests)),
     },
     defaultInterval: {
-      runs: defaultRuns.length,
-      up: timings(ms(defaultRuns)),
-      ratioToBaseline: round(median(ms(defaultRuns)) / median(ms(runs.baseline)), 3),
+      runs: defaultRuns.map((r) => ({
+        provisioningS: r.provisioningS,
+        upS: round(r.ms / 1000, 2),
+        lagS: r.lagsS[0] ?? null,
+        requests: r.requests,
+      })),
+      // The run whose provisioning is row 3's, against row 3's baseline.
+      ratioToBaseline: round(defaultRuns[0].ms / median(ms(runs.baseline)), 3),
       lag: lagSummary(lags(defaultRuns)),
-      lagRunsS: defaultRuns.map((r) => r.lagsS[0] ?? null),
-      requestsPerRun: median(defaultRuns.map((r) => r.requests)),
     },
     fleetVsOne: {
       ...paired(ms(runs.fleet), ms(runs.one)),
       lag: lagSummary(lags(runs.fleet)),
       requestsPerRun: median(runs.fleet.map((r) => r.requests)),
       throttled: runs.fleet.map((r) => r.throttled),
+      failedRuns: runs.fleet.filter((r) => r.failed).length + runs.one.filter((r) => r.failed).length,
+      errors: runs.fleet.flatMap((r) => r.errors),
     },
     rateLimited: {
       limit: { ...RATE_LIMIT, retryAfterSeconds: RETRY_AFTER_S },
@@ -179,6 +221,9 @@ export async function measureProvisioning(options) {
       throttledFleet: limited.fleet.map((r) => r.throttled),
       requestsFleet: limited.fleet.map((r) => r.requests),
       throttledOne: limited.one.map((r) => r.throttled),
+      failedRuns: limited.fleet.map((r) => r.failed),
+      failedResources: limited.fleet.map((r) => r.errors.length),
+      errors: limited.fleet.flatMap((r) => r.errors),
       lag: lagSummary(lags(limited.fleet)),
     },
   };

@@ -82,14 +82,14 @@ export function engineSummaryRows(engine) {
       `minimal resource whose create sleeps ${v.provisioningS} s: ${seconds(v.one.baseline)}`,
       pairedRatio(v.one),
       "≤ 1.05",
-      verdict(v.one.ratio <= 1.05),
+      verdict(v.one.ratio <= 1.05 && v.one.failedRuns === 0),
     ],
     [
       "3",
-      `the same with the default poll interval (10 s) (${v.defaultInterval.runs} runs)`,
-      `${seconds(v.defaultInterval.up)}; readiness seen ${v.defaultInterval.lag ? `${fixed(v.defaultInterval.lag.medianS)} s late (${v.defaultInterval.lagRunsS.map((/** @type {number} */ x) => fixed(x)).join(", ")})` : "—"}`,
+      `one cluster with the default poll interval (10 s), provisioning ${v.defaultInterval.runs.map((/** @type {{ provisioningS: number }} */ r) => r.provisioningS).join(", ")} s: readiness seen late by`,
+      `${v.defaultInterval.runs.map((/** @type {{ lagS: number | null }} */ r) => (r.lagS === null ? "—" : `${fixed(r.lagS)} s`)).join(", ")}; \`up\` ${v.defaultInterval.runs.map((/** @type {{ upS: number }} */ r) => fixed(r.upS)).join(", ")} s`,
       `the baseline's median above: ${fixed(v.one.baseline.medianS)} s`,
-      `${fixed(v.defaultInterval.ratioToBaseline)} (of medians)`,
+      `${fixed(v.defaultInterval.ratioToBaseline)} (${v.defaultInterval.runs[0].provisioningS} s run)`,
       "report",
       reported,
     ],
@@ -100,16 +100,20 @@ export function engineSummaryRows(engine) {
       `one cluster, same rounds: ${seconds(v.fleetVsOne.baseline)}`,
       pairedRatio(v.fleetVsOne),
       "≤ 1.5",
-      verdict(v.fleetVsOne.ratio <= 1.5),
+      verdict(v.fleetVsOne.ratio <= 1.5 && v.fleetVsOne.failedRuns === 0),
     ],
     [
       "4",
       `the same under the emulator's rate limit (${v.rateLimited.limit.ratePerSecond}/s, burst ${v.rateLimited.limit.burst}, 429 with \`Retry-After: ${v.rateLimited.limit.retryAfterSeconds}\`)`,
-      `${seconds(v.rateLimited.ours)}; 429s per run: ${throttled(v.rateLimited.throttledFleet)} of ${throttled(v.rateLimited.requestsFleet)} requests`,
+      `${seconds(v.rateLimited.ours)}; 429s per run: ${throttled(v.rateLimited.throttledFleet)} of ${throttled(v.rateLimited.requestsFleet)} requests${
+        v.rateLimited.errors.length > 0
+          ? `; **creates failed** per run: ${throttled(v.rateLimited.failedResources)} (g)`
+          : "; every create succeeded"
+      }`,
       `one cluster under the same limit: ${seconds(v.rateLimited.baseline)}; 429s: ${throttled(v.rateLimited.throttledOne)}`,
       pairedRatio(v.rateLimited),
       "≤ 1.5",
-      verdict(v.rateLimited.ratio <= 1.5),
+      verdict(v.rateLimited.ratio <= 1.5 && v.rateLimited.errors.length === 0),
     ],
     [
       "7",
@@ -312,6 +316,25 @@ long${
       : ""
   }. A stack that creates many slow resources at once wants \`--parallel\` (or
 \`PULUMI_PARALLEL\`).
+
+(g) Row 4 under the rate limit is not reliable: while this benchmark was developed, 2 of 11 \`pulumi up\` of
+50 clusters at once under this limit (30 s provisioning, poll 1 s) failed with 2 clusters not created:
+\`GET /kaas failed (deadline): gave up after retries within the deadline; last error: GET /kaas failed (429 Too
+Many Requests)\`. That call is the creation lookup; the HTTP choke point gives up after 10 attempts
+(\`DEFAULT_RETRY_POLICY.maxAttempts\`, rest/retry.ts) even when the call's deadline is far, and the fifty
+clusters' waits poll in step while every client waits \`Retry-After: 1\` exactly, so a refused request comes
+back in the next wave and can lose ten times in a row. Not changed here, because the retry schedule is a tested
+contract of its own (\`Retry-After\` honoured exactly, 10 attempts); the fix to consider is retrying a 429 until
+the call's deadline instead of counting it against \`maxAttempts\`, or adding jitter to \`Retry-After\`, or both.
+${
+  v.rateLimited.errors.length > 0
+    ? `In this run it happened; the errors, as the CLI printed them (resource: error), one line per failed create
+over all rounds:
+
+${v.rateLimited.errors.map((/** @type {{ resource: string; error: string }} */ e) => `- ${e.resource}: ${e.error}`).join("\n")}
+`
+    : "In this run every create succeeded."
+}
 
 ### Where the preview time goes
 
