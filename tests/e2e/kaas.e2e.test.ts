@@ -7,7 +7,15 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { SYSTEM_POOL, WORKER_POOL, cluster } from "./support/args";
-import { openSuite, values, type Declared, type Suite } from "./support/suite";
+import {
+  expectSettledIn,
+  openSuite,
+  stateOutputsOf,
+  upWith,
+  values,
+  type Declared,
+  type Suite,
+} from "./support/suite";
 
 const DAY = 24 * 3600 * 1000;
 
@@ -26,21 +34,8 @@ describe.each<[string, WireReadings]>([
     await s?.close();
   });
 
-  /** Declares `resources`, runs `pulumi up`, and returns the mutating calls it made and the outputs. */
-  async function up(resources: Declared[]) {
-    await s.declare(stack, resources);
-    s.clearRequests();
-    const result = await stack.up();
-    return { calls: s.mutations(), outputs: values(result.outputs), summary: result.summary };
-  }
-
-  /** A preview and a refresh that must both find nothing to do, and make no mutating call. */
-  async function expectSettled() {
-    s.clearRequests();
-    await stack.preview({ expectNoChanges: true });
-    await stack.refresh({ expectNoChanges: true });
-    expect(s.mutations()).toEqual([]);
-  }
+  const up = (resources: Declared[]) => upWith(s, stack, resources);
+  const expectSettled = () => expectSettledIn(s, stack);
 
   const pools = (outputs: Record<string, unknown>) =>
     (outputs["cluster.currentNodePools"] as { name: string; nodes: number }[]).map(
@@ -114,10 +109,7 @@ describe.each<[string, WireReadings]>([
     const refreshed = await stack.refresh({ expectNoChanges: true });
     expect(refreshed.summary.resourceChanges).toEqual({ same: 2 });
     // A refresh updates the resources' state, not the stack's outputs (the program does not run).
-    const { deployment } = await stack.exportStack();
-    const after = (deployment.resources as { type: string; outputs?: Record<string, unknown> }[]).find((r) =>
-      r.type.endsWith(":Kaas"),
-    )!.outputs!;
+    const after = await stateOutputsOf(stack, "cluster");
     expect(after.currentKubernetesVersion).toBe("1.33.2");
     expect(after.pendingUpgrade).toBeNull();
     await expectSettled();

@@ -9,7 +9,15 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import type { RegistryResponse } from "../../schemas";
 import { DATA_VOLUME, attachment, backup, cluster, registry } from "./support/args";
-import { openSuite, values, type Declared, type Suite } from "./support/suite";
+import {
+  expectSettledIn,
+  openSuite,
+  stateOutputsOf,
+  upWith,
+  values,
+  type Declared,
+  type Suite,
+} from "./support/suite";
 
 const KAAS = "kaas-0001";
 const ATTACHMENT_ID = `${KAAS}:${DATA_VOLUME}`;
@@ -33,30 +41,9 @@ describe.each<[string, WireReadings]>([
     await s?.close();
   });
 
-  /** Declares `resources`, runs `pulumi up`, and returns the mutating calls it made and the outputs. */
-  async function up(resources: Declared[]) {
-    await s.declare(stack, resources);
-    s.clearRequests();
-    const result = await stack.up();
-    return { calls: s.mutations(), outputs: values(result.outputs), summary: result.summary };
-  }
-
-  /** A preview and a refresh that must both find nothing to do, and make no mutating call. */
-  async function expectSettled() {
-    s.clearRequests();
-    await stack.preview({ expectNoChanges: true });
-    await stack.refresh({ expectNoChanges: true });
-    expect(s.mutations()).toEqual([]);
-  }
-
-  /** The outputs of resource `name` in the stack's state (refresh updates these, not the stack outputs). */
-  async function stateOutputs(name: string): Promise<Record<string, unknown>> {
-    const state = await stack.exportStack();
-    const resources = state.deployment.resources as { urn: string; outputs?: Record<string, unknown> }[];
-    const found = resources.find((r) => r.urn.endsWith(`::${name}`));
-    if (!found) throw new Error(`no resource ${name} in the stack's state`);
-    return found.outputs ?? {};
-  }
+  const up = (resources: Declared[]) => upWith(s, stack, resources);
+  const expectSettled = () => expectSettledIn(s, stack);
+  const stateOutputs = (name: string) => stateOutputsOf(stack, name);
 
   const nightly = (overrides: Record<string, unknown> = {}) =>
     backup({ billingPeriod: "Year", ...overrides });

@@ -232,3 +232,31 @@ function withOutputCapture(stack: Stack, record: (text: string) => void): Stack 
   }
   return stack;
 }
+
+/** Declares `resources` in `stack`, runs `pulumi up`, and returns the mutating calls it made and the outputs. */
+export async function upWith(s: Suite, stack: Stack, resources: Declared[]) {
+  await s.declare(stack, resources);
+  s.clearRequests();
+  const result = await stack.up();
+  return { calls: s.mutations(), outputs: values(result.outputs), summary: result.summary };
+}
+
+/** A preview and a refresh of `stack` that must both find nothing to do, and make no mutating call. */
+export async function expectSettledIn(s: Suite, stack: Stack): Promise<void> {
+  s.clearRequests();
+  await stack.preview({ expectNoChanges: true });
+  await stack.refresh({ expectNoChanges: true });
+  expect(s.mutations()).toEqual([]);
+}
+
+/** The outputs of resource `name` in the stack's state (a refresh updates these, not the stack's outputs). */
+export async function stateOutputsOf(stack: Stack, name: string): Promise<Record<string, unknown>> {
+  const state = await stack.exportStack();
+  const resources = (state.deployment.resources ?? []) as {
+    urn: string;
+    outputs?: Record<string, unknown>;
+  }[];
+  const found = resources.find((r) => r.urn.endsWith(`::${name}`));
+  if (!found) throw new Error(`no resource ${name} in the stack's state`);
+  return found.outputs ?? {};
+}
