@@ -8,7 +8,7 @@ import type {
   Timeouts,
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
-import { unmapLeakTraces } from "./leakTraces";
+import { skipUnreadLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
@@ -130,8 +130,8 @@ export class Kaas extends pulumi.dynamic.Resource {
    *   and the `identity` input is always stored as a secret.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
-    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
-    const restoreTraces = unmapLeakTraces();
+    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
+    const restoreTraces = skipUnreadLeakTraces();
     try {
       super(
         shell,

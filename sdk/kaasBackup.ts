@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/backup/types";
 import { MODULE } from "../provider/kinds";
-import { unmapLeakTraces } from "./leakTraces";
+import { skipUnreadLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
@@ -62,8 +62,8 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   declare readonly billingPeriod: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
-    const restoreTraces = unmapLeakTraces();
+    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
+    const restoreTraces = skipUnreadLeakTraces();
     try {
       super(
         shell,

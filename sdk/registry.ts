@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
-import { unmapLeakTraces } from "./leakTraces";
+import { skipUnreadLeakTraces } from "./leakTraces";
 import { creationScope, idOutput, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
@@ -80,8 +80,8 @@ export class Registry extends pulumi.dynamic.Resource {
   declare readonly adminUsername: pulumi.Output<string>;
 
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
-    const restoreTraces = unmapLeakTraces();
+    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
+    const restoreTraces = skipUnreadLeakTraces();
     try {
       super(
         shell,

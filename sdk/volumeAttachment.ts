@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
-import { unmapLeakTraces } from "./leakTraces";
+import { skipUnreadLeakTraces } from "./leakTraces";
 import { creationScope, type ResourceArgs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
@@ -51,8 +51,8 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
   declare readonly volumeUri: pulumi.Output<string>;
 
   constructor(name: string, args: VolumeAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    // Cheap promise-leak traces for this resource's properties (see leakTraces.ts).
-    const restoreTraces = unmapLeakTraces();
+    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
+    const restoreTraces = skipUnreadLeakTraces();
     try {
       super(
         shell,

@@ -139,7 +139,7 @@ export async function measurePreview(options) {
     },
   );
 
-  // ---- where the time goes: one profiled preview of each side, and ours with mapped leak traces ----
+  // ---- where the time goes: one profiled preview of each side, and each with formatted leak traces ----
   const profile = options.profile ? await profilePreviews(run, stacks) : null;
 
   // ---- row 7 (and the state of 2b/2c): up of the resources, destroyed between rounds ----
@@ -239,8 +239,8 @@ function providerMemorySteps() {
 
 /**
  * One `pulumi preview` of the creation per variant with `--cpu-prof` in every Node process: ours, the
- * baseline, and ours with `PULUMI_DEBUG_PROMISE_LEAKS` set (which turns off sdk/leakTraces.ts, so it shows what
- * the SDK's leak traces cost a cluster with every frame source-mapped).
+ * baseline, and both with `PULUMI_DEBUG_PROMISE_LEAKS` set (which turns off sdk/leakTraces.ts, so it shows what
+ * the SDK's leak traces cost a cluster when every frame of every one is source-mapped).
  * @param {EngineRun} run
  * @param {Record<Side, BenchStack>} stacks
  */
