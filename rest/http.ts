@@ -5,8 +5,9 @@
  *   2. expands the path under `/projects/{projectId}/providers/{namespace}` and adds `api-version`;
  *   3. adds content types and the bearer token (refreshed once on 401);
  *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
- *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After`, within
- *      the call's overall deadline - but never re-sends a non-idempotent request whose fate is unknown;
+ *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After` (plus a
+ *      little jitter), within the call's overall deadline - 429 as often as the deadline allows, the others
+ *      up to `maxAttempts` - but never re-sends a non-idempotent request whose fate is unknown;
  *   6. retries a 400 that is a busy refusal under the rule of `rest/busy.ts` (never a create or a validation
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
@@ -23,6 +24,7 @@ import { redact } from "./redact";
 import {
   DEFAULT_RETRY_POLICY,
   NOT_SENT_ERROR_CODES,
+  RATE_LIMITED_STATUS,
   RETRYABLE_STATUSES,
   SAFE_FOR_CREATE_STATUSES,
   parseRetryAfter,
@@ -129,7 +131,10 @@ export class HttpClient {
     let refreshedAfter401 = false;
     let retriedSettledBusy = false;
     let lastError: VendorApiError | undefined;
-    for (let attempt = 0; attempt < policy.maxAttempts; attempt++) {
+    // `counted` is what `maxAttempts` bounds; `retry` numbers the waits for the backoff. A 429 raises only
+    // the latter: rate-limited requests are repeated until the deadline (`RetryPolicy.maxAttempts`).
+    let counted = 0;
+    for (let retry = 0; counted < policy.maxAttempts; retry++) {
       const remaining = deadline - this.now();
       if (remaining <= 0) break;
       let token: string;
@@ -139,8 +144,9 @@ export class HttpClient {
         // A token endpoint that is down or rate-limiting is retried like the service itself.
         if (!isVendorApiError(error) || !error.retryable) throw error;
         lastError = error;
-        const wait = retryDelay(attempt, undefined, policy, this.random);
-        if (attempt + 1 >= policy.maxAttempts || this.now() + wait >= deadline) break;
+        if (error.status !== RATE_LIMITED_STATUS) counted++;
+        const wait = retryDelay(retry, error.retryAfterMs, policy, this.random);
+        if (counted >= policy.maxAttempts || this.now() + wait >= deadline) break;
         this.settings.onRetry?.(`${error.message}; retrying in ${Math.round(wait)} ms`);
         await this.sleep(wait);
         continue;
@@ -152,7 +158,7 @@ export class HttpClient {
         // One forced refresh on 401: the token may have been revoked or expired early.
         refreshedAfter401 = true;
         this.settings.tokenSource.invalidate(token);
-        attempt--;
+        retry--;
         continue;
       }
       if (result.outcome === "fail") throw result.error;
@@ -160,9 +166,10 @@ export class HttpClient {
         if (retriedSettledBusy) throw result.error;
         retriedSettledBusy = true;
       }
+      if (result.error.status !== RATE_LIMITED_STATUS) counted++;
       // The last allowed attempt failed: give up now rather than sleep before an attempt that never comes.
-      if (attempt + 1 >= policy.maxAttempts) break;
-      const wait = retryDelay(attempt, result.retryAfterMs, policy, this.random);
+      if (counted >= policy.maxAttempts) break;
+      const wait = retryDelay(retry, result.retryAfterMs, policy, this.random);
       if (this.now() + wait >= deadline) break;
       this.settings.onRetry?.(`${result.error.message}; retrying in ${Math.round(wait)} ms`);
       await this.sleep(wait);

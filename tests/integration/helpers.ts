@@ -38,12 +38,13 @@ export const QUICK_DURATIONS = {
   tombstoneMs: 100,
 };
 
-/** A retry policy fast enough for tests: short backoff, `Retry-After` capped at 20 ms. */
+/** A retry policy fast enough for tests: short backoff, `Retry-After` capped at 20 ms plus up to 5 ms. */
 export const FAST_RETRY: RetryPolicy = {
   baseDelayMs: 5,
   maxDelayMs: 40,
   maxRetryAfterMs: 20,
   maxAttempts: 15,
+  retryAfterJitterMs: 5,
 };
 
 /** An emulator started for one test file. */

@@ -251,7 +251,13 @@ describe("HttpClient with a refreshable token", () => {
       tokenSource,
       requestTimeoutMs: 2_000,
       callDeadlineMs: 120_000,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 5 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 5,
+        retryAfterJitterMs: 0,
+      },
       random: () => 0.5,
       sleep: time.sleep,
       now: time.now,
@@ -299,7 +305,13 @@ describe("HttpClient with a refreshable token", () => {
       tokenSource: new StaticTokenSource(API_TOKEN),
       requestTimeoutMs: 2_000,
       callDeadlineMs: 120_000,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 5 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 5,
+        retryAfterJitterMs: 0,
+      },
       sleep: fakeTime().sleep,
     });
 
@@ -319,7 +331,13 @@ describe("HttpClient with a refreshable token", () => {
       tokenSource: tokenSourceFor(tokens),
       requestTimeoutMs: 2_000,
       callDeadlineMs: 120_000,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 5 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 5,
+        retryAfterJitterMs: 0,
+      },
     });
 
     const error = await log.rejectionOf(client.request(get));

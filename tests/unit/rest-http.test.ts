@@ -8,7 +8,7 @@ import { StaticTokenSource, type TokenSource } from "../../rest/auth";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { HttpClient, type HttpSettings, type RequestSpec } from "../../rest/http";
 import { resolveSettings } from "../../rest/settings";
-import { fakeTime } from "./support/fake-time";
+import { fakeTime, scriptedRandom } from "./support/fake-time";
 import { json, startScriptedServer, text, type ScriptedServer, type Step } from "./support/scripted-server";
 import { ALL_SECRETS, API_TOKEN, ErrorLog } from "./support/secrets";
 
@@ -38,7 +38,13 @@ function clientFor(server: ScriptedServer, overrides: Partial<HttpSettings> = {}
     tokenSource: new StaticTokenSource(`${API_TOKEN}\n`),
     requestTimeoutMs: 2_000,
     callDeadlineMs: 120_000,
-    retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 5 },
+    retry: {
+      baseDelayMs: 100,
+      maxDelayMs: 1_000,
+      maxRetryAfterMs: 10_000,
+      maxAttempts: 5,
+      retryAfterJitterMs: 0,
+    },
     random: () => 0.5,
     sleep: time.sleep,
     now: time.now,
@@ -254,7 +260,13 @@ describe("retries of idempotent requests", () => {
   it("gives up after maxAttempts without sleeping after the last attempt", async () => {
     const server = await serve([json(503)]);
     const { client, time } = clientFor(server, {
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 3 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 3,
+        retryAfterJitterMs: 0,
+      },
     });
 
     const error = await log.rejectionOf(client.request(getKaas));
@@ -270,11 +282,115 @@ describe("retries of idempotent requests", () => {
     );
   });
 
+  it("repeats a 429 past maxAttempts until the deadline, since the request was not processed", async () => {
+    const limited = json(429, undefined, { "retry-after": "1" });
+    const server = await serve([...Array.from({ length: 12 }, () => limited), json(200, kaas)]);
+    const { client, time } = clientFor(server, {
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 3,
+        retryAfterJitterMs: 0,
+      },
+    });
+
+    const result = await client.request(getKaas);
+
+    expect(result.data).toEqual(kaas);
+    expect(server.requests).toHaveLength(13);
+    expect(time.sleeps).toEqual(Array.from({ length: 12 }, () => 1_000));
+  });
+
+  it("counts 5xx answers between 429s against maxAttempts, and the 429s not", async () => {
+    const limited = json(429, undefined, { "retry-after": "1" });
+    const server = await serve([
+      limited,
+      json(503),
+      limited,
+      limited,
+      json(502),
+      limited,
+      json(500),
+      json(200),
+    ]);
+    const { client, time } = clientFor(server, {
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 3,
+        retryAfterJitterMs: 0,
+      },
+    });
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    // Three faults (503, 502, 500) use up the three counted attempts; the four 429s in between do not.
+    expect(server.requests).toHaveLength(7);
+    expect(time.sleeps).toEqual([1_000, 100, 1_000, 1_000, 500, 1_000]);
+    expect(error.kind).toBe("deadline");
+    expect(error.status).toBe(500);
+  });
+
+  it("gives up on a 429 that lasts past the deadline, naming the rate limit", async () => {
+    const server = await serve([json(429, undefined, { "retry-after": "1" })]);
+    const { client, time } = clientFor(server, {
+      callDeadlineMs: 4_500,
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 2,
+        retryAfterJitterMs: 0,
+      },
+    });
+
+    const error = await log.rejectionOf(client.request(getKaas));
+
+    // Waits of 1 s at 0, 1, 2 and 3 s; the fifth would end at 5 s, past the 4.5 s deadline.
+    expect(time.sleeps).toEqual([1_000, 1_000, 1_000, 1_000]);
+    expect(server.requests).toHaveLength(5);
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; " +
+        "last error: GET /kaas/k-1 failed (429 Too Many Requests)",
+    );
+  });
+
+  it("adds the policy's jitter on top of Retry-After", async () => {
+    const limited = json(429, undefined, { "retry-after": "2" });
+    const server = await serve([limited, limited, json(200, kaas)]);
+    const { client, time } = clientFor(server, {
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 5,
+        retryAfterJitterMs: 800,
+      },
+      random: scriptedRandom(0.25, 0.5),
+    });
+
+    await client.request(getKaas);
+
+    expect(time.sleeps).toEqual([2_200, 2_400]);
+    expect(retryLines).toEqual([
+      "GET /kaas/k-1 failed (429 Too Many Requests); retrying in 2200 ms",
+      "GET /kaas/k-1 failed (429 Too Many Requests); retrying in 2400 ms",
+    ]);
+  });
+
   it("stops at the overall deadline and names the last error, problem details included", async () => {
     const server = await serve([json(503, { title: "Service Unavailable", detail: "maintenance" })]);
     const { client, time } = clientFor(server, {
       callDeadlineMs: 1_000,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 100 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 100,
+        retryAfterJitterMs: 0,
+      },
     });
 
     const error = await log.rejectionOf(client.request(getKaas));
@@ -411,7 +527,13 @@ describe("retries of a non-idempotent create", () => {
     const server = await serve([json(201, kaas)]);
     const { client, time } = clientFor(server, {
       baseUrl: url,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 2 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 2,
+        retryAfterJitterMs: 0,
+      },
     });
 
     const error = await log.rejectionOf(client.request(createKaas));

@@ -164,7 +164,13 @@ describe("secrets echoed back by the service never reach an error message", () =
       tokenSource,
       requestTimeoutMs: 2_000,
       callDeadlineMs: 120_000,
-      retry: { baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000, maxAttempts: 2 },
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 2,
+        retryAfterJitterMs: 0,
+      },
       random: () => 0.5,
       sleep: fakeTime().sleep,
     });

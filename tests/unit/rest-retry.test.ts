@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   DEFAULT_RETRY_POLICY,
   NOT_SENT_ERROR_CODES,
+  RATE_LIMITED_STATUS,
   RETRYABLE_STATUSES,
   SAFE_FOR_CREATE_STATUSES,
   backoffDelay,
@@ -17,6 +18,7 @@ const policy: RetryPolicy = {
   maxDelayMs: 15_000,
   maxRetryAfterMs: 60_000,
   maxAttempts: 10,
+  retryAfterJitterMs: 1_000,
 };
 const noRandom = () => {
   throw new Error("random must not be called");
@@ -103,14 +105,30 @@ describe("parseRetryAfter", () => {
 });
 
 describe("retryDelay", () => {
-  it("waits the server's Retry-After without drawing a random number", () => {
-    expect(retryDelay(3, 2_000, policy, noRandom)).toBe(2_000);
-    expect(retryDelay(0, 0, policy, noRandom)).toBe(0);
+  it("waits the server's Retry-After plus a jitter in [0, retryAfterJitterMs)", () => {
+    expect(retryDelay(3, 2_000, policy, () => 0)).toBe(2_000);
+    expect(retryDelay(3, 2_000, policy, () => 0.5)).toBe(2_500);
+    expect(retryDelay(3, 2_000, policy, () => 0.999999)).toBe(2_999);
+    expect(retryDelay(0, 0, policy, () => 0.25)).toBe(250);
   });
 
-  it("cuts a Retry-After longer than maxRetryAfterMs to the cap", () => {
-    expect(retryDelay(0, 120_000, policy, noRandom)).toBe(60_000);
-    expect(retryDelay(0, 60_001, { ...policy, maxRetryAfterMs: 60_000 }, noRandom)).toBe(60_000);
+  it("spreads callers told the same Retry-After over the jitter window", () => {
+    const random = scriptedRandom(0.1, 0.9, 0.5, 0.25);
+    expect([0, 1, 2, 3].map((retry) => retryDelay(retry, 1_000, policy, random))).toEqual([
+      1_100, 1_900, 1_500, 1_250,
+    ]);
+  });
+
+  it("waits exactly the Retry-After without drawing a random number when the jitter is 0", () => {
+    const exact = { ...policy, retryAfterJitterMs: 0 };
+    expect(retryDelay(3, 2_000, exact, noRandom)).toBe(2_000);
+    expect(retryDelay(0, 0, exact, noRandom)).toBe(0);
+  });
+
+  it("cuts a Retry-After longer than maxRetryAfterMs to the cap before adding the jitter", () => {
+    expect(retryDelay(0, 120_000, policy, () => 0)).toBe(60_000);
+    expect(retryDelay(0, 120_000, policy, () => 0.5)).toBe(60_500);
+    expect(retryDelay(0, 60_001, { ...policy, retryAfterJitterMs: 0 }, noRandom)).toBe(60_000);
   });
 
   it("falls back to the backoff of the retry number without Retry-After", () => {
@@ -124,6 +142,10 @@ describe("retry tables", () => {
     expect([...RETRYABLE_STATUSES].sort()).toEqual([429, 500, 502, 503, 504]);
   });
 
+  it("counts only 429 as the rate limit, which maxAttempts does not bound", () => {
+    expect(RATE_LIMITED_STATUS).toBe(429);
+  });
+
   it("re-sends a create only after 429 and 503, which guarantee it was not processed", () => {
     expect([...SAFE_FOR_CREATE_STATUSES].sort()).toEqual([429, 503]);
   });
@@ -132,12 +154,13 @@ describe("retry tables", () => {
     expect([...NOT_SENT_ERROR_CODES].sort()).toEqual(["EAI_AGAIN", "ECONNREFUSED", "ENOTFOUND"]);
   });
 
-  it("defaults to 250 ms base, 15 s ceiling, 60 s Retry-After cap and 10 attempts", () => {
+  it("defaults to 250 ms base, 15 s ceiling, 60 s Retry-After cap, 10 attempts and 1 s of jitter", () => {
     expect(DEFAULT_RETRY_POLICY).toEqual({
       baseDelayMs: 250,
       maxDelayMs: 15_000,
       maxRetryAfterMs: 60_000,
       maxAttempts: 10,
+      retryAfterJitterMs: 1_000,
     });
   });
 });
