@@ -1,47 +1,60 @@
 /**
- * The route table of the API (spec §4), below `/projects/{projectId}/providers/{namespace}`, and a matcher that
- * tells "no such route" (404) from "no such method on this route" (405).
+ * The routes of the API (spec §4), below `/projects/{projectId}/providers/{namespace}`, built from the endpoint
+ * table the REST client sends its requests from, and a matcher that tells "no such route" (404) from "no such
+ * method on this route" (405).
  */
+import { ENDPOINTS, ENDPOINT_NAMES, type EndpointMethod, type EndpointName } from "../schemas/endpoints";
 import * as backups from "./backups";
 import * as kaas from "./kaas";
 import * as registries from "./registries";
 import type { ApiRequest, Reply, Service } from "./service";
 
-/** One API route: method, path pattern below the provider prefix (`:name` captures), handler. */
+/** The handler of one API endpoint. */
+export type ApiHandler = (svc: Service, req: ApiRequest) => Reply;
+
+/** One API route: the endpoint, its method and path pattern below the provider prefix (`:name` captures). */
 export interface Route {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  endpoint: EndpointName;
+  method: EndpointMethod;
   pattern: string;
-  handler: (svc: Service, req: ApiRequest) => Reply;
+  handler: ApiHandler;
 }
 
-/** Every endpoint of spec §4. */
-export const API_ROUTES: Route[] = [
-  { method: "POST", pattern: "/kaas", handler: kaas.createKaas },
-  { method: "GET", pattern: "/kaas", handler: kaas.listKaas },
-  { method: "GET", pattern: "/kaas/:id", handler: kaas.getKaas },
-  { method: "PUT", pattern: "/kaas/:id", handler: kaas.updateKaas },
-  { method: "DELETE", pattern: "/kaas/:id", handler: kaas.deleteKaas },
-  { method: "GET", pattern: "/kaas/:id/download", handler: kaas.downloadKubeconfig },
-  { method: "POST", pattern: "/kaas/:id/detach", handler: kaas.detachVolumeFromCluster },
-  { method: "PUT", pattern: "/kaas/:id/nodePools/:pool", handler: kaas.updateNodePool },
-  { method: "POST", pattern: "/kaas/:id/nodePools/:pool/nodes/:node/attach", handler: kaas.attachVolume },
-  {
-    method: "POST",
-    pattern: "/kaas/:id/nodePools/:pool/nodes/:node/detach",
-    handler: kaas.detachVolumeFromNode,
-  },
-  { method: "POST", pattern: "/kaas/:kaasId/backups", handler: backups.createBackup },
-  { method: "GET", pattern: "/kaas/:kaasId/backups", handler: backups.listBackups },
-  { method: "GET", pattern: "/kaas/:kaasId/backups/:id", handler: backups.getBackup },
-  { method: "PUT", pattern: "/kaas/:kaasId/backups/:id", handler: backups.updateBackup },
-  { method: "DELETE", pattern: "/kaas/:kaasId/backups/:id", handler: backups.deleteBackup },
-  { method: "POST", pattern: "/registries", handler: registries.createRegistry },
-  { method: "GET", pattern: "/registries", handler: registries.listRegistries },
-  { method: "GET", pattern: "/registries/:id", handler: registries.getRegistry },
-  { method: "PUT", pattern: "/registries/:id", handler: registries.updateRegistry },
-  { method: "DELETE", pattern: "/registries/:id", handler: registries.deleteRegistry },
-  { method: "PUT", pattern: "/registries/:id/resetAdminPassword", handler: registries.resetAdminPassword },
-];
+/**
+ * The handler of every endpoint of the table (`schemas/endpoints.ts`), by name: an endpoint without a handler,
+ * or a handler of no endpoint, does not compile.
+ */
+const HANDLERS: { readonly [N in EndpointName]: ApiHandler } = {
+  createKaas: kaas.createKaas,
+  listKaas: kaas.listKaas,
+  getKaas: kaas.getKaas,
+  updateKaas: kaas.updateKaas,
+  deleteKaas: kaas.deleteKaas,
+  downloadKubeconfig: kaas.downloadKubeconfig,
+  detachVolumeFromCluster: kaas.detachVolumeFromCluster,
+  updateNodePool: kaas.updateNodePool,
+  attachVolume: kaas.attachVolume,
+  detachVolumeFromNode: kaas.detachVolumeFromNode,
+  createBackup: backups.createBackup,
+  listBackups: backups.listBackups,
+  getBackup: backups.getBackup,
+  updateBackup: backups.updateBackup,
+  deleteBackup: backups.deleteBackup,
+  createRegistry: registries.createRegistry,
+  listRegistries: registries.listRegistries,
+  getRegistry: registries.getRegistry,
+  updateRegistry: registries.updateRegistry,
+  deleteRegistry: registries.deleteRegistry,
+  resetAdminPassword: registries.resetAdminPassword,
+};
+
+/** Every endpoint of spec §4, in the table's order (which is the order of a 405's `Allow` header). */
+export const API_ROUTES: Route[] = ENDPOINT_NAMES.map((endpoint) => ({
+  endpoint,
+  method: ENDPOINTS[endpoint].method,
+  pattern: ENDPOINTS[endpoint].path,
+  handler: HANDLERS[endpoint],
+}));
 
 /** Result of matching a path: the route and its parameters, or the methods the path allows (405), or nothing. */
 export type RouteMatch<R> =

@@ -1,22 +1,28 @@
 /**
- * Typed client of every endpoint of spec §4. Each method states its path, body schema and response schema
- * and hands the rest to the choke point (`HttpClient.request`).
+ * Typed client of every endpoint of spec §4. The endpoints are listed once, in `schemas/endpoints.ts` (method,
+ * path, body and response schemas, idempotency), which the emulator's routes are built from too; each method
+ * here is a thin call of `request` over that table, which hands the rest to the choke point
+ * (`HttpClient.request`).
  */
-import type { TSchema } from "@sinclair/typebox";
 import type { ListPage } from "../schemas/common";
 import {
+  ENDPOINTS,
+  expandPath,
+  type BodyOf,
+  type Endpoint,
+  type PathParams,
+  type ResponseOf,
+} from "../schemas/endpoints";
+import type {
   BackupInsert,
-  BackupList,
   BackupResponse,
   BackupUpdate,
   KaasInsert,
-  KaasList,
   KaasResponse,
   KaasUpdate,
   KubeconfigDownload,
   NodePoolUpdate,
   RegistryInsert,
-  RegistryList,
   RegistryPasswordReset,
   RegistryResponse,
   RegistryUpdate,
@@ -24,7 +30,7 @@ import {
 } from "../schemas";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
-import { HttpClient, type HttpMethod, type QueryValue } from "./http";
+import { HttpClient, type QueryValue } from "./http";
 import { paginate } from "./paginate";
 import { registerSecret } from "./redact";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
@@ -45,7 +51,22 @@ interface WithStatus {
   status?: { state?: string | null } | null;
 }
 
-const enc = encodeURIComponent;
+/** The project and the path parameters of an endpoint, e.g. `{projectId, id, pool}`. */
+export type EndpointParams<E extends Endpoint> = { projectId: string } & PathParams<E["path"]>;
+
+/** Per-request options of `VendorContainerClient.request`. */
+export interface EndpointRequestOptions {
+  /** Reads the target; enables the retry of a 400 refusing a busy resource (`rest/busy.ts`). */
+  probe?: () => Promise<WithStatus>;
+}
+
+/** The arguments after the parameters: the body (required when the endpoint takes one), query, options. */
+export type EndpointArgs<E extends Endpoint> = E["body"] extends object
+  ? [body: BodyOf<E>, query?: Record<string, QueryValue>, options?: EndpointRequestOptions]
+  : [body?: undefined, query?: Record<string, QueryValue>, options?: EndpointRequestOptions];
+
+/** The body of the three volume actions: `{volume: {uri}}` (spec §2.8, §4.1). */
+const volumeActionBody = (volumeUri: string): VolumeAction => ({ volume: { uri: volumeUri } });
 
 export interface ClientOptions {
   pollIntervalMs?: number;
@@ -94,31 +115,30 @@ export class VendorContainerClient {
     this.now = options.now ?? Date.now;
   }
 
-  private async call<T>(
-    method: HttpMethod,
-    projectId: string,
-    path: string,
-    opts: {
-      body?: unknown;
-      bodySchema?: TSchema;
-      responseSchema?: TSchema;
-      query?: Record<string, QueryValue>;
-      idempotent?: boolean;
-      probe?: () => Promise<WithStatus>;
-      responseType?: "json" | "text";
-    } = {},
-  ): Promise<T | undefined> {
-    const probe = opts.probe;
-    const result = await this.http.request<T>({
-      method,
+  /**
+   * Sends one request of the endpoint table (`schemas/endpoints.ts`) through the choke point: `params` holds
+   * the project and the path parameters (encoded here), `body` is checked against the endpoint's schema
+   * before any I/O, `query` values that are undefined are left out. `options.probe` reads the target, so that
+   * a 400 refusing a busy resource is retried while it is transitional (`rest/busy.ts`). Answers the parsed
+   * body, the raw text for a text endpoint, or undefined when the answer has no body.
+   */
+  async request<E extends Endpoint>(
+    endpoint: E,
+    params: EndpointParams<E>,
+    ...[body, query, options]: EndpointArgs<E>
+  ): Promise<ResponseOf<E> | undefined> {
+    const probe = options?.probe;
+    const { projectId, ...pathParams } = params as { projectId: string } & Record<string, string>;
+    const result = await this.http.request<ResponseOf<E>>({
+      method: endpoint.method,
       projectId,
-      path,
-      body: opts.body,
-      bodySchema: opts.bodySchema,
-      responseSchema: opts.responseSchema,
-      query: opts.query,
-      idempotent: opts.idempotent ?? true,
-      responseType: opts.responseType,
+      path: expandPath(endpoint.path, pathParams),
+      body,
+      bodySchema: endpoint.body,
+      responseSchema: endpoint.response,
+      query,
+      idempotent: endpoint.idempotent,
+      responseType: endpoint.responseType === "text" ? "text" : undefined,
       transitionalProbe: probe
         ? async () => TRANSITIONAL_STATES.has((await probe()).status?.state ?? "")
         : undefined,
@@ -135,20 +155,17 @@ export class VendorContainerClient {
   /** `POST P/kaas`. Not retried on an ambiguous failure: see the Kaas provider's idempotent create. */
   async createKaas(projectId: string, body: KaasInsert): Promise<KaasResponse> {
     registerSecret(body.properties.identity?.clientSecret);
-    return (await this.call<KaasResponse>("POST", projectId, "/kaas", {
-      body,
-      bodySchema: KaasInsert,
-      responseSchema: KaasResponse,
-      idempotent: false,
-    })) as KaasResponse;
+    return (await this.request(ENDPOINTS.createKaas, { projectId }, body)) as KaasResponse;
   }
 
   /** `GET P/kaas`: one page. */
   async listKaas(projectId: string, query: ListQuery = {}): Promise<ListPage<KaasResponse>> {
-    return (await this.call("GET", projectId, "/kaas", {
-      query: this.listQuery(query),
-      responseSchema: KaasList,
-    })) as ListPage<KaasResponse>;
+    return (await this.request(
+      ENDPOINTS.listKaas,
+      { projectId },
+      undefined,
+      this.listQuery(query),
+    )) as ListPage<KaasResponse>;
   }
 
   /** Every cluster matching `query`, across pages. */
@@ -162,9 +179,8 @@ export class VendorContainerClient {
     id: string,
     opts: { ignoreDeletedStatus?: boolean } = {},
   ): Promise<KaasResponse> {
-    return (await this.call("GET", projectId, `/kaas/${enc(id)}`, {
-      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
-      responseSchema: KaasResponse,
+    return (await this.request(ENDPOINTS.getKaas, { projectId, id }, undefined, {
+      ignoreDeletedStatus: opts.ignoreDeletedStatus,
     })) as KaasResponse;
   }
 
@@ -175,19 +191,20 @@ export class VendorContainerClient {
 
   /** `PUT P/kaas/{id}`: answers 200 without a body (api-notes); read the cluster afterwards. */
   async updateKaas(projectId: string, id: string, body: KaasUpdate): Promise<void> {
-    await this.call("PUT", projectId, `/kaas/${enc(id)}`, {
-      body,
-      bodySchema: KaasUpdate,
+    await this.request(ENDPOINTS.updateKaas, { projectId, id }, body, undefined, {
       probe: () => this.getKaas(projectId, id),
     });
   }
 
   /** `DELETE P/kaas/{id}` (202). `deleteOnCascade` also deletes the elastic IPs the cluster used. */
   async deleteKaas(projectId: string, id: string, opts: { deleteOnCascade?: boolean } = {}): Promise<void> {
-    await this.call("DELETE", projectId, `/kaas/${enc(id)}`, {
-      query: { deleteOnCascade: opts.deleteOnCascade },
-      probe: () => this.getKaas(projectId, id),
-    });
+    await this.request(
+      ENDPOINTS.deleteKaas,
+      { projectId, id },
+      undefined,
+      { deleteOnCascade: opts.deleteOnCascade },
+      { probe: () => this.getKaas(projectId, id) },
+    );
   }
 
   /**
@@ -195,9 +212,7 @@ export class VendorContainerClient {
    * content; a raw kubeconfig body is accepted too (api-notes).
    */
   async downloadKubeconfig(projectId: string, id: string): Promise<string> {
-    const text = ((await this.call<string>("GET", projectId, `/kaas/${enc(id)}/download`, {
-      responseType: "text",
-    })) ?? "") as string;
+    const text = (await this.request(ENDPOINTS.downloadKubeconfig, { projectId, id })) ?? "";
     let kubeconfig = text;
     try {
       const parsed = JSON.parse(text) as KubeconfigDownload;
@@ -223,68 +238,60 @@ export class VendorContainerClient {
     poolName: string,
     body: NodePoolUpdate,
   ): Promise<KaasResponse | undefined> {
-    return this.call<KaasResponse>("PUT", projectId, `/kaas/${enc(id)}/nodePools/${enc(poolName)}`, {
-      body,
-      bodySchema: NodePoolUpdate,
-      responseSchema: KaasResponse,
+    return this.request(ENDPOINTS.updateNodePool, { projectId, id, pool: poolName }, body, undefined, {
       probe: () => this.getKaas(projectId, id),
     });
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/attach`: success code undocumented, any 2xx accepted. */
-  attachVolume(
+  async attachVolume(
     projectId: string,
     id: string,
     pool: string,
     nodeId: string,
     volumeUri: string,
   ): Promise<void> {
-    return this.volumeAction(projectId, id, `/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/attach`, volumeUri);
+    await this.request(
+      ENDPOINTS.attachVolume,
+      { projectId, id, pool, node: nodeId },
+      volumeActionBody(volumeUri),
+      undefined,
+      { probe: () => this.getKaas(projectId, id) },
+    );
   }
 
   /** `POST .../nodePools/{pool}/nodes/{node}/detach`. */
-  detachVolumeFromNode(
+  async detachVolumeFromNode(
     projectId: string,
     id: string,
     pool: string,
     nodeId: string,
     volumeUri: string,
   ): Promise<void> {
-    return this.volumeAction(projectId, id, `/nodePools/${enc(pool)}/nodes/${enc(nodeId)}/detach`, volumeUri);
+    await this.request(
+      ENDPOINTS.detachVolumeFromNode,
+      { projectId, id, pool, node: nodeId },
+      volumeActionBody(volumeUri),
+      undefined,
+      { probe: () => this.getKaas(projectId, id) },
+    );
   }
 
   /** `POST P/kaas/{id}/detach`: cluster-level detach, for when the node is gone. */
-  detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
-    return this.volumeAction(projectId, id, "/detach", volumeUri);
-  }
-
-  /** The three volume actions: `{volume: {uri}}` POSTed below the cluster (spec §2.8, §4.1). */
-  private async volumeAction(
-    projectId: string,
-    id: string,
-    action: string,
-    volumeUri: string,
-  ): Promise<void> {
-    await this.call("POST", projectId, `/kaas/${enc(id)}${action}`, {
-      body: { volume: { uri: volumeUri } },
-      bodySchema: VolumeAction,
-      probe: () => this.getKaas(projectId, id),
-    });
+  async detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
+    await this.request(
+      ENDPOINTS.detachVolumeFromCluster,
+      { projectId, id },
+      volumeActionBody(volumeUri),
+      undefined,
+      { probe: () => this.getKaas(projectId, id) },
+    );
   }
 
   // ---- Backups (spec §4.2) ----
 
-  private backupsPath(kaasId: string): string {
-    return `/kaas/${enc(kaasId)}/backups`;
-  }
-
   async createBackup(projectId: string, kaasId: string, body: BackupInsert): Promise<BackupResponse> {
-    return (await this.call<BackupResponse>("POST", projectId, this.backupsPath(kaasId), {
-      body,
-      bodySchema: BackupInsert,
-      responseSchema: BackupResponse,
-      idempotent: false,
-    })) as BackupResponse;
+    return (await this.request(ENDPOINTS.createBackup, { projectId, kaasId }, body)) as BackupResponse;
   }
 
   async listBackups(
@@ -292,10 +299,12 @@ export class VendorContainerClient {
     kaasId: string,
     query: ListQuery = {},
   ): Promise<ListPage<BackupResponse>> {
-    return (await this.call("GET", projectId, this.backupsPath(kaasId), {
-      query: this.listQuery(query),
-      responseSchema: BackupList,
-    })) as ListPage<BackupResponse>;
+    return (await this.request(
+      ENDPOINTS.listBackups,
+      { projectId, kaasId },
+      undefined,
+      this.listQuery(query),
+    )) as ListPage<BackupResponse>;
   }
 
   iterateBackups(
@@ -316,9 +325,8 @@ export class VendorContainerClient {
     id: string,
     opts: { ignoreDeletedStatus?: boolean } = {},
   ): Promise<BackupResponse> {
-    return (await this.call("GET", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
-      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
-      responseSchema: BackupResponse,
+    return (await this.request(ENDPOINTS.getBackup, { projectId, kaasId, id }, undefined, {
+      ignoreDeletedStatus: opts.ignoreDeletedStatus,
     })) as BackupResponse;
   }
 
@@ -327,15 +335,13 @@ export class VendorContainerClient {
   }
 
   async updateBackup(projectId: string, kaasId: string, id: string, body: BackupUpdate): Promise<void> {
-    await this.call("PUT", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
-      body,
-      bodySchema: BackupUpdate,
+    await this.request(ENDPOINTS.updateBackup, { projectId, kaasId, id }, body, undefined, {
       probe: () => this.getBackup(projectId, kaasId, id),
     });
   }
 
   async deleteBackup(projectId: string, kaasId: string, id: string): Promise<void> {
-    await this.call("DELETE", projectId, `${this.backupsPath(kaasId)}/${enc(id)}`, {
+    await this.request(ENDPOINTS.deleteBackup, { projectId, kaasId, id }, undefined, undefined, {
       probe: () => this.getBackup(projectId, kaasId, id),
     });
   }
@@ -343,12 +349,7 @@ export class VendorContainerClient {
   // ---- Registries (spec §4.3) ----
 
   async createRegistry(projectId: string, body: RegistryInsert): Promise<RegistryResponse> {
-    return (await this.call<RegistryResponse>("POST", projectId, "/registries", {
-      body,
-      bodySchema: RegistryInsert,
-      responseSchema: RegistryResponse,
-      idempotent: false,
-    })) as RegistryResponse;
+    return (await this.request(ENDPOINTS.createRegistry, { projectId }, body)) as RegistryResponse;
   }
 
   /** `GET P/registries`; `loadEngineVersion` fills `data.info.version`. */
@@ -356,9 +357,9 @@ export class VendorContainerClient {
     projectId: string,
     query: ListQuery & { loadEngineVersion?: boolean } = {},
   ): Promise<ListPage<RegistryResponse>> {
-    return (await this.call("GET", projectId, "/registries", {
-      query: { ...this.listQuery(query), loadEngineVersion: query.loadEngineVersion },
-      responseSchema: RegistryList,
+    return (await this.request(ENDPOINTS.listRegistries, { projectId }, undefined, {
+      ...this.listQuery(query),
+      loadEngineVersion: query.loadEngineVersion,
     })) as ListPage<RegistryResponse>;
   }
 
@@ -375,9 +376,8 @@ export class VendorContainerClient {
     id: string,
     opts: { ignoreDeletedStatus?: boolean } = {},
   ): Promise<RegistryResponse> {
-    return (await this.call("GET", projectId, `/registries/${enc(id)}`, {
-      query: { ignoreDeletedStatus: opts.ignoreDeletedStatus },
-      responseSchema: RegistryResponse,
+    return (await this.request(ENDPOINTS.getRegistry, { projectId, id }, undefined, {
+      ignoreDeletedStatus: opts.ignoreDeletedStatus,
     })) as RegistryResponse;
   }
 
@@ -386,24 +386,20 @@ export class VendorContainerClient {
   }
 
   async updateRegistry(projectId: string, id: string, body: RegistryUpdate): Promise<void> {
-    await this.call("PUT", projectId, `/registries/${enc(id)}`, {
-      body,
-      bodySchema: RegistryUpdate,
+    await this.request(ENDPOINTS.updateRegistry, { projectId, id }, body, undefined, {
       probe: () => this.getRegistry(projectId, id),
     });
   }
 
   async deleteRegistry(projectId: string, id: string): Promise<void> {
-    await this.call("DELETE", projectId, `/registries/${enc(id)}`, {
+    await this.request(ENDPOINTS.deleteRegistry, { projectId, id }, undefined, undefined, {
       probe: () => this.getRegistry(projectId, id),
     });
   }
 
   /** `PUT P/registries/{id}/resetAdminPassword`. */
   async resetAdminPassword(projectId: string, id: string, body: RegistryPasswordReset = {}): Promise<void> {
-    await this.call("PUT", projectId, `/registries/${enc(id)}/resetAdminPassword`, {
-      body,
-      bodySchema: RegistryPasswordReset,
+    await this.request(ENDPOINTS.resetAdminPassword, { projectId, id }, body, undefined, {
       probe: () => this.getRegistry(projectId, id),
     });
   }
