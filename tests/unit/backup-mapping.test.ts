@@ -4,7 +4,8 @@
  */
 import { checkBackup } from "../../provider/backup/check";
 import { diffBackup } from "../../provider/backup/diff";
-import { BACKUP_COMPUTED_KEYS, backupComputed, backupLiveInputs } from "../../provider/backup/mapping";
+import { backupComputed, backupLiveInputs } from "../../provider/backup/mapping";
+import { BACKUP_OUTPUTS } from "./support/kind-outputs";
 import type { BackupResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
 
@@ -73,8 +74,8 @@ describe("backupComputed", () => {
     expect(undefinedPaths(outputs)).toEqual([]);
   });
 
-  it("produces exactly the computed keys the provider splits off the state", () => {
-    expect(Object.keys(backupComputed(answer())).sort()).toEqual([...BACKUP_COMPUTED_KEYS].sort());
+  it("produces exactly the computed outputs the SDK class declares", () => {
+    expect(Object.keys(backupComputed(answer())).sort()).toEqual([...BACKUP_OUTPUTS].sort());
   });
 });
 

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { sameValue, type DiffResult } from "../../provider/common/diff";
 import type { Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { diffKaas, KAAS_DIFF_TABLE, RefusedChange } from "../../provider/kaas/diff";
+import { diffKaas, RefusedChange } from "../../provider/kaas/diff";
 import { computedOutputs, liveInputs } from "../../provider/kaas/mapping";
 import type { NodePoolArgs } from "../../provider/kaas/types";
 import {
@@ -88,22 +88,6 @@ function thrown(fn: () => unknown): unknown {
   }
   throw new Error("expected a throw");
 }
-
-describe("the diff table", () => {
-  it("replaces on exactly the create-only arguments", () => {
-    const replacing = Object.entries(KAAS_DIFF_TABLE)
-      .filter(([, effect]) => effect === "replace")
-      .map(([key]) => key);
-    expect(replacing.sort()).toEqual([...REPLACE_FIELDS].sort());
-  });
-
-  it("ignores only bookkeeping and the arguments compared by bespoke rules", () => {
-    const ignored = Object.entries(KAAS_DIFF_TABLE)
-      .filter(([, effect]) => effect === "ignore")
-      .map(([key]) => key);
-    expect(ignored.sort()).toEqual([...IGNORED_FIELDS, "ha", "kubernetesVersion", "nodePools"].sort());
-  });
-});
 
 describe("diffKaas", () => {
   it("finds no change between the state and the inputs it was made from", () => {

@@ -3,9 +3,7 @@
  * provider lists is seeded by the class, so the preview of a create shows it unknown, not absent.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BACKUP_COMPUTED_KEYS } from "../../provider/backup/mapping";
-import { KAAS_COMPUTED_KEYS } from "../../provider/kaas/mapping";
-import { REGISTRY_COMPUTED_KEYS } from "../../provider/registry/mapping";
+import { BACKUP_OUTPUTS, KAAS_OUTPUTS, REGISTRY_OUTPUTS } from "./support/kind-outputs";
 
 beforeAll(() => {
   pulumi.runtime.setMocks(
@@ -26,9 +24,9 @@ function isKnown(output: unknown): Promise<boolean> {
 }
 
 it.each([
-  ["Kaas", KAAS_COMPUTED_KEYS as string[]],
-  ["KaasBackup", BACKUP_COMPUTED_KEYS as string[]],
-  ["Registry", REGISTRY_COMPUTED_KEYS as string[]],
+  ["Kaas", KAAS_OUTPUTS],
+  ["KaasBackup", BACKUP_OUTPUTS],
+  ["Registry", REGISTRY_OUTPUTS],
 ])("%s shows every computed output unknown in the preview of a create", async (kind, keys) => {
   const sdk = await import("../../sdk");
   const resource = (kind === "Kaas"
