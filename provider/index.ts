@@ -6,7 +6,7 @@
  */
 import { configure as storeConfig, type ConfigSource } from "./common/context";
 import type { CheckFailure, Inputs } from "./common/check";
-import { KaasBackupProvider } from "./backup/provider";
+import { KaasBackupProvider } from "./backup/descriptor";
 import { KaasProvider } from "./kaas/provider";
 import { RegistryProvider } from "./registry/provider";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";

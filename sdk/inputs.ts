@@ -25,3 +25,17 @@ export function creationScope(pulumiModule: typeof pulumi, name: string): string
 export function idOutput(resource: pulumi.CustomResource): pulumi.Output<string> {
   return resource.id;
 }
+
+/**
+ * The output-only names of a class, each `undefined`, for its props: the engine then fills them in, and a
+ * preview shows them unknown. `id` (the class's id output, see `idOutput`) is left out.
+ */
+export function outputSeeds<K extends string, Id extends K>(
+  names: readonly K[],
+  id: Id,
+): Record<Exclude<K, Id>, undefined> {
+  return Object.fromEntries(names.filter((name) => name !== id).map((name) => [name, undefined])) as Record<
+    Exclude<K, Id>,
+    undefined
+  >;
+}

@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/backup/types";
+import { BACKUP_COMPUTED_KEYS, type ClusterReference, type KaasBackupInputs } from "../provider/backup/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
 export type { ClusterReference, KaasBackupInputs } from "../provider/backup/types";
@@ -11,17 +11,7 @@ export type { ClusterReference, KaasBackupInputs } from "../provider/backup/type
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
-const COMPUTED: Record<Exclude<keyof KaasBackupComputed, "backupId">, undefined> = {
-  uri: undefined,
-  state: undefined,
-  phase: undefined,
-  sizeBytes: undefined,
-  expiresAt: undefined,
-  cluster: undefined,
-  creationDate: undefined,
-  currentType: undefined,
-  currentRetentionDays: undefined,
-};
+const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
 
 /**
  * A backup of a {@link Kaas} cluster. `billingPeriod`, `name` and `tags` update in place; `type`,

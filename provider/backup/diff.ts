@@ -1,23 +1,9 @@
-/** `diff` of a KaasBackup: pure, driven by its table. */
-import { diffByTable, type DiffResult, type DiffTable, type Inputs } from "../common/diff";
-import type { KaasBackupInputs } from "./types";
+/** `diff` of a KaasBackup: pure, driven by the rules of its descriptor. */
+import type { DiffResult, Inputs } from "../common/diff";
+import { diffKind } from "../common/kindProvider";
+import { BACKUP } from "./descriptor";
 
-/** Spec §2.6: only `billingPeriod` is updatable among the properties; metadata name and tags too. */
-export const BACKUP_DIFF_TABLE: DiffTable<keyof KaasBackupInputs | "creationScope" | "creationToken"> = {
-  projectId: "replace",
-  kaasId: "replace",
-  name: "update",
-  location: "replace",
-  tags: "update",
-  type: "replace",
-  retentionDays: "replace",
-  billingPeriod: "update",
-  timeouts: "update",
-  adoptId: "ignore",
-  creationScope: "ignore",
-  creationToken: "ignore",
-};
-
+/** Diffs a KaasBackup's state (`olds`) against its checked inputs. */
 export function diffBackup(olds: Inputs, news: Inputs): DiffResult {
-  return diffByTable(olds, news, BACKUP_DIFF_TABLE);
+  return diffKind(BACKUP, olds, news);
 }

@@ -5,25 +5,8 @@ import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { KaasBackupComputed } from "./types";
 
-/**
- * Every computed output, once: keyed by `KaasBackupComputed`, so a forgotten output does not compile (the SDK
- * class seeds the same keys in its `COMPUTED` record).
- */
-const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
-  backupId: true,
-  uri: true,
-  state: true,
-  phase: true,
-  sizeBytes: true,
-  expiresAt: true,
-  cluster: true,
-  creationDate: true,
-  currentType: true,
-  currentRetentionDays: true,
-};
-
-/** The names of the computed outputs; everything else in state is an input. */
-export const BACKUP_COMPUTED_KEYS = Object.keys(BACKUP_COMPUTED) as (keyof KaasBackupComputed)[];
+/** The names of the computed outputs (defined with the types, which the SDK class reads too). */
+export { BACKUP_COMPUTED_KEYS } from "./types";
 
 export function backupInsertBody(inputs: Inputs): BackupInsert {
   return {

@@ -58,3 +58,23 @@ export interface KaasBackupComputed {
   /** Days the backup is kept, as the service reports it: `retentionDays`, or the service's default. */
   currentRetentionDays: number | null;
 }
+
+/**
+ * Every computed output, once: keyed by `KaasBackupComputed`, so a forgotten output does not compile. A value
+ * (not a type) that the SDK class reads too, to seed the same names: this module imports nothing at run time.
+ */
+const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
+  backupId: true,
+  uri: true,
+  state: true,
+  phase: true,
+  sizeBytes: true,
+  expiresAt: true,
+  cluster: true,
+  creationDate: true,
+  currentType: true,
+  currentRetentionDays: true,
+};
+
+/** The names of the computed outputs of a KaasBackup; everything else in state is an argument. */
+export const BACKUP_COMPUTED_KEYS = Object.keys(BACKUP_COMPUTED) as (keyof KaasBackupComputed)[];

@@ -20,12 +20,10 @@ export interface ServiceObject {
  */
 export function isUncertain(error: unknown): boolean {
   if (!isVendorApiError(error)) return false;
-  return (
-    ["network", "timeout", "deadline"].includes(error.kind) ||
-    error.retryable ||
-    error.ambiguous ||
-    error.busy
-  );
+  // A 400 is judged by that rule alone, also when the retries around it ran out (a `deadline` error keeps
+  // the last refusal's status and `busy`): a refusal the rule calls final was not applied.
+  if (error.status === 400) return error.busy;
+  return ["network", "timeout", "deadline"].includes(error.kind) || error.retryable || error.ambiguous;
 }
 
 /** True when the object's last known state is transitional (e.g. the `InCreation` a create answered). */
@@ -97,9 +95,9 @@ export const filterLiteral = (value: string): string => JSON.stringify(value);
  */
 const filtersRefused = new WeakSet<object>();
 
-/** True when `error` is a 400 answer (a list carrying a filter the service refuses). */
+/** True when `error` is a final 400 answer (a list carrying a filter the service refuses), not a busy one. */
 const isBadRequest = (error: unknown): boolean =>
-  isVendorApiError(error) && error.kind === "http" && error.status === 400;
+  isVendorApiError(error) && error.kind === "http" && error.status === 400 && !error.busy;
 
 /**
  * The items of `list` narrowed by `filter` where the service applies it; a superset of the matching items,

@@ -1,0 +1,89 @@
+/**
+ * The KaasBackup kind, described once: its arguments (what a change does, how `check` validates them), its
+ * computed outputs, its service calls and deadlines. `check`, `diff`, the creation token and the provider
+ * all derive from it.
+ */
+import type { BackupResponse } from "../../schemas";
+import type { VendorContainerClient } from "../../rest/client";
+import { client, log } from "../common/context";
+import {
+  aString,
+  anInteger,
+  metadataCheck,
+  projectIdCheck,
+  timeoutsCheck,
+  type ArgumentName,
+  type ArgumentTable,
+} from "../common/kind";
+import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
+import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
+import { BACKUP_COMPUTED_KEYS, type KaasBackupInputs } from "./types";
+
+const MINUTE = 60_000;
+
+/** Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata name and tags too. */
+export const BACKUP_ARGUMENT_RULES = {
+  projectId: { change: "replace", check: projectIdCheck },
+  kaasId: { change: "replace", check: aString({ required: true }) },
+  // `metadataCheck` checks name, location and tags together.
+  name: { change: "update", check: metadataCheck },
+  location: { change: "replace" },
+  tags: { change: "update" },
+  type: { change: "replace", check: aString({ required: false }) },
+  retentionDays: { change: "replace", check: anInteger({ min: 1, max: 3650 }) },
+  billingPeriod: { change: "update", check: aString() },
+  timeouts: { change: "update", check: timeoutsCheck },
+  adoptId: { change: "ignore", check: aString() },
+  creationScope: { change: "ignore", check: aString() },
+  creationToken: { change: "ignore" },
+} satisfies ArgumentTable<ArgumentName<KaasBackupInputs>>;
+
+const pathOf = (kaasId: unknown, id: string) => `/kaas/${kaasId as string}/backups/${id}`;
+
+/** The KaasBackup kind. */
+export const BACKUP: KindDescriptor<BackupResponse, ArgumentName<KaasBackupInputs>> = {
+  kind: "KaasBackup",
+  noun: "backup",
+  arguments: BACKUP_ARGUMENT_RULES,
+  computed: BACKUP_COMPUTED_KEYS,
+  timeouts: { create: 20 * MINUTE, update: 20 * MINUTE, delete: 20 * MINUTE },
+  calls: {
+    path: (inputs, id) => pathOf(inputs.kaasId, id),
+    find: (api, inputs, id) => api.findBackup(inputs.projectId as string, inputs.kaasId as string, id),
+    list: (api, inputs) => (filter) =>
+      api.iterateBackups(inputs.projectId as string, inputs.kaasId as string, { filter }),
+    create: (api, inputs) =>
+      api.createBackup(inputs.projectId as string, inputs.kaasId as string, backupInsertBody(inputs)),
+    // A backup whose cluster or itself is already gone deletes as success (the cluster may go first).
+    remove: (api, inputs, id) => api.deleteBackup(inputs.projectId as string, inputs.kaasId as string, id),
+  },
+  // A backup update carries metadata and the billing period only: nothing to plan again.
+  planAgainWhenUncertain: false,
+  async adopt(api, inputs, what) {
+    const { projectId, kaasId, adoptId } = inputs as { projectId: string; kaasId: string; adoptId: string };
+    const found = await api.findBackup(projectId, kaasId, adoptId);
+    if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such backup of cluster ${kaasId}`);
+    log(what, `adopting existing backup ${adoptId}`);
+    return found;
+  },
+  liveInputs: backupLiveInputs,
+  plan(olds, news, live) {
+    const body = backupUpdateBody(olds, news);
+    if (!body) return [];
+    return [
+      {
+        describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
+        send: (api) =>
+          api.updateBackup(news.projectId as string, news.kaasId as string, live.metadata.id, body),
+      },
+    ];
+  },
+  computedOf: (live) => backupComputed(live),
+};
+
+/** The KaasBackup provider. Loaded lazily in the provider process; never serialized. */
+export class KaasBackupProvider extends DescribedProvider<BackupResponse, ArgumentName<KaasBackupInputs>> {
+  constructor(api: () => VendorContainerClient = client) {
+    super(BACKUP, api);
+  }
+}

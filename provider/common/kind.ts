@@ -1,0 +1,163 @@
+/**
+ * The description of one resource kind, and what derives from it. A kind is described once, argument by
+ * argument: what changing it does (replace, update in place, ignore) and how `check` validates it. The list
+ * of accepted arguments, the create-only arguments that seed the creation token, and the diff table are all
+ * read from that one table, so a replace row and the creation token can never disagree (if they did, a
+ * replacement would reuse the old token and find the very object it replaces).
+ *
+ * Light on purpose: `check` and `diff` run in every preview and load nothing of the REST client.
+ */
+import {
+  Problems,
+  bool,
+  int,
+  metadata,
+  network,
+  oneOf,
+  projectId,
+  rejectUnknownProperties,
+  str,
+  timeouts,
+  type CheckFailure,
+  type Inputs,
+} from "./check";
+import { diffByTable, withUpdates, type ChangeEffect, type DiffResult, type DiffTable } from "./diff";
+import { creationTokenOf } from "./resource";
+
+/** The bookkeeping arguments every created kind carries besides its own: set by the SDK class and `check`. */
+export type Bookkeeping = "creationScope" | "creationToken";
+
+/** The argument names of a kind whose user-facing arguments are `I`. */
+export type ArgumentName<I> = Extract<keyof I, string> | Bookkeeping;
+
+/** What `check` knows besides the inputs: injected so `check` stays pure. */
+export interface CheckContext {
+  /** `vendor:projectId` / `VENDOR_PROJECT_ID`, used when `projectId` is not set. */
+  defaultProjectId?: string;
+  /** Current time (epoch ms), for arguments that must lie in the future. */
+  now?: number;
+}
+
+/** What an argument's check sees: the old and new inputs, the inputs being normalised, the problems. */
+export interface CheckScope {
+  /** The previous inputs (`{}` on create). */
+  olds: Inputs;
+  /** The inputs as the program declared them. */
+  news: Inputs;
+  /** The checked inputs, where defaults are written. */
+  inputs: Inputs;
+  problems: Problems;
+  context: CheckContext;
+}
+
+/** One argument of a kind. */
+export interface ArgumentRule {
+  /** What changing it does: `replace` also makes it create-only, a seed of the creation token. */
+  change: ChangeEffect;
+  /**
+   * Validates the value (`value` is `news[property]`), adding every problem to `scope.problems`. Rules that
+   * tie several arguments together sit on the first of them; checks run in the order of the table, so the
+   * failures come in that order.
+   */
+  check?: (value: unknown, property: string, scope: CheckScope) => void;
+}
+
+/** Every argument of a kind and its rule; keyed by the kind's argument names, so none is missing or extra. */
+export type ArgumentTable<K extends string> = Record<K, ArgumentRule>;
+
+/** The arguments of a kind, in the order of its table (the order `check` names them in its failures). */
+export function argumentNames<K extends string>(table: ArgumentTable<K>): K[] {
+  return Object.keys(table) as K[];
+}
+
+/**
+ * The create-only arguments: those whose change replaces the resource. In table order, which is the order
+ * they are hashed into the creation token, so it must never change for a kind already in use.
+ */
+export function createOnlyArguments<K extends string>(table: ArgumentTable<K>): K[] {
+  return argumentNames(table).filter((key) => table[key].change === "replace");
+}
+
+/** The diff table: the effect of changing each argument. */
+export function diffTableOf<K extends string>(table: ArgumentTable<K>): DiffTable<K> {
+  return Object.fromEntries(argumentNames(table).map((key) => [key, table[key].change])) as DiffTable<K>;
+}
+
+/**
+ * `check` of a kind: unknown arguments first, then each argument's check in table order, then the creation
+ * token from the create-only arguments. Every problem is reported at once.
+ */
+export function checkArguments<K extends string>(
+  table: ArgumentTable<K>,
+  olds: Inputs,
+  news: Inputs,
+  context: CheckContext,
+  options: { creationToken: boolean } = { creationToken: true },
+): { inputs: Inputs; failures: CheckFailure[] } {
+  const problems = new Problems();
+  const inputs: Inputs = { ...news };
+  rejectUnknownProperties(news, argumentNames(table), problems);
+  const scope: CheckScope = { olds, news, inputs, problems, context };
+  for (const key of argumentNames(table)) table[key].check?.(news[key], key, scope);
+  if (options.creationToken) inputs.creationToken = creationTokenOf(inputs, createOnlyArguments(table));
+  return { inputs, failures: problems.failures };
+}
+
+/**
+ * `diff` of a kind: its table, plus the arguments its bespoke rules find changed (`extraChanges`, which
+ * throws for a change the service cannot make). Pure.
+ */
+export function diffArguments<K extends string>(
+  table: ArgumentTable<K>,
+  olds: Inputs,
+  news: Inputs,
+  extraChanges?: (olds: Inputs, news: Inputs) => string[],
+): DiffResult {
+  const result = diffByTable(olds, news, diffTableOf(table));
+  return extraChanges ? withUpdates(result, extraChanges(olds, news)) : result;
+}
+
+/** The check of an argument (see `ArgumentRule.check`). */
+export type ArgumentCheck = NonNullable<ArgumentRule["check"]>;
+
+/** A string; `required` reports a missing or empty value. */
+export const aString =
+  (opts: Parameters<typeof str>[3] = {}): ArgumentCheck =>
+  (value, property, { problems }) => {
+    str(value, property, problems, opts);
+  };
+
+/** An integer within bounds. */
+export const anInteger =
+  (opts: Parameters<typeof int>[3] = {}): ArgumentCheck =>
+  (value, property, { problems }) => {
+    int(value, property, problems, opts);
+  };
+
+/** An optional boolean. */
+export const aBoolean: ArgumentCheck = (value, property, { problems }) => {
+  bool(value, property, problems);
+};
+
+/** One of a fixed set of strings. */
+export const oneOfValues =
+  (allowed: readonly string[]): ArgumentCheck =>
+  (value, property, { problems }) => {
+    oneOf(value, property, allowed, problems);
+  };
+
+/** `timeouts {create, update, delete}`, each a duration. */
+export const timeoutsCheck: ArgumentCheck = (value, property, { problems }) =>
+  timeouts(value, property, problems);
+
+/** `projectId`, defaulting to the configured project (written into the checked inputs). */
+export const projectIdCheck: ArgumentCheck = (_value, _property, { inputs, context, problems }) =>
+  projectId(inputs, context.defaultProjectId, problems);
+
+/** The metadata every service object carries (`name`, `location` and `tags`), checked together. */
+export const metadataCheck: ArgumentCheck = (_value, _property, { news, problems }) =>
+  metadata(news, problems);
+
+/** `preset` versus an existing VPC and subnet, checked together (sets the `preset` default). */
+export const networkCheck: ArgumentCheck = (_value, _property, { news, inputs, problems }) =>
+  network(news, inputs, problems);

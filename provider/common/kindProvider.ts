@@ -1,0 +1,324 @@
+/**
+ * The lifecycle every created kind shares, run for any kind's description: check and diff from its argument
+ * table; create (adopt, or idempotent create, then wait until settled, with a partial failure once the object
+ * exists); update (resume waiting, send the planned steps, plan again from the live object when an answer
+ * was lost); read (refresh, with refreshed inputs on drift); delete and wait until gone.
+ */
+import type { VendorContainerClient } from "../../rest/client";
+import type { CheckFailure, Inputs } from "./check";
+import { client, defaultProjectId, log } from "./context";
+import type { DiffResult } from "./diff";
+import { createFailure, updateFailure } from "./failure";
+import { checkArguments, diffArguments, type ArgumentTable, type CheckContext } from "./kind";
+import {
+  createIdempotently,
+  deleteAndWait,
+  findCreated,
+  isTransitional,
+  isUncertain,
+  waitSettled,
+  type ListSource,
+  type ServiceObject,
+} from "./lifecycle";
+import { jsonSafe } from "./outputs";
+import {
+  creationTag,
+  deadlineOf,
+  errorText,
+  inputsOf,
+  refreshedInputs,
+  subjectOf,
+  type DefaultTimeouts,
+} from "./resource";
+
+/** Plans of one update: the first, and one more after each request whose outcome was unknown. */
+export const MAX_UPDATE_ROUNDS = 3;
+
+/** One request of an update, with the progress line announcing it. */
+export interface UpdateStep {
+  /** The progress line, e.g. `updating metadata, billingPeriod`. */
+  describe: string;
+  send: (api: VendorContainerClient) => Promise<unknown>;
+}
+
+/** What a kind's hooks know about the object they work on. */
+export interface HookContext<R> {
+  api: VendorContainerClient;
+  /** How progress lines name the resource (`Kaas "prod"`). */
+  what: string;
+  id: string;
+  /** Waits until the object is settled; `afterMutation` right after a request that changes it. */
+  settle: (afterMutation: boolean) => Promise<R>;
+}
+
+/** The service calls of a kind, through the REST client's methods. `inputs` locate the object. */
+export interface KindCalls<R> {
+  /** The object's path, as progress lines and the waiter name it. */
+  path(inputs: Inputs, id: string): string;
+  /** The object, or undefined when it does not exist. */
+  find(api: VendorContainerClient, inputs: Inputs, id: string): Promise<R | undefined>;
+  /** The kind's list endpoint within the scope of `inputs`. */
+  list(api: VendorContainerClient, inputs: Inputs): ListSource<R>;
+  /** The create request (one POST). */
+  create(api: VendorContainerClient, inputs: Inputs): Promise<R>;
+  /** The delete request. */
+  remove(api: VendorContainerClient, inputs: Inputs, id: string): Promise<void>;
+}
+
+/**
+ * One resource kind, described once: its arguments, computed outputs, service calls, default deadlines, and
+ * the hooks for what only it does.
+ */
+export interface KindDescriptor<R extends ServiceObject, K extends string = string> {
+  /** The kind's name, as progress lines show it. */
+  kind: string;
+  /** How progress lines name the service object (`cluster`, `backup`). */
+  noun: string;
+  arguments: ArgumentTable<K>;
+  /** The names of the computed outputs; everything else in state is an argument. */
+  computed: readonly string[];
+  timeouts: DefaultTimeouts;
+  calls: KindCalls<R>;
+  /** Arguments the table marks `ignore` but that bespoke rules compare; throws for a refused change. */
+  extraChanges?: (olds: Inputs, news: Inputs) => string[];
+  /** Whether an update whose answer was lost is planned again from the live object. */
+  planAgainWhenUncertain: boolean;
+  /** The existing object `inputs.adoptId` names, verified against the declared arguments. */
+  adopt(api: VendorContainerClient, inputs: Inputs, what: string): Promise<R>;
+  /** The arguments as the live object has them (refresh, and a new plan after an uncertain update). */
+  liveInputs(declared: Inputs, live: R): Inputs;
+  /** What an adopted object is converged from. Default: `liveInputs`. */
+  adoptedInputs?(declared: Inputs, live: R): Inputs;
+  /** The requests that take the object from `olds` to `news`, given the live object; none when equal. */
+  plan(olds: Inputs, news: Inputs, live: R): UpdateStep[];
+  /** What an update does after its planned requests (a password reset); returns the live object. */
+  afterUpdate?(context: HookContext<R> & { olds: Inputs; news: Inputs; live: R }): Promise<R>;
+  /** The computed outputs of a live object; `previous` is the state (`{}` on create). */
+  computedOf(live: R, previous: Inputs): object;
+  /** The computed outputs where they need more calls (kubeconfig, engine version). Default: `computedOf`. */
+  outputs?(context: {
+    api: VendorContainerClient;
+    what: string;
+    inputs: Inputs;
+    live: R;
+    previous: Inputs;
+  }): Promise<object>;
+  /** The progress line of an accepted delete. Default: `deletion of <id> accepted`. */
+  deleteAccepted?(props: Inputs, id: string): string;
+}
+
+/** `check` of a described kind: see `checkArguments`. */
+export function checkKind<R extends ServiceObject, K extends string>(
+  descriptor: KindDescriptor<R, K>,
+  olds: Inputs,
+  news: Inputs,
+  context: CheckContext,
+): { inputs: Inputs; failures: CheckFailure[] } {
+  return checkArguments(descriptor.arguments, olds, news, context);
+}
+
+/** `diff` of a described kind: see `diffArguments`. */
+export function diffKind<R extends ServiceObject, K extends string>(
+  descriptor: KindDescriptor<R, K>,
+  olds: Inputs,
+  news: Inputs,
+): DiffResult {
+  return diffArguments(descriptor.arguments, olds, news, descriptor.extraChanges);
+}
+
+/** The dynamic provider of a described kind. Loaded lazily in the provider process; never serialized. */
+export class DescribedProvider<R extends ServiceObject, K extends string = string> {
+  constructor(
+    private readonly descriptor: KindDescriptor<R, K>,
+    private readonly api: () => VendorContainerClient = client,
+  ) {}
+
+  async check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+    return checkKind(this.descriptor, olds, news, { now: Date.now(), defaultProjectId: defaultProjectId() });
+  }
+
+  async diff(
+    _id: string,
+    olds: Inputs,
+    news: Inputs,
+  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
+    const { changes, replaces } = diffKind(this.descriptor, olds, news);
+    return { changes, replaces, deleteBeforeReplace: false };
+  }
+
+  async create(inputs: Inputs): Promise<{ id: string; outs: Inputs }> {
+    const d = this.descriptor;
+    const api = this.api();
+    const what = this.subjectOf(inputs);
+    const until = deadlineOf(inputs, "create", d.timeouts);
+    const adopting = typeof inputs.adoptId === "string" && inputs.adoptId !== "";
+    const created = adopting
+      ? await d.adopt(api, inputs, what)
+      : await createIdempotently({
+          what,
+          until,
+          lookup: () =>
+            findCreated({
+              what,
+              api,
+              list: d.calls.list(api, inputs),
+              tag: creationTag(inputs),
+              name: inputs.name as string,
+            }),
+          post: () => d.calls.create(api, inputs),
+        });
+    const id = created.metadata.id;
+    const context = this.hookContext(api, inputs, id, what, until);
+    try {
+      let live = await context.settle(isTransitional(created));
+      if (adopting) {
+        // Converge an adopted object's updatable arguments on the declared ones.
+        const current = (d.adoptedInputs ?? d.liveInputs)(inputs, live);
+        live = await this.converge(context, current, inputs, live);
+      }
+      return { id, outs: await this.outputs(api, inputs, live, {}) };
+    } catch (error) {
+      throw await createFailure(error, {
+        what,
+        id,
+        inputs,
+        declared: this.inputsOf(inputs),
+        created,
+        find: () => d.calls.find(api, inputs, id),
+        computed: (known) => d.computedOf(known, {}),
+      });
+    }
+  }
+
+  async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
+    const d = this.descriptor;
+    const api = this.api();
+    const what = this.subjectOf(news);
+    const until = deadlineOf(news, "update", d.timeouts);
+    const context = this.hookContext(api, news, id, what, until);
+    try {
+      // Resume first: after a partial failure the engine calls update even without changes.
+      const live = await context.settle(false);
+      const converged = await this.converge(context, this.inputsOf(olds), news, live);
+      return { outs: await this.outputs(api, news, converged, olds) };
+    } catch (error) {
+      throw await updateFailure(error, {
+        what,
+        id,
+        olds,
+        news,
+        find: () => d.calls.find(api, news, id),
+        computed: (known) => d.computedOf(known, olds),
+      });
+    }
+  }
+
+  async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
+    const d = this.descriptor;
+    const api = this.api();
+    const declared = this.inputsOf(props);
+    const where = {
+      ...declared,
+      projectId: (declared.projectId as string | undefined) ?? defaultProjectId(),
+    };
+    const live = await d.calls.find(api, where, id);
+    if (!live) {
+      log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
+      return { id: "", props: {}, inputs: {} };
+    }
+    const inputs = d.liveInputs(declared, live);
+    return {
+      id,
+      props: await this.outputs(api, inputs, live, props),
+      inputs: refreshedInputs(declared, inputs),
+    };
+  }
+
+  async delete(id: string, props: Inputs): Promise<void> {
+    const d = this.descriptor;
+    const api = this.api();
+    await deleteAndWait(api, {
+      what: this.subjectOf(props),
+      id,
+      path: d.calls.path(props, id),
+      until: deadlineOf(props, "delete", d.timeouts),
+      find: () => d.calls.find(api, props, id),
+      remove: () => d.calls.remove(api, props, id),
+      accepted: d.deleteAccepted?.(props, id),
+    });
+  }
+
+  /** `Kaas "prod"`: how progress lines and errors name the resource. */
+  private subjectOf(inputs: Inputs): string {
+    return subjectOf(this.descriptor.kind, inputs);
+  }
+
+  /** Only the arguments of a state object (drops computed outputs and `__provider`). */
+  private inputsOf(state: Inputs): Inputs {
+    return inputsOf(state, this.descriptor.computed);
+  }
+
+  private hookContext(
+    api: VendorContainerClient,
+    inputs: Inputs,
+    id: string,
+    what: string,
+    until: number,
+  ): HookContext<R> {
+    const calls = this.descriptor.calls;
+    const observe = () => calls.find(api, inputs, id);
+    return {
+      api,
+      what,
+      id,
+      settle: (afterMutation) =>
+        waitSettled(api, observe, what, id, calls.path(inputs, id), until, afterMutation),
+    };
+  }
+
+  /**
+   * Sends the planned requests from `olds` to `news`, waiting after each; returns the live object. A request
+   * whose answer was lost may have been applied (its retry then meets a busy object): wait for the object to
+   * settle and plan again from what it has now, instead of sending blindly again.
+   */
+  private async converge(context: HookContext<R>, olds: Inputs, news: Inputs, live: R): Promise<R> {
+    const d = this.descriptor;
+    let view = olds;
+    let current = live;
+    for (let round = 1; ; round++) {
+      const steps = d.plan(view, news, current);
+      if (steps.length === 0) break;
+      try {
+        for (const step of steps) {
+          log(context.what, step.describe);
+          await step.send(context.api);
+          current = await context.settle(true);
+        }
+        break;
+      } catch (error) {
+        if (!d.planAgainWhenUncertain || !isUncertain(error) || round >= MAX_UPDATE_ROUNDS) throw error;
+        log(
+          context.what,
+          `the update's outcome is unknown (${errorText(error)}); planning again from the live ${d.noun}`,
+        );
+        current = await context.settle(false);
+        view = d.liveInputs(news, current);
+      }
+    }
+    return d.afterUpdate ? d.afterUpdate({ ...context, olds, news, live: current }) : current;
+  }
+
+  /** Full outputs: the arguments and the computed values. */
+  private async outputs(
+    api: VendorContainerClient,
+    inputs: Inputs,
+    live: R,
+    previous: Inputs,
+  ): Promise<Inputs> {
+    const d = this.descriptor;
+    const computed = d.outputs
+      ? await d.outputs({ api, what: this.subjectOf(inputs), inputs, live, previous })
+      : d.computedOf(live, previous);
+    return jsonSafe({ ...this.inputsOf(inputs), ...computed });
+  }
+}
