@@ -87,14 +87,14 @@ const CHECKED: { name: string; schema: TSchema; responses: string[] }[] = [
  */
 const TOLERATED: Record<string, string> = {
   "Kaas: properties.nodesPool":
-    "a spelling of nodePools one real client reads (api-notes KaaS): accepted, nodePools preferred",
+    'a spelling of nodePools one real client reads (api-notes "KaaS"): accepted, nodePools preferred',
   "Kaas: properties.autoscalerProfile":
     "an insert property the response DTO lacks: read when a service echoes it, never required",
   "Kaas: properties.attachedVolumes":
     "only the emulator's default wire reading sends it (api-notes: no response lists attached volumes)",
   "Kaas node pool: dataCenter.code":
     "the published DataCenterResponseDto has `name` only; `code` is read first where a service sends it",
-  "List: totalCount": "the pagination guide's spelling of `total` (api-notes Envelopes): accept either",
+  "List: totalCount": 'how the pagination guide spells `total` (api-notes "Envelopes"): accept either',
   "Kubeconfig download: content":
     "the download's 200 declares no body; api-notes: JSON {name, content} with base64 content, or raw text",
   "Kubeconfig download: name": "the download's 200 declares no body (see content)",
