@@ -78,7 +78,7 @@ it("holds the built package, its README and changelog, and nothing of the tests 
     .flatMap((target) =>
       target.includes("*") ? KIND_NAMES.map((kind) => target.replace("*", kind)) : [target],
     );
-  const required = ["package.json", "README.md", "CHANGELOG.md", ...targets];
+  const required = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", ...targets];
   expect(required.filter((file) => !files.includes(file))).toEqual([]);
 
   const forbidden = files.filter(
