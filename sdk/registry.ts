@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
+import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
 export type { RegistryInputs } from "../provider/registry/types";
@@ -11,23 +11,7 @@ export type { RegistryInputs } from "../provider/registry/types";
 export type RegistryArgs = ResourceArgs<RegistryInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `registryId` is the resource id (see `idOutput`). */
-const COMPUTED: Record<Exclude<keyof RegistryComputed, "registryId">, undefined> = {
-  uri: undefined,
-  state: undefined,
-  fqdn: undefined,
-  publicBaseUrl: undefined,
-  privateBaseUrl: undefined,
-  engineVersion: undefined,
-  passwordSet: undefined,
-  adminPasswordLastSetDate: undefined,
-  currentVpcUri: undefined,
-  currentSubnetUri: undefined,
-  currentSecurityGroupUri: undefined,
-  currentBlockStorageUri: undefined,
-  currentPublicIpUri: undefined,
-  currentSize: undefined,
-  currentAdminUsername: undefined,
-};
+const COMPUTED = outputSeeds(REGISTRY_COMPUTED_KEYS, "registryId");
 
 /**
  * A container registry with an administrator account. `billingPeriod`, `publicIpUri`, `name` and `tags`

@@ -5,31 +5,8 @@ import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 import type { RegistryComputed } from "./types";
 
-/**
- * Every computed output, once: keyed by `RegistryComputed`, so a forgotten output does not compile (the SDK
- * class seeds the same keys in its `COMPUTED` record).
- */
-const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
-  registryId: true,
-  uri: true,
-  state: true,
-  fqdn: true,
-  publicBaseUrl: true,
-  privateBaseUrl: true,
-  engineVersion: true,
-  passwordSet: true,
-  adminPasswordLastSetDate: true,
-  currentVpcUri: true,
-  currentSubnetUri: true,
-  currentSecurityGroupUri: true,
-  currentBlockStorageUri: true,
-  currentPublicIpUri: true,
-  currentSize: true,
-  currentAdminUsername: true,
-};
-
-/** The names of the computed outputs; everything else in state is an input. */
-export const REGISTRY_COMPUTED_KEYS = Object.keys(REGISTRY_COMPUTED) as (keyof RegistryComputed)[];
+/** The names of the computed outputs (defined with the types, which the SDK class reads too). */
+export { REGISTRY_COMPUTED_KEYS } from "./types";
 
 const ref = (uri: unknown) => (typeof uri === "string" && uri !== "" ? { uri } : undefined);
 

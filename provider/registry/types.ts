@@ -75,3 +75,29 @@ export interface RegistryComputed {
   /** Administrator user name as the service reports it. */
   currentAdminUsername: string | null;
 }
+
+/**
+ * Every computed output, once: keyed by `RegistryComputed`, so a forgotten output does not compile. A value
+ * (not a type) that the SDK class reads too, to seed the same names: this module imports nothing at run time.
+ */
+const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
+  registryId: true,
+  uri: true,
+  state: true,
+  fqdn: true,
+  publicBaseUrl: true,
+  privateBaseUrl: true,
+  engineVersion: true,
+  passwordSet: true,
+  adminPasswordLastSetDate: true,
+  currentVpcUri: true,
+  currentSubnetUri: true,
+  currentSecurityGroupUri: true,
+  currentBlockStorageUri: true,
+  currentPublicIpUri: true,
+  currentSize: true,
+  currentAdminUsername: true,
+};
+
+/** The names of the computed outputs of a Registry; everything else in state is an input. */
+export const REGISTRY_COMPUTED_KEYS = Object.keys(REGISTRY_COMPUTED) as (keyof RegistryComputed)[];

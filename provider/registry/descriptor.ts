@@ -1,0 +1,164 @@
+/**
+ * The Registry kind, described once: its arguments (what a change does, how `check` validates them), its
+ * computed outputs, its service calls and deadlines, and what only a registry does (the administrator
+ * password reset, the engine version only the list answers). `check`, `diff`, the creation token and the
+ * provider all derive from it.
+ */
+import type { RegistryResponse } from "../../schemas";
+import type { VendorContainerClient } from "../../rest/client";
+import { str } from "../common/check";
+import { client, log } from "../common/context";
+import { sameValue } from "../common/diff";
+import {
+  aString,
+  metadataCheck,
+  networkCheck,
+  oneOfValues,
+  projectIdCheck,
+  timeoutsCheck,
+  type ArgumentName,
+  type ArgumentTable,
+} from "../common/kind";
+import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
+import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
+import { registryComputed, registryInsertBody, registryLiveInputs, registryUpdateBody } from "./mapping";
+import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "./types";
+
+const MINUTE = 60_000;
+
+/** Administrator names the service reserves (api-notes "Registry"). */
+export const RESERVED_ADMIN_NAMES = ["admin"];
+
+/**
+ * Every argument of a Registry. api-notes "Registry": the update carries `billingPlan` and `publicIp` only,
+ * plus metadata name and tags.
+ */
+export const REGISTRY_ARGUMENT_RULES = {
+  projectId: { change: "replace", check: projectIdCheck },
+  // `metadataCheck` checks name, location and tags together.
+  name: { change: "update", check: metadataCheck },
+  location: { change: "replace" },
+  tags: { change: "update" },
+  // `networkCheck` checks preset, vpcUri and subnetUri together.
+  preset: { change: "replace", check: networkCheck },
+  vpcUri: { change: "replace" },
+  subnetUri: { change: "replace" },
+  securityGroupUri: { change: "replace", check: aString() },
+  publicIpUri: { change: "update", check: aString() },
+  blockStorageUri: { change: "replace", check: aString() },
+  size: { change: "replace", check: aString() },
+  adminUsername: {
+    change: "replace",
+    check(value, property, { problems }) {
+      const admin = str(value, property, problems, {
+        required: true,
+        pattern: /^[a-z][a-z0-9_-]{2,31}$/,
+        patternHint: "must be 3-32 lower-case letters, digits, '_' or '-', starting with a letter",
+      });
+      if (admin !== undefined && RESERVED_ADMIN_NAMES.includes(admin))
+        problems.add(property, `"${admin}" is reserved by the service; choose another name`);
+    },
+  },
+  billingPeriod: { change: "update", check: oneOfValues(["Hour", "Month", "Year"]) },
+  adminPasswordResetTrigger: { change: "update", check: aString() },
+  timeouts: { change: "update", check: timeoutsCheck },
+  adoptId: { change: "ignore", check: aString() },
+  creationScope: { change: "ignore", check: aString() },
+  creationToken: { change: "ignore" },
+} satisfies ArgumentTable<ArgumentName<RegistryInputs>>;
+
+/**
+ * The engine version, which only the list answers, with `loadEngineVersion` (spec §2.7); every other read is
+ * a GET by id. The `metadata.id` filter only narrows the list: the id is checked on each item, and a service
+ * that ignores or refuses filters is paged through (`listNarrowed`; api-notes "What the published interface
+ * does not show").
+ */
+async function engineVersion(
+  api: VendorContainerClient,
+  projectId: string,
+  id: string,
+  what: string,
+): Promise<string | null> {
+  const list = (filter: string | undefined) =>
+    api.iterateRegistries(projectId, { filter, loadEngineVersion: true });
+  for await (const registry of listNarrowed(api, list, `metadata.id:eq(${filterLiteral(id)})`, what)) {
+    if (registry.metadata.id === id) return registry.data?.info?.version ?? null;
+  }
+  return null;
+}
+
+/** The Registry kind. */
+export const REGISTRY: KindDescriptor<RegistryResponse, ArgumentName<RegistryInputs>> = {
+  kind: "Registry",
+  noun: "registry",
+  arguments: REGISTRY_ARGUMENT_RULES,
+  computed: REGISTRY_COMPUTED_KEYS,
+  // Real registries take 20-40 minutes to provision (api-notes).
+  timeouts: { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },
+  calls: {
+    path: (_inputs, id) => `/registries/${id}`,
+    find: (api, inputs, id) => api.findRegistry(inputs.projectId as string, id),
+    list: (api, inputs) => (filter) => api.iterateRegistries(inputs.projectId as string, { filter }),
+    create: (api, inputs) => api.createRegistry(inputs.projectId as string, registryInsertBody(inputs)),
+    remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId as string, id),
+  },
+  planAgainWhenUncertain: true,
+  async adopt(api, inputs, what) {
+    const { projectId, adoptId } = inputs as { projectId: string; adoptId: string };
+    const found = await api.findRegistry(projectId, adoptId);
+    if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such registry in project ${projectId}`);
+    const liveAdmin = found.properties.adminUser?.username;
+    if (liveAdmin && liveAdmin !== inputs.adminUsername) {
+      throw new Error(
+        `${what}: cannot adopt ${adoptId}: adminUsername declared "${inputs.adminUsername as string}", live "${liveAdmin}"`,
+      );
+    }
+    log(what, `adopting existing registry ${adoptId}`);
+    return found;
+  },
+  liveInputs: registryLiveInputs,
+  // Adopting never resets the password: the trigger is taken as already applied.
+  adoptedInputs: (declared, live) => ({
+    ...registryLiveInputs(declared, live),
+    adminPasswordResetTrigger: declared.adminPasswordResetTrigger,
+  }),
+  plan(olds, news, live) {
+    const body = registryUpdateBody(olds, news);
+    if (!body) return [];
+    return [
+      {
+        describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
+        send: (api) => api.updateRegistry(news.projectId as string, live.metadata.id, body),
+      },
+    ];
+  },
+  async afterUpdate({ api, what, id, settle, olds, news, live }) {
+    if (sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) return live;
+    const projectId = news.projectId as string;
+    const before = live.data?.private?.adminPasswordLastSetDate ?? null;
+    log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
+    try {
+      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
+    } catch (error) {
+      // Never reset twice: when the answer was lost, the password's last-set date tells whether it happened.
+      if (!isUncertain(error)) throw error;
+      const after = (await settle(false)).data?.private?.adminPasswordLastSetDate ?? null;
+      if (after === before) throw error;
+    }
+    return settle(true);
+  },
+  computedOf: (live, previous) => registryComputed(live, (previous.engineVersion as string | null) ?? null),
+  async outputs({ api, what, inputs, live }) {
+    return registryComputed(
+      live,
+      await engineVersion(api, inputs.projectId as string, live.metadata.id, what),
+    );
+  },
+};
+
+/** The Registry provider. Loaded lazily in the provider process; never serialized. */
+export class RegistryProvider extends DescribedProvider<RegistryResponse, ArgumentName<RegistryInputs>> {
+  constructor(api: () => VendorContainerClient = client) {
+    super(REGISTRY, api);
+  }
+}
