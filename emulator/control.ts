@@ -18,9 +18,11 @@
  * | PATCH | `/_emulator/resources/{kind}/{id}` | `ResourcePatch` | the resource's response |
  * | DELETE | `/_emulator/tokens` | | `{revoked}` |
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Emulator } from "./app";
 import type { EmulatorConfigInput } from "./config";
 import type { FaultConfig } from "./faults";
+import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "./http";
 import { ApiProblem } from "./problems";
 import { matchRoute } from "./routes";
 import type { Reply } from "./service";
@@ -193,4 +195,23 @@ export function handleControl(emu: Emulator, method: string, path: string, body:
     });
   }
   return match.route.handler(emu, match.params, body);
+}
+
+/** Serves a request below `CONTROL_PREFIX`: a JSON body, no auth, no faults, no request log entry. */
+export async function serveControl(
+  emu: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const path = url.pathname.slice(CONTROL_PREFIX.length) || "/";
+  let reply: Reply;
+  try {
+    const raw = await readBody(req);
+    const body = raw !== "too-large" && raw.length > 0 ? parseJson(raw) : undefined;
+    reply = handleControl(emu, req.method ?? "GET", path, body);
+  } catch (error) {
+    reply = problemReply(asProblem(error), url.pathname, traceIdOf(0));
+  }
+  send(res, reply);
 }

@@ -1,6 +1,6 @@
 /**
  * `node:http` plumbing of the emulator: reading bodies, writing replies, rendering problems and trace ids.
- * No framework (the package adds no dependencies); the app in `app.ts` composes these.
+ * No framework (the package adds no dependencies); the request pipelines compose these.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WireReadings } from "./config";
@@ -27,6 +27,15 @@ export function readBody(req: IncomingMessage): Promise<Buffer | "too-large"> {
     req.on("end", () => resolve(tooLarge ? "too-large" : Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** Parses a JSON request body; a 400 `malformedJson` problem when it is not JSON. */
+export function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    throw new ApiProblem("malformedJson", { detail: (error as Error).message });
+  }
 }
 
 /** A W3C-traceparent-shaped trace id derived from the request sequence number (deterministic). */

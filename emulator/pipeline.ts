@@ -1,0 +1,101 @@
+/**
+ * The request pipeline of everything outside the control API, in order: request log entry, body read, then
+ * either the token endpoint (`oauth.ts`) or, for the API, the fault decision (latency, dropped connection,
+ * rate limit, injected status), the body size limit, API dispatch (`dispatch.ts`), and optionally a
+ * connection dropped after processing.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { EmulatorCore } from "./core";
+import { dispatchApi } from "./dispatch";
+import type { FaultDecision } from "./faults";
+import { MAX_BODY_BYTES, asProblem, problemReply, readBody, send, traceIdOf } from "./http";
+import { TOKEN_PATH, tokenEndpointReply } from "./oauth";
+import { ApiProblem, FAULT_PROBLEMS } from "./problems";
+import type { RequestLogEntry } from "./requests";
+import type { Reply } from "./service";
+
+/** Throws the problem the fault configuration answers instead of processing: rate limit, injected status. */
+function throwInjectedFault(core: EmulatorCore, decision: FaultDecision): void {
+  const retryAfter = core.faults.takeToken();
+  if (retryAfter !== undefined) {
+    throw new ApiProblem("rateLimited", {
+      detail: "Rate limit exceeded.",
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+  if (decision.status !== undefined) {
+    const headers: Record<string, string> =
+      decision.status === 429 || decision.status === 503
+        ? { "Retry-After": String(core.faults.retryAfterSeconds) }
+        : {};
+    throw new ApiProblem(FAULT_PROBLEMS[decision.status], { detail: "Injected fault.", headers });
+  }
+}
+
+/** The reply of an API request that was not dropped before processing: a problem for any refusal. */
+function apiReply(
+  core: EmulatorCore,
+  req: IncomingMessage,
+  url: URL,
+  raw: Buffer | "too-large",
+  decision: FaultDecision,
+  traceId: string,
+): Reply {
+  try {
+    throwInjectedFault(core, decision);
+    if (raw === "too-large")
+      throw new ApiProblem("payloadTooLarge", { detail: `Bodies are limited to ${MAX_BODY_BYTES} bytes.` });
+    return dispatchApi(core, req, url, raw);
+  } catch (error) {
+    // The reading of the moment: `PUT /_emulator/config` may have changed it since the last answer.
+    return problemReply(asProblem(error), url.pathname, traceId, core.svc.config.wire.errors);
+  }
+}
+
+/** Records `entry` as dropped and destroys the connection without an answer. */
+function drop(
+  core: EmulatorCore,
+  req: IncomingMessage,
+  entry: RequestLogEntry,
+  when: "before" | "after",
+): void {
+  entry.dropped = when;
+  core.log.record(entry);
+  req.socket.destroy();
+}
+
+/** Serves a request of the API or of the token endpoint. */
+export async function serveApi(
+  core: EmulatorCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const entry = core.log.open(req.method ?? "GET", url, core.clock.now());
+  const traceId = traceIdOf(entry.seq);
+  let raw: Buffer | "too-large";
+  try {
+    raw = await readBody(req);
+  } catch {
+    entry.dropped = "before";
+    core.log.record(entry);
+    return;
+  }
+  if (url.pathname === TOKEN_PATH) {
+    const reply = tokenEndpointReply(core, req, raw, traceId);
+    entry.status = reply.status;
+    core.log.record(entry);
+    send(res, reply);
+    return;
+  }
+
+  const decision = core.faults.decide(entry.method);
+  if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
+  if (decision.dropBefore) return drop(core, req, entry, "before");
+  const reply = apiReply(core, req, url, raw, decision, traceId);
+  entry.status = reply.status;
+  // The request was processed (a create created); the client never learns the outcome.
+  if (decision.dropAfter) return drop(core, req, entry, "after");
+  core.log.record(entry);
+  send(res, reply);
+}
