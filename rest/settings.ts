@@ -1,7 +1,9 @@
 /**
  * Connection settings, resolved from Pulumi stack configuration (namespace `vendor`) with environment
- * fallbacks. The same settings serve every resource kind and every function. Credentials are read here,
- * in the provider process, and are never captured into the serialized provider or into state.
+ * fallbacks. This module is the one place that reads them: the providers (provider/common/context.ts,
+ * including the default `projectId` of `check`) and the SDK's functions (sdk/functions.ts) both go through
+ * {@link readSetting}, so a resource and a function never disagree on a value. Credentials are read here, in
+ * the process that calls the service, and are never captured into the serialized provider or into state.
  */
 
 /** Resolved settings of one client. */
@@ -73,19 +75,30 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
 }
 
 /**
- * Resolves the settings: stack config first (`get("vendor:baseUrl")`), then the environment. Throws a
- * `SettingsError` that names both sources when something required is missing.
+ * The value of one setting, by the one rule every reader follows: the stack configuration first
+ * (`get("vendor:projectId")`), then the environment (`VENDOR_PROJECT_ID`); a value is trimmed, and a blank
+ * or whitespace-only value counts as unset at either source, so a blank config key does not hide the
+ * environment. `undefined` when neither source has a value. Never throws.
+ */
+export function readSetting(
+  name: keyof VendorSettings,
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const [configKey, envName] = SETTING_SOURCES[name];
+  const value = [get(configKey), env[envName]].find((v) => v !== undefined && v.trim() !== "");
+  return value?.trim();
+}
+
+/**
+ * Resolves the settings, each by {@link readSetting}: stack config first, then the environment, trimmed,
+ * blank meaning unset. Throws a `SettingsError` that names both sources when something required is missing.
  */
 export function resolveSettings(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): VendorSettings {
-  const read = (name: keyof VendorSettings): string | undefined => {
-    const [configKey, envName] = SETTING_SOURCES[name];
-    // A blank value counts as unset at either source, so a blank config key does not hide the environment.
-    const value = [get(configKey), env[envName]].find((v) => v !== undefined && v.trim() !== "");
-    return value?.trim();
-  };
+  const read = (name: keyof VendorSettings): string | undefined => readSetting(name, get, env);
   const baseUrl = read("baseUrl");
   if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
   if (!/^https?:\/\//.test(baseUrl))

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VendorContainerClient } from "../rest/client";
-import { clientModule } from "../rest/lazy";
+import { sharedClient } from "../rest/clients";
 import { collect } from "../rest/paginate";
 import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
 import { backupComputed } from "../provider/backup/mapping";
@@ -77,8 +77,10 @@ function outputOf<A, R>(args: FunctionInputs<A>, read: (plain: A) => Promise<R>)
   return pulumi.output(args).apply((plain) => read(plain as A));
 }
 
-let shared: { key: string; client: VendorContainerClient } | undefined;
-
+/**
+ * The settings of a call (rest/settings.ts, the rule the providers follow too) and the process's shared
+ * client for them (rest/clients.ts), loaded on the first call so importing the SDK stays light.
+ */
 function api(options: FunctionOptions = {}): { client: VendorContainerClient; settings: VendorSettings } {
   const overrides = (options.settings ?? {}) as Record<string, unknown>;
   const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
@@ -87,9 +89,7 @@ function api(options: FunctionOptions = {}): { client: VendorContainerClient; se
     // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
     return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);
   });
-  const key = JSON.stringify(settings);
-  if (shared?.key !== key) shared = { key, client: new (clientModule().VendorContainerClient)(settings) };
-  return { client: shared.client, settings };
+  return { client: sharedClient(settings), settings };
 }
 
 function project(projectId: string | undefined, settings: VendorSettings): string {

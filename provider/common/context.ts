@@ -1,14 +1,15 @@
 /**
  * The provider process's configuration and clients. `configure` stores the stack configuration
  * synchronously (dynamic-provider notes: RPCs that arrive while an async `configure` is pending see an
- * unconfigured provider). One client per distinct settings serves every resource of the stack, so one
- * token and one keep-alive pool serve all of them. The client is loaded when the first one is made (see
- * rest/lazy.ts): `check` and `diff` never need it.
+ * unconfigured provider). Settings are read by rest/settings.ts and clients come from the process's one
+ * cache (rest/clients.ts), which the SDK's functions share: one client per distinct settings serves every
+ * resource of the stack. The client is loaded when the first one is made (see rest/lazy.ts): `check` and
+ * `diff` never need it.
  */
 import type { VendorContainerClient } from "../../rest/client";
-import { clientModule } from "../../rest/lazy";
+import { resetSharedClients, sharedClient } from "../../rest/clients";
 import { redact } from "../../rest/redact";
-import { resolveSettings, type VendorSettings } from "../../rest/settings";
+import { readSetting, resolveSettings, type VendorSettings } from "../../rest/settings";
 
 /** The engine's `ConfigureRequest.config`. */
 export interface ConfigSource {
@@ -16,7 +17,6 @@ export interface ConfigSource {
 }
 
 let stackConfig: ConfigSource | undefined;
-const clients = new Map<string, VendorContainerClient>();
 
 /** Stores the stack configuration. Synchronous on purpose. */
 export function configure(config: ConfigSource | undefined): void {
@@ -28,30 +28,23 @@ export function currentSettings(): VendorSettings {
   return resolveSettings((key) => stackConfig?.get(key));
 }
 
-/** The default project id (`vendor:projectId` / `VENDOR_PROJECT_ID`), if any. Never throws. */
+/**
+ * The default project id, by the rule of every setting (`readSetting`): `vendor:projectId`, then
+ * `VENDOR_PROJECT_ID`, trimmed, blank meaning unset. `undefined` when neither is set. Never throws, since
+ * `check` calls it without any service setting.
+ */
 export function defaultProjectId(): string | undefined {
-  const fromConfig = stackConfig?.get("vendor:projectId");
-  const value = fromConfig ?? process.env.VENDOR_PROJECT_ID;
-  return value && value.trim() !== "" ? value.trim() : undefined;
+  return readSetting("projectId", (key) => stackConfig?.get(key));
 }
 
-/** The shared client for the current settings. */
+/** The shared client for the current settings (the same object the SDK's functions get for them). */
 export function client(): VendorContainerClient {
-  const settings = currentSettings();
-  const key = JSON.stringify(settings);
-  let existing = clients.get(key);
-  if (!existing) {
-    existing = new (clientModule().VendorContainerClient)(settings, {
-      onRetry: (line) => log("retry", line),
-    });
-    clients.set(key, existing);
-  }
-  return existing;
+  return sharedClient(currentSettings());
 }
 
 /** Drops cached clients (tests). */
 export function resetClients(): void {
-  clients.clear();
+  resetSharedClients();
 }
 
 /**

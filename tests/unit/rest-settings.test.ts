@@ -3,6 +3,7 @@ import {
   DEFAULT_SETTINGS,
   SETTING_SOURCES,
   SettingsError,
+  readSetting,
   resolveSettings,
   type VendorSettings,
 } from "../../rest/settings";
@@ -184,5 +185,41 @@ describe("resolveSettings", () => {
     expect(settingsError(() => resolveSettings(none, { ...minimalEnv, [envName]: value })).message).toBe(
       expected,
     );
+  });
+});
+
+describe("readSetting, the rule of every reader (resolveSettings, a resource's default project, a function)", () => {
+  it.each<[string, Record<string, string>, Record<string, string>, string | undefined]>([
+    ["config set", { "vendor:projectId": "p-config" }, { VENDOR_PROJECT_ID: "p-env" }, "p-config"],
+    ["config trimmed", { "vendor:projectId": " p-config\n" }, {}, "p-config"],
+    ["config empty, environment set", { "vendor:projectId": "" }, { VENDOR_PROJECT_ID: "p-env" }, "p-env"],
+    [
+      "config whitespace, environment set",
+      { "vendor:projectId": " \t" },
+      { VENDOR_PROJECT_ID: " p-env " },
+      "p-env",
+    ],
+    ["config absent, environment set", {}, { VENDOR_PROJECT_ID: "p-env" }, "p-env"],
+    [
+      "config whitespace, environment whitespace",
+      { "vendor:projectId": "  " },
+      { VENDOR_PROJECT_ID: " " },
+      undefined,
+    ],
+    ["neither", {}, {}, undefined],
+  ])("%s", (_label, values, env, expected) => {
+    expect(readSetting("projectId", config(values), env)).toBe(expected);
+    expect(resolveSettings(config(values), { ...minimalEnv, ...env }).projectId).toBe(expected);
+  });
+
+  it("reads process.env when no environment is given", () => {
+    const saved = process.env.VENDOR_PROJECT_ID;
+    process.env.VENDOR_PROJECT_ID = "p-process";
+    try {
+      expect(readSetting("projectId", none)).toBe("p-process");
+    } finally {
+      if (saved === undefined) delete process.env.VENDOR_PROJECT_ID;
+      else process.env.VENDOR_PROJECT_ID = saved;
+    }
   });
 });
