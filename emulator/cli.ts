@@ -4,6 +4,7 @@
  * `Emulator listening on http://HOST:PORT`, to stdout once it accepts connections; on SIGINT or SIGTERM it
  * persists the state file (if any), closes and exits 0.
  */
+import { parseArgs as parseCommandLine, type ParseArgsConfig } from "node:util";
 import {
   FAST_DURATIONS,
   STRICT_WIRE,
@@ -15,6 +16,9 @@ import {
   type StartEmulatorOptions,
   type WireReadings,
 } from "./index";
+
+/** One element of the command line as `parseArgs` reads it. */
+type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];
 
 /** Usage text of `--help`. */
 export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
@@ -51,6 +55,52 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
 /** Thrown for a command line that cannot work; the message is shown with the usage. */
 export class UsageError extends Error {}
 
+/** The options of the command line, as `node:util`'s `parseArgs` reads them. */
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  state: { type: "string" },
+  token: { type: "string", multiple: true },
+  "client-id": { type: "string" },
+  "client-secret": { type: "string" },
+  "token-ttl": { type: "string" },
+  namespace: { type: "string" },
+  seed: { type: "string" },
+  fast: { type: "boolean" },
+  "create-ms": { type: "string" },
+  "update-ms": { type: "string" },
+  "delete-ms": { type: "string" },
+  versions: { type: "string" },
+  "error-rate": { type: "string", multiple: true },
+  "drop-rate": { type: "string" },
+  "drop-after-rate": { type: "string" },
+  "latency-ms": { type: "string" },
+  "rate-limit": { type: "string" },
+  provisioning: { type: "string", multiple: true },
+  wire: { type: "string", multiple: true },
+  strict: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies NonNullable<ParseArgsConfig["options"]>;
+
+type OptionName = keyof typeof OPTIONS;
+/** The options that take a value. */
+type ValueOption = {
+  [N in OptionName]: (typeof OPTIONS)[N]["type"] extends "string" ? N : never;
+}[OptionName];
+/** The flags, `--help` apart. */
+type FlagOption = Exclude<OptionName, ValueOption | "help">;
+
+/** The start options being built, one command-line option after the other. */
+interface Draft {
+  options: StartEmulatorOptions;
+  durations: Partial<Durations>;
+  faults: Partial<FaultConfig>;
+  tokens: string[];
+  wire: Partial<WireReadings>;
+  clientId?: string;
+  clientSecret?: string;
+}
+
 function numberArg(flag: string, text: string | undefined): number {
   const value = Number(text);
   if (text === undefined || text === "" || !Number.isFinite(value))
@@ -58,128 +108,115 @@ function numberArg(flag: string, text: string | undefined): number {
   return value;
 }
 
-/** Parses the command line into start options. Returns "help" for `--help`. */
-export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
-  const options: StartEmulatorOptions = {};
-  const durations: Partial<Durations> = {};
-  const faults: Partial<FaultConfig> = {};
-  const tokens: string[] = [];
-  const wire: Partial<WireReadings> = {};
-  let clientId: string | undefined;
-  let clientSecret: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--help":
-      case "-h":
-        return "help";
-      case "--port":
-        options.port = numberArg(flag, value());
-        break;
-      case "--host":
-        options.host = value();
-        break;
-      case "--state":
-        options.stateFile = value();
-        break;
-      case "--token":
-        tokens.push(value());
-        break;
-      case "--client-id":
-        clientId = value();
-        break;
-      case "--client-secret":
-        clientSecret = value();
-        break;
-      case "--token-ttl":
-        options.tokenTtlSeconds = numberArg(flag, value());
-        break;
-      case "--namespace":
-        options.namespace = value();
-        break;
-      case "--seed":
-        options.seed = numberArg(flag, value());
-        break;
-      case "--fast":
-        Object.assign(durations, FAST_DURATIONS);
-        break;
-      case "--create-ms": {
-        const ms = numberArg(flag, value());
-        Object.assign(durations, { kaasCreateMs: ms, registryCreateMs: ms, backupCreateMs: ms });
-        break;
-      }
-      case "--update-ms": {
-        const ms = numberArg(flag, value());
-        Object.assign(durations, {
-          kaasUpdateMs: ms,
-          registryUpdateMs: ms,
-          backupUpdateMs: ms,
-          resetPasswordMs: ms,
-        });
-        break;
-      }
-      case "--delete-ms": {
-        const ms = numberArg(flag, value());
-        Object.assign(durations, { kaasDeleteMs: ms, registryDeleteMs: ms, backupDeleteMs: ms });
-        break;
-      }
-      case "--versions":
-        options.kubernetesVersions = value()
-          .split(",")
-          .map((v) => v.trim())
-          .filter(Boolean);
-        break;
-      case "--error-rate": {
-        const [status, rate] = value().split("=");
-        faults.errorRates = { ...faults.errorRates, [Number(status)]: numberArg(flag, rate) };
-        break;
-      }
-      case "--drop-rate":
-        faults.dropRate = numberArg(flag, value());
-        break;
-      case "--drop-after-rate":
-        faults.dropAfterProcessingRate = numberArg(flag, value());
-        break;
-      case "--latency-ms":
-        faults.latencyMs = numberArg(flag, value());
-        break;
-      case "--rate-limit": {
-        const [rate, burst] = value().split("/");
-        faults.rateLimit = { ratePerSecond: numberArg(flag, rate), burst: numberArg(flag, burst ?? rate) };
-        break;
-      }
-      case "--provisioning": {
-        const [kind, outcome] = value().split("=");
-        if (!["kaas", "registry", "backup"].includes(kind) || !["ok", "stuck", "fail"].includes(outcome)) {
-          throw new UsageError(`${flag} needs kind=outcome, e.g. kaas=fail`);
-        }
-        faults.provisioning = {
-          ...(faults.provisioning ?? { kaas: "ok", registry: "ok", backup: "ok" }),
-          [kind]: outcome,
-        } as FaultConfig["provisioning"];
-        break;
-      }
-      case "--strict":
-        Object.assign(wire, STRICT_WIRE);
-        break;
-      case "--wire": {
-        const [key, reading] = value().split("=");
-        const choices = (WIRE_CHOICES as Record<string, readonly string[]>)[key];
-        if (!choices) throw new UsageError(`${flag} needs one of ${Object.keys(WIRE_CHOICES).join(", ")}`);
-        if (!choices.includes(reading))
-          throw new UsageError(`${flag} ${key} needs one of ${choices.join(", ")}`);
-        Object.assign(wire, { [key]: reading });
-        break;
-      }
-      default:
-        throw new UsageError(`unknown option ${flag}`);
+/**
+ * What each option with a value does to the draft. Applied in command-line order, since later options
+ * override earlier ones (`--create-ms` after `--fast`, `--wire` after `--strict`).
+ */
+const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string, flag: string) => void } = {
+  port: (d, v, flag) => (d.options.port = numberArg(flag, v)),
+  host: (d, v) => (d.options.host = v),
+  state: (d, v) => (d.options.stateFile = v),
+  token: (d, v) => d.tokens.push(v),
+  "client-id": (d, v) => (d.clientId = v),
+  "client-secret": (d, v) => (d.clientSecret = v),
+  "token-ttl": (d, v, flag) => (d.options.tokenTtlSeconds = numberArg(flag, v)),
+  namespace: (d, v) => (d.options.namespace = v),
+  seed: (d, v, flag) => (d.options.seed = numberArg(flag, v)),
+  "create-ms": (d, v, flag) => {
+    const ms = numberArg(flag, v);
+    Object.assign(d.durations, { kaasCreateMs: ms, registryCreateMs: ms, backupCreateMs: ms });
+  },
+  "update-ms": (d, v, flag) => {
+    const ms = numberArg(flag, v);
+    Object.assign(d.durations, {
+      kaasUpdateMs: ms,
+      registryUpdateMs: ms,
+      backupUpdateMs: ms,
+      resetPasswordMs: ms,
+    });
+  },
+  "delete-ms": (d, v, flag) => {
+    const ms = numberArg(flag, v);
+    Object.assign(d.durations, { kaasDeleteMs: ms, registryDeleteMs: ms, backupDeleteMs: ms });
+  },
+  versions: (d, v) =>
+    (d.options.kubernetesVersions = v
+      .split(",")
+      .map((version) => version.trim())
+      .filter(Boolean)),
+  "error-rate": (d, v, flag) => {
+    const [status, rate] = v.split("=");
+    d.faults.errorRates = { ...d.faults.errorRates, [Number(status)]: numberArg(flag, rate) };
+  },
+  "drop-rate": (d, v, flag) => (d.faults.dropRate = numberArg(flag, v)),
+  "drop-after-rate": (d, v, flag) => (d.faults.dropAfterProcessingRate = numberArg(flag, v)),
+  "latency-ms": (d, v, flag) => (d.faults.latencyMs = numberArg(flag, v)),
+  "rate-limit": (d, v, flag) => {
+    const [rate, burst] = v.split("/");
+    d.faults.rateLimit = { ratePerSecond: numberArg(flag, rate), burst: numberArg(flag, burst ?? rate) };
+  },
+  provisioning: (d, v, flag) => {
+    const [kind, outcome] = v.split("=");
+    if (!["kaas", "registry", "backup"].includes(kind) || !["ok", "stuck", "fail"].includes(outcome)) {
+      throw new UsageError(`${flag} needs kind=outcome, e.g. kaas=fail`);
     }
+    d.faults.provisioning = {
+      ...(d.faults.provisioning ?? { kaas: "ok", registry: "ok", backup: "ok" }),
+      [kind]: outcome,
+    } as FaultConfig["provisioning"];
+  },
+  wire: (d, v, flag) => {
+    const [key, reading] = v.split("=");
+    const choices = (WIRE_CHOICES as Record<string, readonly string[]>)[key];
+    if (!choices) throw new UsageError(`${flag} needs one of ${Object.keys(WIRE_CHOICES).join(", ")}`);
+    if (!choices.includes(reading)) throw new UsageError(`${flag} ${key} needs one of ${choices.join(", ")}`);
+    Object.assign(d.wire, { [key]: reading });
+  },
+};
+
+/** What each flag does to the draft. */
+const FLAG_OPTIONS: { readonly [N in FlagOption]: (draft: Draft) => void } = {
+  fast: (d) => Object.assign(d.durations, FAST_DURATIONS),
+  strict: (d) => Object.assign(d.wire, STRICT_WIRE),
+};
+
+const isValueOption = (name: string): name is ValueOption => Object.hasOwn(VALUE_OPTIONS, name);
+const isFlagOption = (name: string): name is FlagOption => Object.hasOwn(FLAG_OPTIONS, name);
+
+/**
+ * Why strict parsing refused `argv`, worded as the CLI words it, found by reading `argv` again leniently:
+ * the first unknown option, argument or option without its value. "help" when `--help` comes before it.
+ */
+function refusalOf(argv: string[], error: Error): UsageError | "help" {
+  const { tokens } = parseCommandLine({
+    args: argv,
+    options: OPTIONS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "positional") return new UsageError(`unknown option ${token.value}`);
+    if (token.kind === "option-terminator") return new UsageError("unknown option --");
+    if (token.name === "help") return "help";
+    const spelled = token.inlineValue ? `${token.rawName}=${token.value}` : token.rawName;
+    if (isFlagOption(token.name) && token.value !== undefined)
+      return new UsageError(`unknown option ${spelled}`);
+    if (!isValueOption(token.name) && !isFlagOption(token.name))
+      return new UsageError(`unknown option ${spelled}`);
+    // A value that looks like an option is strict parsing's "ambiguous" argument: the value was left out.
+    if (
+      isValueOption(token.name) &&
+      (token.value === undefined || (!token.inlineValue && token.value.startsWith("-")))
+    )
+      return new UsageError(`${token.rawName} needs a value`);
   }
+  return new UsageError(error.message);
+}
+
+/** The start options of the finished draft: only what the command line set. */
+function optionsOf(draft: Draft): StartEmulatorOptions {
+  const { options, durations, faults, tokens, wire, clientId, clientSecret } = draft;
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw new UsageError("--client-id and --client-secret go together");
   }
@@ -189,6 +226,31 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
   if (Object.keys(wire).length > 0) options.wire = wire;
   if (Object.keys(faults).length > 0) options.faults = faults;
   return options;
+}
+
+/**
+ * Parses the command line into start options (strictly: unknown options, arguments and missing values are
+ * usage errors). Returns "help" for `--help` or `-h`, unless an option before it is refused.
+ */
+export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
+  let tokens: Token[];
+  try {
+    ({ tokens } = parseCommandLine({ args: argv, options: OPTIONS, strict: true, tokens: true }));
+  } catch (error) {
+    if (!String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS_")) throw error;
+    const refusal = refusalOf(argv, error as Error);
+    if (refusal === "help") return "help";
+    throw refusal;
+  }
+  const draft: Draft = { options: {}, durations: {}, faults: {}, tokens: [], wire: {} };
+  for (const token of tokens) {
+    // `--` alone ends the options without any argument after it; the CLI takes no arguments at all.
+    if (token.kind !== "option") throw new UsageError("unknown option --");
+    if (token.name === "help") return "help";
+    if (isValueOption(token.name)) VALUE_OPTIONS[token.name](draft, token.value as string, token.rawName);
+    else if (isFlagOption(token.name)) FLAG_OPTIONS[token.name](draft);
+  }
+  return optionsOf(draft);
 }
 
 /** What `main` talks to; the process by default, fakes in tests. */

@@ -1,0 +1,113 @@
+/**
+ * The emulator's command line (`emulator/cli.ts`): strict parsing with `node:util`'s `parseArgs`, later
+ * options overriding earlier ones, and the exact wording of every refusal.
+ */
+import { FAST_DURATIONS, STRICT_WIRE } from "../../emulator";
+import { USAGE, UsageError, main, parseArgs, type CliIo } from "../../emulator/cli";
+
+it.each([[["--help"]], [["-h"]], [["--help", "--colour"]], [["--port", "1", "--help"]]])(
+  "%j asks for the usage",
+  (argv) => {
+    expect(parseArgs(argv)).toBe("help");
+  },
+);
+
+it.each([
+  [["--colour"], "unknown option --colour"],
+  [["--colour", "--help"], "unknown option --colour"],
+  [["-x"], "unknown option -x"],
+  [["foo"], "unknown option foo"],
+  [["--"], "unknown option --"],
+  [["--fast=1"], "unknown option --fast=1"],
+  [["--port"], "--port needs a value"],
+  [["--wire"], "--wire needs a value"],
+  // A value that starts with a dash is taken for a forgotten value (`--latency-ms=-1` passes one).
+  [["--port", "--fast"], "--port needs a value"],
+  [["--host", "--fast"], "--host needs a value"],
+  [["--latency-ms", "-1"], "--latency-ms needs a value"],
+  [["--port", "abc"], "--port needs a number"],
+  [["--port", ""], "--port needs a number"],
+  [["--port", "abc", "--help"], "--port needs a number"],
+  [["--error-rate", "503"], "--error-rate needs a number"],
+  [["--rate-limit", "5/x"], "--rate-limit needs a number"],
+  [["--provisioning", "kaas"], "--provisioning needs kind=outcome, e.g. kaas=fail"],
+  [["--wire", "nope=1"], "--wire needs one of attachments, nodeIds, errors, dataCenter, filters"],
+  [
+    ["--wire", "attachments=nope"],
+    "--wire attachments needs one of attachedVolumes, linkedResources, hidden",
+  ],
+  [["--client-id", "x"], "--client-id and --client-secret go together"],
+  [["--client-secret", "y"], "--client-id and --client-secret go together"],
+])("%j is refused: %s", (argv, message) => {
+  let error: unknown;
+  try {
+    parseArgs(argv);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(UsageError);
+  expect((error as Error).message).toBe(message);
+});
+
+it.each([
+  [["--port=80"], { port: 80 }],
+  [["--latency-ms=-1"], { faults: { latencyMs: -1 } }],
+  [["--versions", "1.30.1, 1.31.0,,"], { kubernetesVersions: ["1.30.1", "1.31.0"] }],
+  [
+    ["--error-rate", "503=0.1", "--error-rate", "500=0.2"],
+    { faults: { errorRates: { 500: 0.2, 503: 0.1 } } },
+  ],
+  [["--rate-limit", "5"], { faults: { rateLimit: { ratePerSecond: 5, burst: 5 } } }],
+  [
+    ["--provisioning", "kaas=fail", "--provisioning", "backup=stuck"],
+    { faults: { provisioning: { kaas: "fail", registry: "ok", backup: "stuck" } } },
+  ],
+  [
+    ["--update-ms", "5", "--delete-ms", "7"],
+    {
+      durations: {
+        kaasUpdateMs: 5,
+        registryUpdateMs: 5,
+        backupUpdateMs: 5,
+        resetPasswordMs: 5,
+        kaasDeleteMs: 7,
+        registryDeleteMs: 7,
+        backupDeleteMs: 7,
+      },
+    },
+  ],
+  [
+    ["--drop-rate", "0.1", "--drop-after-rate", "0.2", "--token-ttl", "60", "--namespace", "NS"],
+    { faults: { dropRate: 0.1, dropAfterProcessingRate: 0.2 }, tokenTtlSeconds: 60, namespace: "NS" },
+  ],
+])("%j parses", (argv, options) => {
+  expect(parseArgs(argv)).toEqual(options);
+});
+
+it("a later option overrides an earlier one", () => {
+  expect(parseArgs(["--fast", "--create-ms", "10"])).toEqual({
+    durations: { ...FAST_DURATIONS, kaasCreateMs: 10, registryCreateMs: 10, backupCreateMs: 10 },
+  });
+  expect(parseArgs(["--create-ms", "10", "--fast"])).toEqual({ durations: FAST_DURATIONS });
+  expect(parseArgs(["--wire", "attachments=linkedResources", "--strict"])).toEqual({ wire: STRICT_WIRE });
+  expect(parseArgs(["--strict", "--wire", "attachments=linkedResources"])).toEqual({
+    wire: { ...STRICT_WIRE, attachments: "linkedResources" },
+  });
+});
+
+it("main prints the usage for --help and the error with the usage, exit 2, for a refusal", async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const exits: number[] = [];
+  const io: CliIo = {
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+    onSignal: () => undefined,
+    exit: (code) => exits.push(code),
+  };
+  expect(await main(["--help"], io)).toBeUndefined();
+  expect(out).toEqual([USAGE.trimEnd()]);
+  expect(await main(["--port"], io)).toBeUndefined();
+  expect(err).toEqual([`error: --port needs a value\n\n${USAGE}`]);
+  expect(exits).toEqual([2]);
+});
