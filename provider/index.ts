@@ -7,7 +7,7 @@
 import { configure as storeConfig, type ConfigSource } from "./common/context";
 import type { CheckFailure, Inputs } from "./common/check";
 import { KaasBackupProvider } from "./backup/descriptor";
-import { KaasProvider } from "./kaas/provider";
+import { KaasProvider } from "./kaas/descriptor";
 import { RegistryProvider } from "./registry/descriptor";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 import type { KindName } from "./kinds";

@@ -1,15 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import type {
-  KaasComputed,
-  KaasInputs,
-  NodePoolArgs,
-  NodePoolStatus,
-  PendingUpgrade,
-  Timeouts,
+import {
+  KAAS_COMPUTED_KEYS,
+  type KaasInputs,
+  type NodePoolArgs,
+  type NodePoolStatus,
+  type PendingUpgrade,
+  type Timeouts,
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
 export type {
@@ -24,28 +24,7 @@ export type {
 export type KaasArgs = ResourceArgs<KaasInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `kaasId` is the resource id (see `idOutput`). */
-const COMPUTED: Record<Exclude<keyof KaasComputed, "kaasId">, undefined> = {
-  uri: undefined,
-  state: undefined,
-  phase: undefined,
-  managementIp: undefined,
-  currentKubernetesVersion: undefined,
-  pendingUpgrade: undefined,
-  currentNodePools: undefined,
-  securityGroupUri: undefined,
-  nodeCidrUri: undefined,
-  creationDate: undefined,
-  kubeconfig: undefined,
-  currentVpcUri: undefined,
-  currentSubnetUri: undefined,
-  currentPodCidr: undefined,
-  currentSecurityGroupName: undefined,
-  kubernetesVersionEndOfSupportDate: undefined,
-  kubernetesVersionRecommended: undefined,
-  clusterType: undefined,
-  disabledReasons: undefined,
-  failureReason: undefined,
-};
+const COMPUTED = outputSeeds(KAAS_COMPUTED_KEYS, "kaasId");
 
 /**
  * A managed Kubernetes cluster of the Vendor.Container service, with node pools, optional high availability,

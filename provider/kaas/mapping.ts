@@ -11,45 +11,50 @@ import type {
   NodePoolUpdate,
 } from "../../schemas";
 import { sameValue, type Inputs } from "../common/diff";
+import { containsUnknown } from "../common/unknown";
 import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 
 export { creationTag } from "../common/resource";
-import { poolsByName } from "./diff";
 import type { KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
 import { compareVersions } from "./version";
 
-/**
- * Every computed output, once: a record keyed by `KaasComputed`, so an output added there and forgotten here
- * does not compile (the SDK class seeds the same keys in its own `COMPUTED` record, so preview shows them
- * unknown). Order is the order of `KAAS_COMPUTED_KEYS`.
- */
-const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
-  kaasId: true,
-  uri: true,
-  state: true,
-  phase: true,
-  managementIp: true,
-  currentKubernetesVersion: true,
-  pendingUpgrade: true,
-  currentNodePools: true,
-  securityGroupUri: true,
-  nodeCidrUri: true,
-  creationDate: true,
-  kubeconfig: true,
-  currentVpcUri: true,
-  currentSubnetUri: true,
-  currentPodCidr: true,
-  currentSecurityGroupName: true,
-  kubernetesVersionEndOfSupportDate: true,
-  kubernetesVersionRecommended: true,
-  clusterType: true,
-  disabledReasons: true,
-  failureReason: true,
-};
+/** The names of the computed outputs (defined with the types, which the SDK class reads too). */
+export { KAAS_COMPUTED_KEYS } from "./types";
 
-/** The names of the computed outputs; everything else in state is an input. */
-export const KAAS_COMPUTED_KEYS = Object.keys(KAAS_COMPUTED) as (keyof KaasComputed)[];
+/** A pool with defaults applied, for order-insensitive comparison by name. */
+function normalisePool(pool: NodePoolArgs): Record<string, unknown> {
+  const autoscaling = pool.autoscaling === true;
+  return {
+    name: pool.name,
+    nodes: pool.nodes,
+    instance: pool.instance,
+    dataCenter: pool.dataCenter,
+    autoscaling,
+    minCount: autoscaling ? (pool.minCount ?? null) : null,
+    maxCount: autoscaling ? (pool.maxCount ?? null) : null,
+  };
+}
+
+/** Pools keyed by name with defaults applied. */
+export function poolsByName(pools: unknown): Map<string, Record<string, unknown>> {
+  const map = new Map<string, Record<string, unknown>>();
+  if (!Array.isArray(pools)) return map;
+  for (const pool of pools as NodePoolArgs[]) map.set(pool.name, normalisePool(pool));
+  return map;
+}
+
+/** True when the two pool lists differ, ignoring order. */
+export function nodePoolsChanged(olds: unknown, news: unknown): boolean {
+  if (containsUnknown(news)) return true;
+  const a = poolsByName(olds);
+  const b = poolsByName(news);
+  if (a.size !== b.size) return true;
+  for (const [name, pool] of b) {
+    if (!a.has(name) || !sameValue(a.get(name), pool)) return true;
+  }
+  return false;
+}
 
 function poolRequest(pool: NodePoolArgs): NodePoolRequest {
   const autoscaling = pool.autoscaling === true;

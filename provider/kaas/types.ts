@@ -195,3 +195,35 @@ export interface KaasComputed {
   /** Why the cluster is in a failure state, as the service reports it; null otherwise. */
   failureReason: string | null;
 }
+
+/**
+ * Every computed output, once: a record keyed by `KaasComputed`, so an output added there and forgotten here
+ * does not compile (the SDK class reads it too, to seed the same names so preview shows them unknown; this
+ * module imports nothing at run time). Order is the order of `KAAS_COMPUTED_KEYS`.
+ */
+const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
+  kaasId: true,
+  uri: true,
+  state: true,
+  phase: true,
+  managementIp: true,
+  currentKubernetesVersion: true,
+  pendingUpgrade: true,
+  currentNodePools: true,
+  securityGroupUri: true,
+  nodeCidrUri: true,
+  creationDate: true,
+  kubeconfig: true,
+  currentVpcUri: true,
+  currentSubnetUri: true,
+  currentPodCidr: true,
+  currentSecurityGroupName: true,
+  kubernetesVersionEndOfSupportDate: true,
+  kubernetesVersionRecommended: true,
+  clusterType: true,
+  disabledReasons: true,
+  failureReason: true,
+};
+
+/** The names of the computed outputs; everything else in state is an input. */
+export const KAAS_COMPUTED_KEYS = Object.keys(KAAS_COMPUTED) as (keyof KaasComputed)[];
