@@ -576,6 +576,20 @@ describe("response schemas", () => {
     expect(validateSchema(schema, page)).toEqual([{ path: "/values/1/metadata/id", message: "is required" }]);
   });
 
+  it("names an item that is not an object by its index, after the envelope's own problems", () => {
+    expect(validateSchema(KaasList, { total: "2", values: [kaasResponse, 7] })).toEqual([
+      { path: "/total", message: "must be integer" },
+      { path: "/values/1", message: "must be object" },
+    ]);
+  });
+
+  it("checks the items of a list with the item schema's own validator", () => {
+    const broken = withChange(kaasResponse, "/metadata/id", DELETE);
+    expect(validateSchema(KaasList, { values: [broken] })).toEqual(
+      validateSchema(KaasResponse, broken).map((p) => ({ ...p, path: `/values/0${p.path}` })),
+    );
+  });
+
   it("rejects a list without values and a total that is not an integer", () => {
     expect(validateSchema(KaasList, { total: "3" })).toEqual([
       { path: "/values", message: "is required" },
