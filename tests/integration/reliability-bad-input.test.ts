@@ -97,7 +97,24 @@ describe("refused by diff too, so a preview stops even when check is skipped", (
   });
 });
 
-it("sent no request of any kind to the service, not even a token exchange", () => {
+it("sends no request of any kind to the service, not even a token exchange, while refusing all of it", async () => {
+  // Self-contained: the whole corpus and both diff refusals run here again, so the test means the same
+  // whether it runs alone or after the others.
+  h.emulator.clearRequests();
+  const tokensBefore = h.issuedTokens.length;
+  for (const [kind, args] of BASES) await h.kind(kind).check({}, { ...args, __provider: SHELL });
+  for (const { kind, olds, news } of CORPUS) {
+    const p = h.kind(kind);
+    const oldInputs = olds ? (await p.check({}, { ...olds, __provider: SHELL })).inputs : {};
+    expect((await p.check(oldInputs, { ...news, __provider: SHELL })).failures).not.toEqual([]);
+  }
+  const { inputs } = await h.kind("Kaas").check({}, { ...clusterArgs(), __provider: SHELL });
+  const state = { ...inputs, kaasId: KAAS_ID, state: "Active", currentKubernetesVersion: "1.33.2" };
+  for (const patch of [{ ha: false }, { kubernetesVersion: "1.32.5" }]) {
+    await expect(h.kind("Kaas").diff(KAAS_ID, state, { ...state, ...patch })).rejects.toMatchObject({
+      name: "RefusedChange",
+    });
+  }
   expect(h.emulator.requests()).toEqual([]);
-  expect(h.issuedTokens).toEqual([]);
+  expect(h.issuedTokens.slice(tokensBefore)).toEqual([]);
 });
