@@ -17,7 +17,7 @@ import {
 } from "../common/kind";
 import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
 import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
-import { BACKUP_COMPUTED_KEYS, type KaasBackupInputs } from "./types";
+import { BACKUP_COMPUTED_KEYS, type CheckedKaasBackupInputs, type KaasBackupInputs } from "./types";
 
 const MINUTE = 60_000;
 
@@ -38,29 +38,24 @@ export const BACKUP_ARGUMENT_RULES = {
   creationToken: { change: "ignore" },
 } satisfies ArgumentTable<ArgumentName<KaasBackupInputs>>;
 
-const pathOf = (kaasId: unknown, id: string) => `/kaas/${kaasId as string}/backups/${id}`;
-
 /** The KaasBackup kind. */
-export const BACKUP: KindDescriptor<BackupResponse, ArgumentName<KaasBackupInputs>> = {
+export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   kind: "KaasBackup",
   noun: "backup",
   arguments: BACKUP_ARGUMENT_RULES,
   computed: BACKUP_COMPUTED_KEYS,
   timeouts: { create: 20 * MINUTE, update: 20 * MINUTE, delete: 20 * MINUTE },
   calls: {
-    path: (inputs, id) => pathOf(inputs.kaasId, id),
-    find: (api, inputs, id) => api.findBackup(inputs.projectId as string, inputs.kaasId as string, id),
-    list: (api, inputs) => (filter) =>
-      api.iterateBackups(inputs.projectId as string, inputs.kaasId as string, { filter }),
-    create: (api, inputs) =>
-      api.createBackup(inputs.projectId as string, inputs.kaasId as string, backupInsertBody(inputs)),
+    path: (inputs, id) => `/kaas/${inputs.kaasId}/backups/${id}`,
+    find: (api, inputs, id) => api.findBackup(inputs.projectId, inputs.kaasId, id),
+    list: (api, inputs) => (filter) => api.iterateBackups(inputs.projectId, inputs.kaasId, { filter }),
+    create: (api, inputs) => api.createBackup(inputs.projectId, inputs.kaasId, backupInsertBody(inputs)),
     // A backup whose cluster or itself is already gone deletes as success (the cluster may go first).
-    remove: (api, inputs, id) => api.deleteBackup(inputs.projectId as string, inputs.kaasId as string, id),
+    remove: (api, inputs, id) => api.deleteBackup(inputs.projectId, inputs.kaasId, id),
   },
   // A backup update carries metadata and the billing period only: nothing to plan again.
   planAgainWhenUncertain: false,
-  async adopt(api, inputs, what) {
-    const { projectId, kaasId, adoptId } = inputs as { projectId: string; kaasId: string; adoptId: string };
+  async adopt(api, { projectId, kaasId }, adoptId, what) {
     const found = await api.findBackup(projectId, kaasId, adoptId);
     if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such backup of cluster ${kaasId}`);
     log(what, `adopting existing backup ${adoptId}`);
@@ -73,8 +68,7 @@ export const BACKUP: KindDescriptor<BackupResponse, ArgumentName<KaasBackupInput
     return [
       {
         describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) =>
-          api.updateBackup(news.projectId as string, news.kaasId as string, live.metadata.id, body),
+        send: (api) => api.updateBackup(news.projectId, news.kaasId, live.metadata.id, body),
       },
     ];
   },
@@ -82,7 +76,7 @@ export const BACKUP: KindDescriptor<BackupResponse, ArgumentName<KaasBackupInput
 };
 
 /** The KaasBackup provider. Loaded lazily in the provider process; never serialized. */
-export class KaasBackupProvider extends DescribedProvider<BackupResponse, ArgumentName<KaasBackupInputs>> {
+export class KaasBackupProvider extends DescribedProvider<BackupResponse, CheckedKaasBackupInputs> {
   constructor(api: () => VendorContainerClient = client) {
     super(BACKUP, api);
   }

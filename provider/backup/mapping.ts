@@ -1,33 +1,34 @@
 /** Translation between KaasBackup arguments and the wire. Pure functions. */
 import type { BackupInsert, BackupResponse, BackupUpdate } from "../../schemas";
-import { sameValue, type Inputs } from "../common/diff";
+import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
-import type { KaasBackupComputed } from "./types";
+import type { CheckedKaasBackupInputs, KaasBackupComputed } from "./types";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
 export { BACKUP_COMPUTED_KEYS } from "./types";
 
-export function backupInsertBody(inputs: Inputs): BackupInsert {
+export function backupInsertBody(inputs: CheckedKaasBackupInputs): BackupInsert {
   return {
     metadata: insertMetadata(inputs),
     properties: compact({
-      billingPeriod: inputs.billingPeriod as string | undefined,
-      type: inputs.type as string | undefined,
-      retentionDays: inputs.retentionDays as number | undefined,
+      billingPeriod: inputs.billingPeriod,
+      type: inputs.type,
+      retentionDays: inputs.retentionDays,
     }),
   };
 }
 
 /** The update body, or undefined when nothing the service stores changed. */
-export function backupUpdateBody(olds: Inputs, news: Inputs): BackupUpdate | undefined {
-  const changed = (k: string) => !sameValue(olds[k], news[k]);
+export function backupUpdateBody(
+  olds: CheckedKaasBackupInputs,
+  news: CheckedKaasBackupInputs,
+): BackupUpdate | undefined {
+  const changed = (k: keyof CheckedKaasBackupInputs) => !sameValue(olds[k], news[k]);
   if (!changed("name") && !changed("tags") && !changed("billingPeriod")) return undefined;
   return {
     metadata: updateMetadata(news),
-    properties: changed("billingPeriod")
-      ? { billingPeriod: (news.billingPeriod as string | undefined) ?? null }
-      : {},
+    properties: changed("billingPeriod") ? { billingPeriod: news.billingPeriod ?? null } : {},
   };
 }
 
@@ -48,8 +49,11 @@ export function backupComputed(response: BackupResponse): KaasBackupComputed {
 }
 
 /** Inputs as the live backup has them (refresh): name, tags and billing period can change out of band. */
-export function backupLiveInputs(declared: Inputs, response: BackupResponse): Inputs {
-  const next: Inputs = { ...declared, name: response.metadata.name ?? declared.name };
+export function backupLiveInputs(
+  declared: CheckedKaasBackupInputs,
+  response: BackupResponse,
+): CheckedKaasBackupInputs {
+  const next: CheckedKaasBackupInputs = { ...declared, name: response.metadata.name ?? declared.name };
   const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
   const live = response.properties.billingPeriod ?? undefined;
@@ -58,7 +62,7 @@ export function backupLiveInputs(declared: Inputs, response: BackupResponse): In
   if (
     live !== undefined &&
     declared.billingPeriod !== undefined &&
-    normaliseBillingPeriod(live) !== normaliseBillingPeriod(declared.billingPeriod as string)
+    normaliseBillingPeriod(live) !== normaliseBillingPeriod(declared.billingPeriod)
   ) {
     next.billingPeriod = live;
   }

@@ -1,4 +1,5 @@
 /** The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). */
+import type { Checked } from "../common/kind";
 import type { Timeouts } from "../kaas/types";
 
 /** Arguments of a KaasBackup. */
@@ -24,6 +25,9 @@ export interface KaasBackupInputs {
   /** Adopt this existing backup id instead of creating one. Changing it later has no effect. */
   adoptId?: string;
 }
+
+/** Arguments of a KaasBackup as `check` returns them: the default project filled in, the creation token computed. */
+export type CheckedKaasBackupInputs = Checked<KaasBackupInputs>;
 
 /** The cluster a backup belongs to. */
 export interface ClusterReference {

@@ -22,13 +22,49 @@ import {
   type Inputs,
 } from "./check";
 import { diffByTable, withUpdates, type ChangeEffect, type DiffResult, type DiffTable } from "./diff";
-import { creationTokenOf } from "./resource";
+import { creationTokenOf, inputsOf } from "./resource";
 
 /** The bookkeeping arguments every created kind carries besides its own: set by the SDK class and `check`. */
 export type Bookkeeping = "creationScope" | "creationToken";
 
 /** The argument names of a kind whose user-facing arguments are `I`. */
 export type ArgumentName<I> = Extract<keyof I, string> | Bookkeeping;
+
+/**
+ * The inputs of a kind whose user-facing arguments are `I` once `check` accepted them: `projectId` is set
+ * (the argument or the configured default) and `creationScope` is what the SDK class set. In a preview any
+ * value may still be the unknown placeholder; create, update, read and delete only ever see known values.
+ */
+export type CheckedArguments<I> = Omit<I, "projectId"> & { projectId: string; creationScope?: string };
+
+/** The checked inputs of a created kind: its checked arguments and the creation token `check` computed. */
+export type Checked<I> = CheckedArguments<I> & { creationToken: string };
+
+/** The argument names of a kind whose checked inputs are `C`: the keys of its argument table. */
+export type ArgumentKey<C> = Extract<keyof C, string>;
+
+/** What `check` hands back: the checked inputs, meaningful once `failures` is empty. */
+export interface CheckResult<C> {
+  inputs: C;
+  failures: CheckFailure[];
+}
+
+/**
+ * The one place a bag of inputs is taken for the checked shape `C`. Only bags `check` validated come here:
+ * its own result, and the inputs and state the engine hands back, which are that result (state adds the
+ * computed outputs, dropped first).
+ */
+function asChecked<C extends Inputs>(validated: Inputs): C {
+  return validated as C;
+}
+
+/**
+ * The checked inputs within a state the engine hands back (`olds` of update, `props` of read and delete):
+ * what an earlier `check` returned, without the computed outputs and `__provider`.
+ */
+export function checkedInputsOf<C extends Inputs>(state: Inputs, computed: readonly string[]): C {
+  return asChecked<C>(inputsOf(state, computed));
+}
 
 /** What `check` knows besides the inputs: injected so `check` stays pure. */
 export interface CheckContext {
@@ -87,20 +123,20 @@ export function diffTableOf<K extends string>(table: ArgumentTable<K>): DiffTabl
  * `check` of a kind: unknown arguments first, then each argument's check in table order, then the creation
  * token from the create-only arguments. Every problem is reported at once.
  */
-export function checkArguments<K extends string>(
-  table: ArgumentTable<K>,
+export function checkArguments<C extends Inputs>(
+  table: ArgumentTable<ArgumentKey<C>>,
   olds: Inputs,
   news: Inputs,
   context: CheckContext,
   options: { creationToken: boolean } = { creationToken: true },
-): { inputs: Inputs; failures: CheckFailure[] } {
+): CheckResult<C> {
   const problems = new Problems();
   const inputs: Inputs = { ...news };
   rejectUnknownProperties(news, argumentNames(table), problems);
   const scope: CheckScope = { olds, news, inputs, problems, context };
   for (const key of argumentNames(table)) table[key].check?.(news[key], key, scope);
   if (options.creationToken) inputs.creationToken = creationTokenOf(inputs, createOnlyArguments(table));
-  return { inputs, failures: problems.failures };
+  return { inputs: asChecked<C>(inputs), failures: problems.failures };
 }
 
 /**

@@ -5,11 +5,19 @@
  * was lost); read (refresh, with refreshed inputs on drift); delete and wait until gone.
  */
 import type { VendorContainerClient } from "../../rest/client";
-import type { CheckFailure, Inputs } from "./check";
+import type { Inputs } from "./check";
 import { client, defaultProjectId, log } from "./context";
 import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
-import { checkArguments, diffArguments, type ArgumentTable, type CheckContext } from "./kind";
+import {
+  checkArguments,
+  checkedInputsOf,
+  diffArguments,
+  type ArgumentKey,
+  type ArgumentTable,
+  type CheckContext,
+  type CheckResult,
+} from "./kind";
 import {
   createIdempotently,
   deleteAndWait,
@@ -25,10 +33,11 @@ import {
   creationTag,
   deadlineOf,
   errorText,
-  inputsOf,
   refreshedInputs,
   subjectOf,
   type DefaultTimeouts,
+  type MetadataArguments,
+  type TimeoutsArgument,
 } from "./resource";
 
 /** Plans of one update: the first, and one more after each request whose outcome was unknown. */
@@ -51,89 +60,110 @@ export interface HookContext<R> {
   settle: (afterMutation: boolean) => Promise<R>;
 }
 
+/**
+ * The checked inputs every created kind has: located by project, named, tagged, with deadlines and the
+ * bookkeeping of idempotent create. Each kind's own checked inputs (`Checked<I>`) extend it.
+ */
+export type KindInputs = Inputs &
+  MetadataArguments & {
+    projectId: string;
+    timeouts?: TimeoutsArgument;
+    adoptId?: string;
+    creationScope?: string;
+    creationToken: string;
+  };
+
 /** The service calls of a kind, through the REST client's methods. `inputs` locate the object. */
-export interface KindCalls<R> {
+export interface KindCalls<R, C extends KindInputs> {
   /** The object's path, as progress lines and the waiter name it. */
-  path(inputs: Inputs, id: string): string;
+  path(inputs: C, id: string): string;
   /** The object, or undefined when it does not exist. */
-  find(api: VendorContainerClient, inputs: Inputs, id: string): Promise<R | undefined>;
+  find(api: VendorContainerClient, inputs: C, id: string): Promise<R | undefined>;
   /** The kind's list endpoint within the scope of `inputs`. */
-  list(api: VendorContainerClient, inputs: Inputs): ListSource<R>;
+  list(api: VendorContainerClient, inputs: C): ListSource<R>;
   /** The create request (one POST). */
-  create(api: VendorContainerClient, inputs: Inputs): Promise<R>;
+  create(api: VendorContainerClient, inputs: C): Promise<R>;
   /** The delete request. */
-  remove(api: VendorContainerClient, inputs: Inputs, id: string): Promise<void>;
+  remove(api: VendorContainerClient, inputs: C, id: string): Promise<void>;
 }
 
 /**
  * One resource kind, described once: its arguments, computed outputs, service calls, default deadlines, and
- * the hooks for what only it does.
+ * the hooks for what only it does. `C` is the kind's checked inputs: what its `check` returns, and what
+ * every hook and call is handed.
  */
-export interface KindDescriptor<R extends ServiceObject, K extends string = string> {
+export interface KindDescriptor<R extends ServiceObject, C extends KindInputs> {
   /** The kind's name, as progress lines show it. */
   kind: string;
   /** How progress lines name the service object (`cluster`, `backup`). */
   noun: string;
-  arguments: ArgumentTable<K>;
+  arguments: ArgumentTable<ArgumentKey<C>>;
   /** The names of the computed outputs; everything else in state is an argument. */
   computed: readonly string[];
   timeouts: DefaultTimeouts;
-  calls: KindCalls<R>;
-  /** Arguments the table marks `ignore` but that bespoke rules compare; throws for a refused change. */
+  calls: KindCalls<R, C>;
+  /**
+   * Arguments the table marks `ignore` but that bespoke rules compare; throws for a refused change. It sees
+   * the state and the inputs as `diff` does, unknown values included.
+   */
   extraChanges?: (olds: Inputs, news: Inputs) => string[];
   /** Whether an update whose answer was lost is planned again from the live object. */
   planAgainWhenUncertain: boolean;
-  /** The existing object `inputs.adoptId` names, verified against the declared arguments. */
-  adopt(api: VendorContainerClient, inputs: Inputs, what: string): Promise<R>;
+  /** The existing object `adoptId` names, verified against the declared arguments. */
+  adopt(api: VendorContainerClient, inputs: C, adoptId: string, what: string): Promise<R>;
   /** The arguments as the live object has them (refresh, and a new plan after an uncertain update). */
-  liveInputs(declared: Inputs, live: R): Inputs;
+  liveInputs(declared: C, live: R): C;
   /** What an adopted object is converged from. Default: `liveInputs`. */
-  adoptedInputs?(declared: Inputs, live: R): Inputs;
+  adoptedInputs?(declared: C, live: R): C;
   /** The requests that take the object from `olds` to `news`, given the live object; none when equal. */
-  plan(olds: Inputs, news: Inputs, live: R): UpdateStep[];
+  plan(olds: C, news: C, live: R): UpdateStep[];
   /** What an update does after its planned requests (a password reset); returns the live object. */
-  afterUpdate?(context: HookContext<R> & { olds: Inputs; news: Inputs; live: R }): Promise<R>;
+  afterUpdate?(context: HookContext<R> & { olds: C; news: C; live: R }): Promise<R>;
   /** The computed outputs of a live object; `previous` is the state (`{}` on create). */
   computedOf(live: R, previous: Inputs): object;
   /** The computed outputs where they need more calls (kubeconfig, engine version). Default: `computedOf`. */
   outputs?(context: {
     api: VendorContainerClient;
     what: string;
-    inputs: Inputs;
+    inputs: C;
     live: R;
     previous: Inputs;
   }): Promise<object>;
   /** The progress line of an accepted delete. Default: `deletion of <id> accepted`. */
-  deleteAccepted?(props: Inputs, id: string): string;
+  deleteAccepted?(props: C, id: string): string;
 }
 
 /** `check` of a described kind: see `checkArguments`. */
-export function checkKind<R extends ServiceObject, K extends string>(
-  descriptor: KindDescriptor<R, K>,
+export function checkKind<R extends ServiceObject, C extends KindInputs>(
+  descriptor: KindDescriptor<R, C>,
   olds: Inputs,
   news: Inputs,
   context: CheckContext,
-): { inputs: Inputs; failures: CheckFailure[] } {
-  return checkArguments(descriptor.arguments, olds, news, context);
+): CheckResult<C> {
+  return checkArguments<C>(descriptor.arguments, olds, news, context);
 }
 
 /** `diff` of a described kind: see `diffArguments`. */
-export function diffKind<R extends ServiceObject, K extends string>(
-  descriptor: KindDescriptor<R, K>,
+export function diffKind<R extends ServiceObject, C extends KindInputs>(
+  descriptor: KindDescriptor<R, C>,
   olds: Inputs,
   news: Inputs,
 ): DiffResult {
   return diffArguments(descriptor.arguments, olds, news, descriptor.extraChanges);
 }
 
-/** The dynamic provider of a described kind. Loaded lazily in the provider process; never serialized. */
-export class DescribedProvider<R extends ServiceObject, K extends string = string> {
+/**
+ * The dynamic provider of a described kind. Loaded lazily in the provider process; never serialized. The
+ * engine hands `create` and `update` the inputs `check` returned, so they take the checked inputs `C`; the
+ * state it hands back (`olds`, `props`) is read through `checkedInputsOf`.
+ */
+export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   constructor(
-    private readonly descriptor: KindDescriptor<R, K>,
+    private readonly descriptor: KindDescriptor<R, C>,
     private readonly api: () => VendorContainerClient = client,
   ) {}
 
-  async check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+  async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
     return checkKind(this.descriptor, olds, news, { now: Date.now(), defaultProjectId: defaultProjectId() });
   }
 
@@ -146,14 +176,15 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
     return { changes, replaces, deleteBeforeReplace: false };
   }
 
-  async create(inputs: Inputs): Promise<{ id: string; outs: Inputs }> {
+  async create(inputs: C): Promise<{ id: string; outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
     const what = this.subjectOf(inputs);
     const until = deadlineOf(inputs, "create", d.timeouts);
-    const adopting = typeof inputs.adoptId === "string" && inputs.adoptId !== "";
+    const adoptId = inputs.adoptId;
+    const adopting = typeof adoptId === "string" && adoptId !== "";
     const created = adopting
-      ? await d.adopt(api, inputs, what)
+      ? await d.adopt(api, inputs, adoptId, what)
       : await createIdempotently({
           what,
           until,
@@ -163,7 +194,7 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
               api,
               list: d.calls.list(api, inputs),
               tag: creationTag(inputs),
-              name: inputs.name as string,
+              name: inputs.name,
             }),
           post: () => d.calls.create(api, inputs),
         });
@@ -190,7 +221,7 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
     }
   }
 
-  async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
+  async update(id: string, olds: Inputs, news: C): Promise<{ outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
     const what = this.subjectOf(news);
@@ -217,10 +248,8 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
     const d = this.descriptor;
     const api = this.api();
     const declared = this.inputsOf(props);
-    const where = {
-      ...declared,
-      projectId: (declared.projectId as string | undefined) ?? defaultProjectId(),
-    };
+    // A state without a project (written before `check` recorded the configured default) is looked up there.
+    const where: C = { ...declared, projectId: declared.projectId ?? defaultProjectId() };
     const live = await d.calls.find(api, where, id);
     if (!live) {
       log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
@@ -237,14 +266,15 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
   async delete(id: string, props: Inputs): Promise<void> {
     const d = this.descriptor;
     const api = this.api();
+    const declared = this.inputsOf(props);
     await deleteAndWait(api, {
-      what: this.subjectOf(props),
+      what: this.subjectOf(declared),
       id,
-      path: d.calls.path(props, id),
-      until: deadlineOf(props, "delete", d.timeouts),
-      find: () => d.calls.find(api, props, id),
-      remove: () => d.calls.remove(api, props, id),
-      accepted: d.deleteAccepted?.(props, id),
+      path: d.calls.path(declared, id),
+      until: deadlineOf(declared, "delete", d.timeouts),
+      find: () => d.calls.find(api, declared, id),
+      remove: () => d.calls.remove(api, declared, id),
+      accepted: d.deleteAccepted?.(declared, id),
     });
   }
 
@@ -253,14 +283,14 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
     return subjectOf(this.descriptor.kind, inputs);
   }
 
-  /** Only the arguments of a state object (drops computed outputs and `__provider`). */
-  private inputsOf(state: Inputs): Inputs {
-    return inputsOf(state, this.descriptor.computed);
+  /** The checked inputs of a state object (drops computed outputs and `__provider`). */
+  private inputsOf(state: Inputs): C {
+    return checkedInputsOf<C>(state, this.descriptor.computed);
   }
 
   private hookContext(
     api: VendorContainerClient,
-    inputs: Inputs,
+    inputs: C,
     id: string,
     what: string,
     until: number,
@@ -281,7 +311,7 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
    * whose answer was lost may have been applied (its retry then meets a busy object): wait for the object to
    * settle and plan again from what it has now, instead of sending blindly again.
    */
-  private async converge(context: HookContext<R>, olds: Inputs, news: Inputs, live: R): Promise<R> {
+  private async converge(context: HookContext<R>, olds: C, news: C, live: R): Promise<R> {
     const d = this.descriptor;
     let view = olds;
     let current = live;
@@ -309,12 +339,7 @@ export class DescribedProvider<R extends ServiceObject, K extends string = strin
   }
 
   /** Full outputs: the arguments and the computed values. */
-  private async outputs(
-    api: VendorContainerClient,
-    inputs: Inputs,
-    live: R,
-    previous: Inputs,
-  ): Promise<Inputs> {
+  private async outputs(api: VendorContainerClient, inputs: C, live: R, previous: Inputs): Promise<Inputs> {
     const d = this.descriptor;
     const computed = d.outputs
       ? await d.outputs({ api, what: this.subjectOf(inputs), inputs, live, previous })

@@ -21,15 +21,17 @@ export function subjectOf(kind: string, inputs: Inputs): string {
   return `${kind} "${scope ?? inputs.name ?? "?"}"`;
 }
 
+/** The `timeouts` argument of a kind, each entry a duration `check` accepted. */
+export type TimeoutsArgument = Partial<Record<keyof DefaultTimeouts, unknown>>;
+
 /** Absolute deadline of `op` from the `timeouts` argument or the kind's default. */
 export function deadlineOf(
-  inputs: Inputs,
+  inputs: { timeouts?: TimeoutsArgument },
   op: keyof DefaultTimeouts,
   defaults: DefaultTimeouts,
   now = Date.now(),
 ): number {
-  const t = (inputs.timeouts ?? {}) as Record<string, unknown>;
-  return now + durationMs(t[op], defaults[op]);
+  return now + durationMs(inputs.timeouts?.[op], defaults[op]);
 }
 
 /** The arguments of a state object: drops computed outputs and `__provider`. */
@@ -56,12 +58,21 @@ export function creationTokenOf(inputs: Inputs, createOnly: readonly string[]): 
 
 export { CREATION_TAG_PREFIX };
 
+/** The metadata arguments every created kind has once checked, with the creation token. */
+export interface MetadataArguments {
+  name: string;
+  location: string;
+  tags?: string[];
+  creationToken?: string;
+}
+
 /** The tag that carries the creation token. */
-export const creationTag = (inputs: Inputs): string => `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
+export const creationTag = (inputs: { creationToken?: string }): string =>
+  `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
 
 /** User tags plus the creation tag, as sent to the service. */
-export function wireTags(inputs: Inputs): string[] {
-  const tags = Array.isArray(inputs.tags) ? (inputs.tags as string[]) : [];
+export function wireTags(inputs: Omit<MetadataArguments, "name" | "location">): string[] {
+  const tags = Array.isArray(inputs.tags) ? inputs.tags : [];
   return inputs.creationToken ? [...tags, creationTag(inputs)] : tags;
 }
 
@@ -96,14 +107,14 @@ export function refreshedInputs(declared: Inputs, live: Inputs): Inputs | undefi
 }
 
 /** Request metadata of a create: name, location and tags (with the creation tag). */
-export function insertMetadata(inputs: Inputs): {
+export function insertMetadata(inputs: MetadataArguments): {
   name: string;
   location: { value: string };
   tags: string[];
 } {
   return {
-    name: inputs.name as string,
-    location: { value: inputs.location as string },
+    name: inputs.name,
+    location: { value: inputs.location },
     tags: wireTags(inputs),
   };
 }
@@ -112,9 +123,13 @@ export function insertMetadata(inputs: Inputs): {
  * Request metadata of an update. Location never changes; it is sent only when set, never as an empty
  * value (spec §9: `{"value": ""}` is refused with "Location Invalid").
  */
-export function updateMetadata(news: Inputs): { name: string; location?: { value: string }; tags: string[] } {
+export function updateMetadata(news: MetadataArguments): {
+  name: string;
+  location?: { value: string };
+  tags: string[];
+} {
   const metadata: { name: string; location?: { value: string }; tags: string[] } = {
-    name: news.name as string,
+    name: news.name,
     tags: wireTags(news),
   };
   if (typeof news.location === "string" && news.location !== "") metadata.location = { value: news.location };

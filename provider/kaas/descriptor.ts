@@ -35,7 +35,7 @@ import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
 import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
-import { KAAS_COMPUTED_KEYS, type KaasInputs } from "./types";
+import { KAAS_COMPUTED_KEYS, type CheckedKaasInputs, type KaasInputs } from "./types";
 import { compareVersions, VERSION_PATTERN } from "./version";
 
 const MINUTE = 60_000;
@@ -266,13 +266,16 @@ export function kaasExtraChanges(olds: Inputs, news: Inputs): string[] {
 }
 
 /** Adopts `adoptId` after verifying that the create-only arguments match the live cluster. */
-async function adoptCluster(api: VendorContainerClient, inputs: Inputs, what: string): Promise<KaasResponse> {
-  const id = inputs.adoptId as string;
-  const live = await api.findKaas(inputs.projectId as string, id);
-  if (!live)
-    throw new Error(`${what}: adoptId ${id}: no such cluster in project ${inputs.projectId as string}`);
+async function adoptCluster(
+  api: VendorContainerClient,
+  inputs: CheckedKaasInputs,
+  id: string,
+  what: string,
+): Promise<KaasResponse> {
+  const live = await api.findKaas(inputs.projectId, id);
+  if (!live) throw new Error(`${what}: adoptId ${id}: no such cluster in project ${inputs.projectId}`);
   const p = live.properties;
-  const declared = inputs.nodeCidr as { address?: string; name?: string } | undefined;
+  const declared = inputs.nodeCidr;
   const mismatches: string[] = [];
   const compare = (property: string, want: unknown, have: unknown) => {
     if (want !== undefined && have !== undefined && have !== null && want !== have) {
@@ -302,7 +305,7 @@ const previousKubeconfig = (previous: Inputs): string | null =>
   (previous.kubeconfig as string | null) ?? null;
 
 /** The Kaas kind. */
-export const KAAS: KindDescriptor<KaasResponse, ArgumentName<KaasInputs>> = {
+export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   kind: "Kaas",
   noun: "cluster",
   arguments: KAAS_ARGUMENT_RULES,
@@ -310,18 +313,18 @@ export const KAAS: KindDescriptor<KaasResponse, ArgumentName<KaasInputs>> = {
   timeouts: { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE },
   calls: {
     path: (_inputs, id) => `/kaas/${id}`,
-    find: (api, inputs, id) => api.findKaas(inputs.projectId as string, id),
-    list: (api, inputs) => (filter) => api.iterateKaas(inputs.projectId as string, { filter }),
-    create: (api, inputs) => api.createKaas(inputs.projectId as string, insertBody(inputs)),
+    find: (api, inputs, id) => api.findKaas(inputs.projectId, id),
+    list: (api, inputs) => (filter) => api.iterateKaas(inputs.projectId, { filter }),
+    create: (api, inputs) => api.createKaas(inputs.projectId, insertBody(inputs)),
     remove: (api, inputs, id) =>
-      api.deleteKaas(inputs.projectId as string, id, { deleteOnCascade: inputs.deleteOnCascade === true }),
+      api.deleteKaas(inputs.projectId, id, { deleteOnCascade: inputs.deleteOnCascade === true }),
   },
   extraChanges: kaasExtraChanges,
   planAgainWhenUncertain: true,
   adopt: adoptCluster,
   liveInputs,
   plan(olds, news, live) {
-    const projectId = news.projectId as string;
+    const projectId = news.projectId;
     const id = live.metadata.id;
     const counts = new Map(livePools(live).map((pool) => [pool.name, pool.nodes ?? 0]));
     const plan = updatePlan(olds, news, live.properties.kubernetesVersion?.value ?? null, counts);
@@ -348,14 +351,14 @@ export const KAAS: KindDescriptor<KaasResponse, ArgumentName<KaasInputs>> = {
     let kubeconfig = before;
     if (live.status?.state === "Active" || live.status?.state === "Running") {
       try {
-        kubeconfig = await api.downloadKubeconfig(inputs.projectId as string, live.metadata.id);
+        kubeconfig = await api.downloadKubeconfig(inputs.projectId, live.metadata.id);
       } catch (error) {
         if (before === null) throw error;
       }
     }
     const computed = computedOutputs(live, kubeconfig);
     if (computed.currentKubernetesVersion && inputs.kubernetesVersion && !computed.pendingUpgrade) {
-      const declared = inputs.kubernetesVersion as string;
+      const declared = inputs.kubernetesVersion;
       if (compareVersions(computed.currentKubernetesVersion, declared) > 0) {
         log(
           subjectOf("Kaas", inputs),
@@ -373,7 +376,7 @@ export const KAAS: KindDescriptor<KaasResponse, ArgumentName<KaasInputs>> = {
  * The Kaas provider: check, diff, create, read, update, delete. Loaded lazily in the provider process by the
  * serialized shell (sdk/shell.ts); nothing here is ever serialized into state.
  */
-export class KaasProvider extends DescribedProvider<KaasResponse, ArgumentName<KaasInputs>> {
+export class KaasProvider extends DescribedProvider<KaasResponse, CheckedKaasInputs> {
   constructor(api: () => VendorContainerClient = client) {
     super(KAAS, api);
   }

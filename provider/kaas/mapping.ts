@@ -10,20 +10,26 @@ import type {
   NodePoolResponse,
   NodePoolUpdate,
 } from "../../schemas";
-import { sameValue, type Inputs } from "../common/diff";
+import { sameValue } from "../common/diff";
 import { containsUnknown } from "../common/unknown";
 import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
 
 export { creationTag } from "../common/resource";
-import type { KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
+import type { BillingPeriod, CheckedKaasInputs, KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
 import { compareVersions } from "./version";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
 export { KAAS_COMPUTED_KEYS } from "./types";
 
+/** A pool with defaults applied: `autoscaling` always set, the bounds `null` unless it autoscales. */
+type NormalisedPool = Required<Omit<NodePoolArgs, "minCount" | "maxCount">> & {
+  minCount: number | null;
+  maxCount: number | null;
+};
+
 /** A pool with defaults applied, for order-insensitive comparison by name. */
-function normalisePool(pool: NodePoolArgs): Record<string, unknown> {
+function normalisePool(pool: NodePoolArgs): NormalisedPool {
   const autoscaling = pool.autoscaling === true;
   return {
     name: pool.name,
@@ -36,9 +42,12 @@ function normalisePool(pool: NodePoolArgs): Record<string, unknown> {
   };
 }
 
-/** Pools keyed by name with defaults applied. */
-export function poolsByName(pools: unknown): Map<string, Record<string, unknown>> {
-  const map = new Map<string, Record<string, unknown>>();
+/**
+ * Pools keyed by name with defaults applied. `diff` hands in the pools of the state and of the inputs as
+ * they come (a list that `check` accepted, or the unknown placeholder in a preview, which has none).
+ */
+export function poolsByName(pools: unknown): Map<string, NormalisedPool> {
+  const map = new Map<string, NormalisedPool>();
   if (!Array.isArray(pools)) return map;
   for (const pool of pools as NodePoolArgs[]) map.set(pool.name, normalisePool(pool));
   return map;
@@ -66,43 +75,43 @@ function poolRequest(pool: NodePoolArgs): NodePoolRequest {
     autoscaling,
     minCount: autoscaling ? pool.minCount : undefined,
     maxCount: autoscaling ? pool.maxCount : undefined,
-  }) as NodePoolRequest;
+  });
 }
 
-function accessProfile(inputs: Inputs) {
+function accessProfile(inputs: CheckedKaasInputs) {
   if (inputs.authorizedIpRanges === undefined && inputs.enablePrivateCluster === undefined) return undefined;
   return compact({
-    authorizedIpRanges: (inputs.authorizedIpRanges as string[] | undefined) ?? null,
-    enablePrivateCluster: (inputs.enablePrivateCluster as boolean | undefined) ?? false,
+    authorizedIpRanges: inputs.authorizedIpRanges ?? null,
+    enablePrivateCluster: inputs.enablePrivateCluster ?? false,
   });
 }
 
 /** `POST .../kaas` body (spec §2.2). */
-export function insertBody(inputs: Inputs): KaasInsert {
-  const identity = inputs.identity as { clientId?: string; clientSecret?: string } | undefined;
+export function insertBody(inputs: CheckedKaasInputs): KaasInsert {
+  const identity = inputs.identity;
   return {
     metadata: insertMetadata(inputs),
     properties: compact({
-      preset: inputs.preset as boolean | undefined,
-      vpc: inputs.vpcUri ? { uri: inputs.vpcUri as string } : undefined,
-      subnet: inputs.subnetUri ? { uri: inputs.subnetUri as string } : undefined,
-      nodeCidr: inputs.nodeCidr as { address: string; name: string },
-      podCidr: inputs.podCidr as string | undefined,
-      securityGroup: inputs.securityGroupName ? { name: inputs.securityGroupName as string } : undefined,
-      kubernetesVersion: { value: inputs.kubernetesVersion as string },
-      nodePools: (inputs.nodePools as NodePoolArgs[]).map(poolRequest),
-      ha: inputs.ha as boolean | undefined,
+      preset: inputs.preset,
+      vpc: inputs.vpcUri ? { uri: inputs.vpcUri } : undefined,
+      subnet: inputs.subnetUri ? { uri: inputs.subnetUri } : undefined,
+      nodeCidr: inputs.nodeCidr,
+      podCidr: inputs.podCidr,
+      securityGroup: inputs.securityGroupName ? { name: inputs.securityGroupName } : undefined,
+      kubernetesVersion: { value: inputs.kubernetesVersion },
+      nodePools: inputs.nodePools.map(poolRequest),
+      ha: inputs.ha,
       storage:
         inputs.maxCumulativeVolumeSize !== undefined
-          ? { maxCumulativeVolumeSize: inputs.maxCumulativeVolumeSize as number }
+          ? { maxCumulativeVolumeSize: inputs.maxCumulativeVolumeSize }
           : undefined,
-      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as "Hour" } : undefined,
+      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod } : undefined,
       identity: identity
         ? compact({ clientId: identity.clientId, clientSecret: identity.clientSecret })
         : undefined,
       autoscalerProfile: inputs.autoscalerProfile,
       apiServerAccessProfile: accessProfile(inputs),
-    }) as KaasInsert["properties"],
+    }),
   };
 }
 
@@ -125,34 +134,34 @@ export interface UpdatePlan {
  * `liveCounts` the current node count of each pool.
  */
 export function updatePlan(
-  olds: Inputs,
-  news: Inputs,
+  olds: CheckedKaasInputs,
+  news: CheckedKaasInputs,
   liveVersion: string | null,
   liveCounts: ReadonlyMap<string, number> = new Map(),
 ): UpdatePlan {
   const properties: KaasUpdate["properties"] = {};
-  const changed = (key: string) => !sameValue(olds[key], news[key]);
+  const changed = (key: keyof CheckedKaasInputs) => !sameValue(olds[key], news[key]);
 
-  const version = news.kubernetesVersion as string;
+  const version = news.kubernetesVersion;
   const versionAhead = liveVersion === null || compareVersions(version, liveVersion) > 0;
   if (versionAhead && (changed("kubernetesVersion") || changed("upgradeDate"))) {
     properties.kubernetesVersion = compact({
       value: version,
-      upgradeDate: news.upgradeDate as string | undefined,
+      upgradeDate: news.upgradeDate,
     });
   }
   if ((olds.ha === true) !== (news.ha === true)) properties.ha = news.ha === true;
   if (changed("maxCumulativeVolumeSize")) {
     properties.storage = {
-      maxCumulativeVolumeSize: (news.maxCumulativeVolumeSize as number | undefined) ?? null,
+      maxCumulativeVolumeSize: news.maxCumulativeVolumeSize ?? null,
     };
   }
   if (changed("billingPeriod") && news.billingPeriod)
-    properties.billingPlan = { billingPeriod: news.billingPeriod as "Hour" };
+    properties.billingPlan = { billingPeriod: news.billingPeriod };
   if (changed("authorizedIpRanges") || changed("enablePrivateCluster")) {
     properties.apiServerAccessProfile = {
-      authorizedIpRanges: (news.authorizedIpRanges as string[] | undefined) ?? null,
-      enablePrivateCluster: (news.enablePrivateCluster as boolean | undefined) ?? false,
+      authorizedIpRanges: news.authorizedIpRanges ?? null,
+      enablePrivateCluster: news.enablePrivateCluster ?? false,
     };
   }
 
@@ -164,7 +173,7 @@ export function updatePlan(
   if (!sameNames || zoneMoved) {
     // The full list also carries the pools that did not change: an autoscaling pool keeps the count the
     // autoscaler gave it (when within bounds and not resized by the user) instead of being reset.
-    properties.nodePools = (news.nodePools as NodePoolArgs[]).map((pool) => {
+    properties.nodePools = news.nodePools.map((pool) => {
       const live = liveCounts.get(pool.name);
       const untouched = before.get(pool.name)?.nodes === pool.nodes;
       const keepLive =
@@ -180,13 +189,13 @@ export function updatePlan(
       const old = before.get(name)!;
       if (sameValue(old, pool)) continue;
       const props: NodePoolUpdate["properties"] = {};
-      if (old.instance !== pool.instance) props.instance = pool.instance as string;
-      if (old.nodes !== pool.nodes) props.nodes = pool.nodes as number;
-      if (old.autoscaling !== pool.autoscaling) props.autoscaling = pool.autoscaling as boolean;
+      if (old.instance !== pool.instance) props.instance = pool.instance;
+      if (old.nodes !== pool.nodes) props.nodes = pool.nodes;
+      if (old.autoscaling !== pool.autoscaling) props.autoscaling = pool.autoscaling;
       if (old.minCount !== pool.minCount || old.autoscaling !== pool.autoscaling)
-        props.minNode = pool.minCount as number | null;
+        props.minNode = pool.minCount;
       if (old.maxCount !== pool.maxCount || old.autoscaling !== pool.autoscaling)
-        props.maxNode = pool.maxCount as number | null;
+        props.maxNode = pool.maxCount;
       pools.push({ name, body: { properties: props } });
     }
   }
@@ -293,9 +302,9 @@ export function computedOutputs(response: KaasResponse, kubeconfig: string | nul
  * the platform upgraded on its own, the node count of an autoscaling pool moving within its bounds, and a
  * pool's zone answered by name only (see `liveZone`).
  */
-export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
+export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse): CheckedKaasInputs {
   const p = response.properties;
-  const next: Inputs = { ...declared };
+  const next: CheckedKaasInputs = { ...declared };
   next.name = response.metadata.name ?? declared.name;
   const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
@@ -304,7 +313,9 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
   if (cap !== undefined || declared.maxCumulativeVolumeSize !== undefined) next.maxCumulativeVolumeSize = cap;
   const period = normaliseBillingPeriod(p.billingPlan?.billingPeriod);
   // An undeclared period is not adopted: the service answers its default, and update could not send it back.
-  if (period !== undefined && declared.billingPeriod !== undefined) next.billingPeriod = period;
+  // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
+  if (period !== undefined && declared.billingPeriod !== undefined)
+    next.billingPeriod = period as BillingPeriod;
   const ranges = p.apiServerAccessProfile?.authorizedIpRanges ?? undefined;
   if (ranges !== undefined || declared.authorizedIpRanges !== undefined)
     next.authorizedIpRanges = ranges ?? undefined;
@@ -314,13 +325,13 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
 
   const live = p.kubernetesVersion?.value ?? undefined;
   const pending = p.kubernetesVersion?.upgradeTo?.value ?? undefined;
-  const want = declared.kubernetesVersion as string | undefined;
+  const want = declared.kubernetesVersion;
   if (live && want && !pending && compareVersions(live, want) < 0) next.kubernetesVersion = live;
 
   const declaredPools = poolsByName(declared.nodePools);
   // `poolsByName` defaults `autoscaling`, so whether it was declared is read from the raw pools.
   const declaredRaw = new Map(
-    (Array.isArray(declared.nodePools) ? (declared.nodePools as NodePoolArgs[]) : []).map((p) => [p.name, p]),
+    (Array.isArray(declared.nodePools) ? declared.nodePools : []).map((p) => [p.name, p]),
   );
   // Pools keep the declared order (the service's order is not meaningful), new ones follow.
   const order = (name: string) => {
@@ -337,20 +348,19 @@ export function liveInputs(declared: Inputs, response: KaasResponse): Inputs {
       status.maxCount !== null &&
       status.nodes >= status.minCount &&
       status.nodes <= status.maxCount;
-    const nodes =
-      withinBounds && wanted && wanted.autoscaling === true ? (wanted.nodes as number) : status.nodes;
+    const nodes = withinBounds && wanted && wanted.autoscaling === true ? wanted.nodes : status.nodes;
     return compact({
       name: status.name,
       nodes,
       // A pool answered without its flavour or zone keeps the declared one rather than an empty string.
-      instance: status.instance === "" && wanted ? (wanted.instance as string) : status.instance,
-      dataCenter: liveZone(pool, wanted?.dataCenter as string | undefined),
+      instance: status.instance === "" && wanted ? wanted.instance : status.instance,
+      dataCenter: liveZone(pool, wanted?.dataCenter),
       autoscaling:
         declaredRaw.get(pool.name)?.autoscaling === undefined && !status.autoscaling
           ? undefined
           : status.autoscaling,
-      minCount: status.autoscaling ? status.minCount : undefined,
-      maxCount: status.autoscaling ? status.maxCount : undefined,
+      minCount: status.autoscaling ? (status.minCount ?? undefined) : undefined,
+      maxCount: status.autoscaling ? (status.maxCount ?? undefined) : undefined,
     });
   });
   return jsonSafe(next);

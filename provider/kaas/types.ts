@@ -2,6 +2,7 @@
  * The arguments and outputs of a Kaas, as plain values. The SDK class `Kaas` wraps these in
  * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
  */
+import type { Checked } from "../common/kind";
 
 /** Billing period of the service (api-notes "KaaS"). */
 export type BillingPeriod = "Hour" | "Month" | "Year";
@@ -120,6 +121,9 @@ export interface KaasInputs {
    */
   adoptId?: string;
 }
+
+/** Arguments of a Kaas as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */
+export type CheckedKaasInputs = Checked<KaasInputs>;
 
 /** A node pool as the service reports it (no node ids: the service does not report them). */
 export interface NodePoolStatus {

@@ -22,7 +22,7 @@ import {
 import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import { registryComputed, registryInsertBody, registryLiveInputs, registryUpdateBody } from "./mapping";
-import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "./types";
+import { REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs, type RegistryInputs } from "./types";
 
 const MINUTE = 60_000;
 
@@ -88,7 +88,7 @@ async function engineVersion(
 }
 
 /** The Registry kind. */
-export const REGISTRY: KindDescriptor<RegistryResponse, ArgumentName<RegistryInputs>> = {
+export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> = {
   kind: "Registry",
   noun: "registry",
   arguments: REGISTRY_ARGUMENT_RULES,
@@ -97,20 +97,19 @@ export const REGISTRY: KindDescriptor<RegistryResponse, ArgumentName<RegistryInp
   timeouts: { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },
   calls: {
     path: (_inputs, id) => `/registries/${id}`,
-    find: (api, inputs, id) => api.findRegistry(inputs.projectId as string, id),
-    list: (api, inputs) => (filter) => api.iterateRegistries(inputs.projectId as string, { filter }),
-    create: (api, inputs) => api.createRegistry(inputs.projectId as string, registryInsertBody(inputs)),
-    remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId as string, id),
+    find: (api, inputs, id) => api.findRegistry(inputs.projectId, id),
+    list: (api, inputs) => (filter) => api.iterateRegistries(inputs.projectId, { filter }),
+    create: (api, inputs) => api.createRegistry(inputs.projectId, registryInsertBody(inputs)),
+    remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId, id),
   },
   planAgainWhenUncertain: true,
-  async adopt(api, inputs, what) {
-    const { projectId, adoptId } = inputs as { projectId: string; adoptId: string };
+  async adopt(api, { projectId, adminUsername }, adoptId, what) {
     const found = await api.findRegistry(projectId, adoptId);
     if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such registry in project ${projectId}`);
     const liveAdmin = found.properties.adminUser?.username;
-    if (liveAdmin && liveAdmin !== inputs.adminUsername) {
+    if (liveAdmin && liveAdmin !== adminUsername) {
       throw new Error(
-        `${what}: cannot adopt ${adoptId}: adminUsername declared "${inputs.adminUsername as string}", live "${liveAdmin}"`,
+        `${what}: cannot adopt ${adoptId}: adminUsername declared "${adminUsername}", live "${liveAdmin}"`,
       );
     }
     log(what, `adopting existing registry ${adoptId}`);
@@ -128,17 +127,17 @@ export const REGISTRY: KindDescriptor<RegistryResponse, ArgumentName<RegistryInp
     return [
       {
         describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) => api.updateRegistry(news.projectId as string, live.metadata.id, body),
+        send: (api) => api.updateRegistry(news.projectId, live.metadata.id, body),
       },
     ];
   },
   async afterUpdate({ api, what, id, settle, olds, news, live }) {
     if (sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) return live;
-    const projectId = news.projectId as string;
+    const projectId = news.projectId;
     const before = live.data?.private?.adminPasswordLastSetDate ?? null;
     log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
     try {
-      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name as string } });
+      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name } });
     } catch (error) {
       // Never reset twice: when the answer was lost, the password's last-set date tells whether it happened.
       if (!isUncertain(error)) throw error;
@@ -149,15 +148,12 @@ export const REGISTRY: KindDescriptor<RegistryResponse, ArgumentName<RegistryInp
   },
   computedOf: (live, previous) => registryComputed(live, (previous.engineVersion as string | null) ?? null),
   async outputs({ api, what, inputs, live }) {
-    return registryComputed(
-      live,
-      await engineVersion(api, inputs.projectId as string, live.metadata.id, what),
-    );
+    return registryComputed(live, await engineVersion(api, inputs.projectId, live.metadata.id, what));
   },
 };
 
 /** The Registry provider. Loaded lazily in the provider process; never serialized. */
-export class RegistryProvider extends DescribedProvider<RegistryResponse, ArgumentName<RegistryInputs>> {
+export class RegistryProvider extends DescribedProvider<RegistryResponse, CheckedRegistryInputs> {
   constructor(api: () => VendorContainerClient = client) {
     super(REGISTRY, api);
   }

@@ -1,43 +1,46 @@
 /** Translation between Registry arguments and the wire. Pure functions. */
 import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
-import { sameValue, type Inputs } from "../common/diff";
+import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
 import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
-import type { RegistryComputed } from "./types";
+import type { BillingPeriod } from "../kaas/types";
+import type { CheckedRegistryInputs, RegistryComputed } from "./types";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
 export { REGISTRY_COMPUTED_KEYS } from "./types";
 
-const ref = (uri: unknown) => (typeof uri === "string" && uri !== "" ? { uri } : undefined);
+const ref = (uri: string | undefined) => (typeof uri === "string" && uri !== "" ? { uri } : undefined);
 
-export function registryInsertBody(inputs: Inputs): RegistryInsert {
+export function registryInsertBody(inputs: CheckedRegistryInputs): RegistryInsert {
   return {
     metadata: insertMetadata(inputs),
     properties: compact({
-      preset: inputs.preset as boolean | undefined,
+      preset: inputs.preset,
       vpc: ref(inputs.vpcUri),
       subnet: ref(inputs.subnetUri),
       securityGroup: ref(inputs.securityGroupUri),
       publicIp: ref(inputs.publicIpUri),
       blockStorage: ref(inputs.blockStorageUri),
-      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod as "Hour" } : undefined,
-      adminUser: { username: inputs.adminUsername as string },
-      size: inputs.size as string | undefined,
-    }) as RegistryInsert["properties"],
+      billingPlan: inputs.billingPeriod ? { billingPeriod: inputs.billingPeriod } : undefined,
+      adminUser: { username: inputs.adminUsername },
+      size: inputs.size,
+    }),
   };
 }
 
 /** The update body, or undefined when nothing the registry update carries changed. */
-export function registryUpdateBody(olds: Inputs, news: Inputs): RegistryUpdate | undefined {
-  const changed = (k: string) => !sameValue(olds[k], news[k]);
-  if (!["name", "tags", "billingPeriod", "publicIpUri"].some(changed)) return undefined;
+export function registryUpdateBody(
+  olds: CheckedRegistryInputs,
+  news: CheckedRegistryInputs,
+): RegistryUpdate | undefined {
+  const changed = (k: keyof CheckedRegistryInputs) => !sameValue(olds[k], news[k]);
+  const carried: (keyof CheckedRegistryInputs)[] = ["name", "tags", "billingPeriod", "publicIpUri"];
+  if (!carried.some(changed)) return undefined;
   return {
     metadata: updateMetadata(news),
     properties: compact({
       billingPlan:
-        changed("billingPeriod") && news.billingPeriod
-          ? { billingPeriod: news.billingPeriod as "Hour" }
-          : undefined,
+        changed("billingPeriod") && news.billingPeriod ? { billingPeriod: news.billingPeriod } : undefined,
       publicIp: changed("publicIpUri") ? ref(news.publicIpUri) : undefined,
     }),
   };
@@ -72,13 +75,18 @@ export function registryComputed(response: RegistryResponse, engineVersion: stri
 }
 
 /** Inputs as the live registry has them (refresh): name, tags, billing and public IP can change out of band. */
-export function registryLiveInputs(declared: Inputs, response: RegistryResponse): Inputs {
-  const next: Inputs = { ...declared, name: response.metadata.name ?? declared.name };
+export function registryLiveInputs(
+  declared: CheckedRegistryInputs,
+  response: RegistryResponse,
+): CheckedRegistryInputs {
+  const next: CheckedRegistryInputs = { ...declared, name: response.metadata.name ?? declared.name };
   const tags = userTags(response.metadata.tags);
   if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
   const period = normaliseBillingPeriod(response.properties.billingPlan?.billingPeriod);
   // An undeclared period is not adopted: the service answers its default, and update could not send it back.
-  if (period !== undefined && declared.billingPeriod !== undefined) next.billingPeriod = period;
+  // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
+  if (period !== undefined && declared.billingPeriod !== undefined)
+    next.billingPeriod = period as BillingPeriod;
   const publicIp = response.properties.publicIp?.uri ?? undefined;
   if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;
   return jsonSafe(next);

@@ -1,4 +1,5 @@
 /** The arguments and outputs of a Registry, as plain values (the SDK class wraps them). */
+import type { Checked } from "../common/kind";
 import type { BillingPeriod, Timeouts } from "../kaas/types";
 
 /** Arguments of a Registry (fields from the reference; the spec does not show them). */
@@ -39,6 +40,9 @@ export interface RegistryInputs {
   /** Adopt this existing registry id instead of creating one. Changing it later has no effect. */
   adoptId?: string;
 }
+
+/** Arguments of a Registry as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */
+export type CheckedRegistryInputs = Checked<RegistryInputs>;
 
 /** Outputs of a Registry beyond its arguments. */
 export interface RegistryComputed {

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { WireReadings } from "../../emulator";
 import { insertBody } from "../../provider/kaas/mapping";
+import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { cluster } from "./support/args";
@@ -61,7 +62,8 @@ async function createDecoy(): Promise<string> {
   const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
   const client = new VendorContainerClient(resolveSettings((key) => config[key], {}));
   // `preset: true` is what the provider's check makes of a cluster declared without a VPC.
-  const body = insertBody({ ...declared.args, preset: true, tags: [USER_TAG, OTHER_STACK_TAG] });
+  const decoy = { ...declared.args, preset: true, tags: [USER_TAG, OTHER_STACK_TAG] };
+  const body = insertBody(decoy as CheckedKaasInputs);
   return (await client.createKaas(PROJECT, body)).metadata.id;
 }
 

@@ -1,7 +1,15 @@
 /** The KaasBackup provider against the emulator. */
 import type { KindProvider } from "../../provider";
 import { backupInsertBody } from "../../provider/backup/mapping";
-import { checked, expectJsonSafe, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import type { CheckedKaasBackupInputs } from "../../provider/backup/types";
+import {
+  asChecked,
+  checked,
+  expectJsonSafe,
+  startHarness,
+  PROJECT,
+  type ProviderHarness,
+} from "./provider-harness";
 
 let h: ProviderHarness;
 let backups: KindProvider;
@@ -99,7 +107,11 @@ it.each([
 
 it("does not create a duplicate after an interrupted create", async () => {
   const inputs = await checked(backups, {}, args());
-  const orphan = await h.client.createBackup(PROJECT, kaasId, backupInsertBody(inputs));
+  const orphan = await h.client.createBackup(
+    PROJECT,
+    kaasId,
+    backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
+  );
   h.running.emulator.clearRequests();
   expect((await backups.create(inputs)).id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
@@ -148,7 +160,11 @@ it("refreshes out-of-band changes and drops a backup deleted out of band", async
 
 it("adopts an existing backup by adoptId", async () => {
   const seed = await checked(backups, {}, args({ creationScope: "x/y/z" }));
-  const existing = await h.client.createBackup(PROJECT, kaasId, backupInsertBody(seed));
+  const existing = await h.client.createBackup(
+    PROJECT,
+    kaasId,
+    backupInsertBody(asChecked<CheckedKaasBackupInputs>(seed)),
+  );
   h.running.emulator.clearRequests();
   const { id } = await create({ adoptId: existing.metadata.id });
   expect(id).toBe(existing.metadata.id);

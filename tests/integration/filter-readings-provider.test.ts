@@ -14,7 +14,10 @@ import { backupInsertBody } from "../../provider/backup/mapping";
 import type { Inputs } from "../../provider/common/check";
 import { insertBody } from "../../provider/kaas/mapping";
 import { registryInsertBody } from "../../provider/registry/mapping";
-import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import type { CheckedKaasBackupInputs } from "../../provider/backup/types";
+import type { CheckedKaasInputs } from "../../provider/kaas/types";
+import type { CheckedRegistryInputs } from "../../provider/registry/types";
+import { asChecked, checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
 
 type Reading = WireReadings["filters"];
 type KindName = "Kaas" | "KaasBackup" | "Registry";
@@ -71,7 +74,7 @@ const KINDS: Record<
       creationScope: "proj/dev/prod",
     }),
     collection: () => "/kaas",
-    post: (inputs) => h.client.createKaas(PROJECT, insertBody(inputs)),
+    post: (inputs) => h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs))),
     live: () => h.running.emulator.state().kaas.filter((k) => k.metadata.id !== hostId),
   },
   KaasBackup: {
@@ -86,7 +89,8 @@ const KINDS: Record<
       creationScope: "proj/dev/nightly",
     }),
     collection: () => `/kaas/${hostId}/backups`,
-    post: (inputs) => h.client.createBackup(PROJECT, hostId, backupInsertBody(inputs)),
+    post: (inputs) =>
+      h.client.createBackup(PROJECT, hostId, backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs))),
     live: () => h.running.emulator.state().backups,
   },
   Registry: {
@@ -101,7 +105,8 @@ const KINDS: Record<
       creationScope: "proj/dev/images",
     }),
     collection: () => "/registries",
-    post: (inputs) => h.client.createRegistry(PROJECT, registryInsertBody(inputs)),
+    post: (inputs) =>
+      h.client.createRegistry(PROJECT, registryInsertBody(asChecked<CheckedRegistryInputs>(inputs))),
     live: () => h.running.emulator.state().registries,
   },
 };

@@ -4,7 +4,15 @@
  */
 import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
-import { checked, expectJsonSafe, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import type { CheckedKaasInputs } from "../../provider/kaas/types";
+import {
+  asChecked,
+  checked,
+  expectJsonSafe,
+  startHarness,
+  PROJECT,
+  type ProviderHarness,
+} from "./provider-harness";
 
 let h: ProviderHarness;
 let kaas: KindProvider;
@@ -91,7 +99,7 @@ describe("create", () => {
   it("resumes an interrupted create instead of creating a duplicate", async () => {
     const inputs = await checked(kaas, {}, args());
     // An earlier run died after the service accepted its POST: the cluster exists, the state does not know it.
-    const orphan = await h.client.createKaas(PROJECT, insertBody(inputs));
+    const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs)));
     h.running.emulator.clearRequests();
     const { id } = await kaas.create(inputs);
     expect(id).toBe(orphan.metadata.id);
@@ -341,7 +349,7 @@ describe("refresh", () => {
 describe("adopt", () => {
   it("adopts an existing cluster by adoptId without creating one, and converges updatable arguments", async () => {
     const seed = await checked(kaas, {}, args({ creationScope: "other/stack/elsewhere" }));
-    const existing = await h.client.createKaas(PROJECT, insertBody(seed));
+    const existing = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(seed)));
     await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, existing.metadata.id), {
       what: "seed",
       path: "/kaas",
@@ -357,7 +365,7 @@ describe("adopt", () => {
 
   it("refuses to adopt a cluster whose create-only arguments differ", async () => {
     const seed = await checked(kaas, {}, args());
-    const existing = await h.client.createKaas(PROJECT, insertBody(seed));
+    const existing = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(seed)));
     const inputs = await checked(
       kaas,
       {},

@@ -1,7 +1,15 @@
 /** The Registry provider against the emulator. */
 import type { KindProvider } from "../../provider";
 import { registryInsertBody } from "../../provider/registry/mapping";
-import { checked, expectJsonSafe, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import type { CheckedRegistryInputs } from "../../provider/registry/types";
+import {
+  asChecked,
+  checked,
+  expectJsonSafe,
+  startHarness,
+  PROJECT,
+  type ProviderHarness,
+} from "./provider-harness";
 
 let h: ProviderHarness;
 let registries: KindProvider;
@@ -122,14 +130,21 @@ it("never resets the password twice when the reset's answer was lost", async () 
 
 it("does not create a duplicate after an interrupted create, and adopts by adoptId", async () => {
   const inputs = await checked(registries, {}, args());
-  const orphan = await h.client.createRegistry(PROJECT, registryInsertBody(inputs));
+  const orphan = await h.client.createRegistry(
+    PROJECT,
+    registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
+  );
   h.running.emulator.clearRequests();
   expect((await registries.create(inputs)).id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
 
   const other = await h.client.createRegistry(
     PROJECT,
-    registryInsertBody(await checked(registries, {}, args({ name: "other", creationScope: "a/b/c" }))),
+    registryInsertBody(
+      asChecked<CheckedRegistryInputs>(
+        await checked(registries, {}, args({ name: "other", creationScope: "a/b/c" })),
+      ),
+    ),
   );
   const adopted = await create({
     name: "other",

@@ -2,8 +2,8 @@
  * KaasBackup wire mapping: the computed outputs of a service answer (exact values, sparse answers, no
  * undefined), their agreement with the computed-key list, and a state written before some outputs existed.
  */
-import { checkBackup } from "../../provider/backup/check";
-import { diffBackup } from "../../provider/backup/diff";
+import { BACKUP } from "../../provider/backup/descriptor";
+import { checkKind, diffKind } from "../../provider/common/kindProvider";
 import { backupComputed, backupLiveInputs } from "../../provider/backup/mapping";
 import { BACKUP_OUTPUTS } from "./support/kind-outputs";
 import type { BackupResponse } from "../../schemas";
@@ -81,7 +81,8 @@ describe("backupComputed", () => {
 
 describe("the billing period on refresh", () => {
   const declared = (billingPeriod?: string) =>
-    checkBackup(
+    checkKind(
+      BACKUP,
       {},
       {
         kaasId: "kaas-1",
@@ -107,7 +108,8 @@ describe("the billing period on refresh", () => {
 });
 
 describe("a state written before the creation date and live type and retention were outputs", () => {
-  const declared = checkBackup(
+  const declared = checkKind(
+    BACKUP,
     {},
     {
       kaasId: "kaas-1",
@@ -122,7 +124,7 @@ describe("a state written before the creation date and live type and retention w
   const { creationDate: _c, currentType: _t, currentRetentionDays: _r, ...older } = backupComputed(answer());
 
   it("shows no change against the unchanged program", () => {
-    expect(diffBackup({ ...declared, ...older }, declared)).toStrictEqual({
+    expect(diffKind(BACKUP, { ...declared, ...older }, declared)).toStrictEqual({
       changes: false,
       replaces: [],
       updates: [],

@@ -5,7 +5,8 @@
 import fc from "fast-check";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { checkKaas } from "../../provider/kaas/check";
+import { checkKind } from "../../provider/common/kindProvider";
+import { KAAS } from "../../provider/kaas/descriptor";
 import {
   CHECK_CONTEXT,
   DEFAULT_PROJECT_ID,
@@ -33,7 +34,7 @@ const PRIVATE = "must lie within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16";
 const HA_REFUSED =
   "cannot be disabled: the service cannot turn high availability off once enabled, and replacing the cluster would destroy it; keep ha: true";
 
-const check = (news: Inputs, olds: Inputs = {}) => checkKaas(olds, news, CHECK_CONTEXT);
+const check = (news: Inputs, olds: Inputs = {}) => checkKind(KAAS, olds, news, CHECK_CONTEXT);
 
 /** The baseline with top-level arguments replaced (`undefined` removes one). */
 function withArgs(patch: Inputs): Inputs {
@@ -538,7 +539,7 @@ describe("checkKaas accepts and normalises valid inputs", () => {
   });
 
   it("refuses a missing projectId when no default is configured", () => {
-    const result = checkKaas({}, withArgs({ projectId: undefined }), { now: NOW });
+    const result = checkKind(KAAS, {}, withArgs({ projectId: undefined }), { now: NOW });
     expect(result.failures).toEqual([
       fail("projectId", "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID"),
     ]);

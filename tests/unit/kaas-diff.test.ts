@@ -6,7 +6,8 @@ import fc from "fast-check";
 import { sameValue, type DiffResult } from "../../provider/common/diff";
 import type { Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { diffKaas, RefusedChange } from "../../provider/kaas/diff";
+import { diffKind } from "../../provider/common/kindProvider";
+import { KAAS, RefusedChange } from "../../provider/kaas/descriptor";
 import { computedOutputs, liveInputs } from "../../provider/kaas/mapping";
 import type { NodePoolArgs } from "../../provider/kaas/types";
 import {
@@ -65,7 +66,7 @@ const [system, workers] = pools;
 
 /** The checked baseline with arguments replaced (`undefined` removes one). */
 function news(patch: Inputs): Inputs {
-  const inputs = { ...base, ...patch };
+  const inputs: Inputs = { ...base, ...patch };
   for (const [key, value] of Object.entries(patch)) if (value === undefined) delete inputs[key];
   return inputs;
 }
@@ -73,7 +74,7 @@ function news(patch: Inputs): Inputs {
 /** The diff, or the refusal's message. */
 function outcome(olds: Inputs, next: Inputs): DiffResult | { refused: string } {
   try {
-    return diffKaas(olds, next);
+    return diffKind(KAAS, olds, next);
   } catch (error) {
     return { refused: (error as Error).message };
   }
@@ -91,7 +92,7 @@ function thrown(fn: () => unknown): unknown {
 
 describe("diffKaas", () => {
   it("finds no change between the state and the inputs it was made from", () => {
-    expect(diffKaas(state, base)).toStrictEqual(NO_CHANGE);
+    expect(diffKind(KAAS, state, base)).toStrictEqual(NO_CHANGE);
   });
 
   it.each<[ReplaceField, string, unknown]>([
@@ -110,18 +111,18 @@ describe("diffKaas", () => {
     ["identity", "given another secret", { clientId: "client-1", clientSecret: "rotated" }],
     ["autoscalerProfile", "set", { expander: "random" }],
   ])("replaces the cluster when %s is %s", (field, _how, value) => {
-    expect(diffKaas(state, news({ [field]: value }))).toStrictEqual(replace(field));
+    expect(diffKind(KAAS, state, news({ [field]: value }))).toStrictEqual(replace(field));
   });
 
   it("replaces when vpcUri changes from one VPC to another", () => {
     const olds = stateOf({ ...base, vpcUri: "/vpcs/v-1", subnetUri: "/subnets/s-1", preset: false });
     const next = { ...base, vpcUri: "/vpcs/v-2", subnetUri: "/subnets/s-1", preset: false };
-    expect(diffKaas(olds, next)).toStrictEqual(replace("vpcUri"));
+    expect(diffKind(KAAS, olds, next)).toStrictEqual(replace("vpcUri"));
   });
 
   it("lists every replaced argument when several change", () => {
     expect(
-      diffKaas(state, news({ location: "ITMI-Milano", podCidr: "100.65.0.0/16", name: "x" })),
+      diffKind(KAAS, state, news({ location: "ITMI-Milano", podCidr: "100.65.0.0/16", name: "x" })),
     ).toStrictEqual({
       changes: true,
       replaces: ["location", "podCidr"],
@@ -147,12 +148,12 @@ describe("diffKaas", () => {
     ["ha", "turned on (false -> true)", true],
     ["kubernetesVersion", "raised", "1.34.0"],
   ])("updates in place when %s is %s", (field, _how, value) => {
-    expect(diffKaas(state, news({ [field]: value }))).toStrictEqual(update(field));
+    expect(diffKind(KAAS, state, news({ [field]: value }))).toStrictEqual(update(field));
   });
 
   it("updates in place when ha goes from absent to true", () => {
     const olds = stateOf(news({ ha: undefined }));
-    expect(diffKaas(olds, news({ ha: true }))).toStrictEqual(update("ha"));
+    expect(diffKind(KAAS, olds, news({ ha: true }))).toStrictEqual(update("ha"));
   });
 
   it.each<[string, unknown]>([
@@ -160,7 +161,7 @@ describe("diffKaas", () => {
     ["creationScope", "shop/dev/other"],
     ["creationToken", "0123456789abcdef0123"],
   ])("ignores a change of the bookkeeping argument %s", (field, value) => {
-    expect(diffKaas(state, news({ [field]: value }))).toStrictEqual(NO_CHANGE);
+    expect(diffKind(KAAS, state, news({ [field]: value }))).toStrictEqual(NO_CHANGE);
   });
 
   it.each<[string, Inputs, Inputs]>([
@@ -201,7 +202,7 @@ describe("diffKaas", () => {
       base,
     ],
   ])("finds no change when %s", (_title, olds, next) => {
-    expect(diffKaas(olds, next)).toStrictEqual(NO_CHANGE);
+    expect(diffKind(KAAS, olds, next)).toStrictEqual(NO_CHANGE);
   });
 
   it.each<[string, NodePoolArgs[]]>([
@@ -226,19 +227,21 @@ describe("diffKaas", () => {
       ],
     ],
   ])("updates the node pools in place, never replacing, when %s", (_title, nextPools) => {
-    expect(diffKaas(state, news({ nodePools: nextPools }))).toStrictEqual(update("nodePools"));
+    expect(diffKind(KAAS, state, news({ nodePools: nextPools }))).toStrictEqual(update("nodePools"));
   });
 
   it("matches pools by name, not position: same position, different pool, is a change", () => {
     const olds = stateOf(news({ nodePools: [system, workers] }));
     const next = news({ nodePools: [system, { ...workers, nodes: 5 }] });
-    expect(diffKaas(olds, next)).toStrictEqual(update("nodePools"));
-    expect(diffKaas(olds, news({ nodePools: [{ ...workers }, { ...system }] }))).toStrictEqual(NO_CHANGE);
+    expect(diffKind(KAAS, olds, next)).toStrictEqual(update("nodePools"));
+    expect(diffKind(KAAS, olds, news({ nodePools: [{ ...workers }, { ...system }] }))).toStrictEqual(
+      NO_CHANGE,
+    );
   });
 
   it("reports several in-place changes together", () => {
     const next = news({ tags: [], ha: true, kubernetesVersion: "1.34.0", nodePools: [system] });
-    expect(diffKaas(state, next)).toStrictEqual(update("tags", "ha", "kubernetesVersion", "nodePools"));
+    expect(diffKind(KAAS, state, next)).toStrictEqual(update("tags", "ha", "kubernetesVersion", "nodePools"));
   });
 
   describe("refusals", () => {
@@ -248,7 +251,7 @@ describe("diffKaas", () => {
       ["false", false],
       ["absent", undefined],
     ])("refuses ha true -> %s with a RefusedChange naming ha", (_title, ha) => {
-      const error = thrown(() => diffKaas(haState, news({ ha })));
+      const error = thrown(() => diffKind(KAAS, haState, news({ ha })));
       expect(error).toBeInstanceOf(RefusedChange);
       expect(error).toBeInstanceOf(Error);
       expect(error).toMatchObject({ name: "RefusedChange", property: "ha", message: HA_REFUSED });
@@ -268,7 +271,7 @@ describe("diffKaas", () => {
       ["1.33.2", null, "1.33.1", "1.33.2"],
     ])("refuses declared %s (live %s) -> %s, naming %s as the current version", (from, live, to, current) => {
       const olds = { ...stateOf(news({ kubernetesVersion: from })), currentKubernetesVersion: live };
-      const error = thrown(() => diffKaas(olds, news({ kubernetesVersion: to })));
+      const error = thrown(() => diffKind(KAAS, olds, news({ kubernetesVersion: to })));
       expect(error).toBeInstanceOf(RefusedChange);
       expect(error).toMatchObject({
         name: "RefusedChange",
@@ -284,21 +287,23 @@ describe("diffKaas", () => {
       ["1.33.2", "1.33.2", "1.33.10"],
     ])("updates declared %s (live %s) -> %s in place", (from, live, to) => {
       const olds = { ...stateOf(news({ kubernetesVersion: from })), currentKubernetesVersion: live };
-      expect(diffKaas(olds, news({ kubernetesVersion: to }))).toStrictEqual(update("kubernetesVersion"));
+      expect(diffKind(KAAS, olds, news({ kubernetesVersion: to }))).toStrictEqual(
+        update("kubernetesVersion"),
+      );
     });
   });
 
   describe("unknown values", () => {
     it.each(REPLACE_FIELDS)("an unknown %s is an update, not a replacement", (field) => {
-      expect(diffKaas(state, news({ [field]: UNKNOWN }))).toStrictEqual(update(field));
+      expect(diffKind(KAAS, state, news({ [field]: UNKNOWN }))).toStrictEqual(update(field));
     });
 
     it.each<[string, Inputs]>([
       ["nodeCidr.address", news({ nodeCidr: { address: UNKNOWN, name: "prod-nodes" } })],
       ["identity.clientSecret", news({ identity: { clientId: "client-1", clientSecret: UNKNOWN } })],
     ])("an unknown nested %s is an update, not a replacement", (_title, next) => {
-      expect(diffKaas(state, next).replaces).toEqual([]);
-      expect(diffKaas(state, next).changes).toBe(true);
+      expect(diffKind(KAAS, state, next).replaces).toEqual([]);
+      expect(diffKind(KAAS, state, next).changes).toBe(true);
     });
 
     it.each<[string, Inputs]>([
@@ -310,11 +315,11 @@ describe("diffKaas", () => {
       ["nodePools", news({ nodePools: [{ ...system, autoscaling: UNKNOWN }, workers] })],
       ["nodePools", news({ nodePools: [{ ...system, minCount: UNKNOWN }, workers] })],
     ])("an unknown %s is an update", (field, next) => {
-      expect(diffKaas(state, next)).toStrictEqual(update(field));
+      expect(diffKind(KAAS, state, next)).toStrictEqual(update(field));
     });
 
     it("an unknown ha is not refused even when ha was true", () => {
-      expect(diffKaas(stateOf(news({ ha: true })), news({ ha: UNKNOWN }))).toStrictEqual(update("ha"));
+      expect(diffKind(KAAS, stateOf(news({ ha: true })), news({ ha: UNKNOWN }))).toStrictEqual(update("ha"));
     });
   });
 });
@@ -369,7 +374,7 @@ describe("diffKaas properties", () => {
   it("diff(state(x), x) has no change for any valid x", () => {
     fc.assert(
       fc.property(checkedKaasInputsArb, (x) => {
-        expect(diffKaas(stateOf(x), x)).toStrictEqual(NO_CHANGE);
+        expect(diffKind(KAAS, stateOf(x), x)).toStrictEqual(NO_CHANGE);
       }),
     );
   });
@@ -382,7 +387,7 @@ describe("diffKaas properties", () => {
       fc.property(checkedKaasInputsArb, change, (x, [field, value]) => {
         fc.pre(!sameValue(x[field], value));
         const next = { ...x, [field]: value };
-        expect(diffKaas(stateOf(x), next)).toStrictEqual(replace(field));
+        expect(diffKind(KAAS, stateOf(x), next)).toStrictEqual(replace(field));
       }),
     );
   });
@@ -394,7 +399,7 @@ describe("diffKaas properties", () => {
     fc.assert(
       fc.property(withPath, ([x, path]) => {
         const top = path[0] as string;
-        const result = diffKaas(stateOf(x), setAt(x, path, UNKNOWN));
+        const result = diffKind(KAAS, stateOf(x), setAt(x, path, UNKNOWN));
         expect(result).toStrictEqual(IGNORED_FIELDS.includes(top) ? NO_CHANGE : update(top));
       }),
     );
@@ -419,7 +424,7 @@ describe("diffKaas properties", () => {
     fc.assert(
       fc.property(edited, ([x, nextPools]) => {
         const differs = !sameValue(poolSet(x.nodePools as NodePoolArgs[]), poolSet(nextPools));
-        expect(diffKaas(stateOf(x), { ...x, nodePools: nextPools })).toStrictEqual(
+        expect(diffKind(KAAS, stateOf(x), { ...x, nodePools: nextPools })).toStrictEqual(
           differs ? update("nodePools") : NO_CHANGE,
         );
       }),
@@ -461,9 +466,9 @@ describe("diffKaas properties", () => {
     fc.assert(
       fc.property(scenario, ([x, liveNodes]) => {
         const response = responseFor(x, { liveNodes });
-        expect(diffKaas(stateOf(x, response), x)).toStrictEqual(NO_CHANGE);
+        expect(diffKind(KAAS, stateOf(x, response), x)).toStrictEqual(NO_CHANGE);
         const refreshed = { ...liveInputs(x, response), ...computedOutputs(response, KUBECONFIG) };
-        expect(diffKaas(refreshed, x)).toStrictEqual(NO_CHANGE);
+        expect(diffKind(KAAS, refreshed, x)).toStrictEqual(NO_CHANGE);
       }),
     );
   });
@@ -486,7 +491,7 @@ describe("diffKaas properties", () => {
       fc.property(scenario, ([x, name, count]) => {
         const response = responseFor(x, { liveNodes: { [name]: count } });
         const refreshed = { ...liveInputs(x, response), ...computedOutputs(response, KUBECONFIG) };
-        expect(diffKaas(refreshed, x)).toStrictEqual(update("nodePools"));
+        expect(diffKind(KAAS, refreshed, x)).toStrictEqual(update("nodePools"));
       }),
     );
   });

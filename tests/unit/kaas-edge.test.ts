@@ -1,6 +1,6 @@
 /** Edge cases of Kaas check, diff and update planning found in review. */
-import { checkKaas } from "../../provider/kaas/check";
-import { diffKaas } from "../../provider/kaas/diff";
+import { checkKind, diffKind } from "../../provider/common/kindProvider";
+import { KAAS } from "../../provider/kaas/descriptor";
 import { liveInputs, updatePlan } from "../../provider/kaas/mapping";
 import type { NodePoolArgs } from "../../provider/kaas/types";
 import { UNKNOWN } from "../../provider/common/unknown";
@@ -8,7 +8,7 @@ import { CHECK_CONTEXT, baselineInputs, checked, responseFor, stateOf } from "./
 
 it("refuses preset: false without a VPC and subnet", () => {
   const raw = { ...baselineInputs(), preset: false };
-  expect(checkKaas({}, raw, CHECK_CONTEXT).failures).toEqual([
+  expect(checkKind(KAAS, {}, raw, CHECK_CONTEXT).failures).toEqual([
     {
       property: "preset",
       reason: "is false but vpcUri and subnetUri are not given: there would be no network",
@@ -22,12 +22,12 @@ describe("a replace field that is partly unknown at preview", () => {
 
   it("replaces when its known part changed, since up will", () => {
     const news = { ...inputs, nodeCidr: { address: UNKNOWN, name: "renamed-nodes" } };
-    expect(diffKaas(state, news).replaces).toEqual(["nodeCidr"]);
+    expect(diffKind(KAAS, state, news).replaces).toEqual(["nodeCidr"]);
   });
 
   it("does not replace when only the unknown part may differ", () => {
     const news = { ...inputs, nodeCidr: { address: UNKNOWN, name: "prod-nodes" } };
-    expect(diffKaas(state, news)).toEqual({ changes: true, replaces: [], updates: ["nodeCidr"] });
+    expect(diffKind(KAAS, state, news)).toEqual({ changes: true, replaces: [], updates: ["nodeCidr"] });
   });
 });
 

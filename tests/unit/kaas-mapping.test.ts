@@ -19,7 +19,7 @@ import {
   updatePlan,
   type UpdatePlan,
 } from "../../provider/kaas/mapping";
-import type { NodePoolArgs } from "../../provider/kaas/types";
+import type { CheckedKaasInputs, NodePoolArgs } from "../../provider/kaas/types";
 import { KAAS_OUTPUTS } from "./support/kind-outputs";
 import {
   KUBECONFIG,
@@ -30,6 +30,7 @@ import {
   responseFor,
   undefinedPaths,
   versionArb,
+  withArguments,
 } from "./support/kaas-fixtures";
 
 const base = checked(baselineInputs());
@@ -59,10 +60,8 @@ const METADATA = {
 const NOTHING: UpdatePlan = { cluster: undefined, pools: [] };
 
 /** The checked baseline with arguments replaced (`undefined` removes one). */
-function news(patch: Inputs, from: Inputs = base): Inputs {
-  const inputs = { ...from, ...patch };
-  for (const [key, value] of Object.entries(patch)) if (value === undefined) delete inputs[key];
-  return inputs;
+function news(patch: Inputs, from: CheckedKaasInputs = base): CheckedKaasInputs {
+  return withArguments(from, patch);
 }
 
 /** Every body of a plan passes its wire schema. */
@@ -188,13 +187,13 @@ describe("insertBody", () => {
 });
 
 describe("updatePlan", () => {
-  const plan = (next: Inputs, live: string | null = "1.33.2", olds: Inputs = base) => {
+  const plan = (next: CheckedKaasInputs, live: string | null = "1.33.2", olds: CheckedKaasInputs = base) => {
     const result = updatePlan(olds, next, live);
     expectPlanMatchesSchemas(result);
     return result;
   };
 
-  it.each<[string, Inputs]>([
+  it.each<[string, CheckedKaasInputs]>([
     ["nothing changed", base],
     ["only the pool order changed", news({ nodePools: [workers, system] })],
     [
@@ -327,7 +326,7 @@ describe("updatePlan", () => {
   });
 
   const scheduled = news({ kubernetesVersion: "1.34.1", upgradeDate: "2026-07-01T02:00:00Z" });
-  it.each<[string, Inputs, Inputs, string | null, unknown]>([
+  it.each<[string, CheckedKaasInputs, CheckedKaasInputs, string | null, unknown]>([
     [
       "an upgrade scheduled at upgradeDate",
       base,
@@ -371,7 +370,7 @@ describe("updatePlan", () => {
     expect(plan(news({ kubernetesVersion: "1.34.0" }), live)).toStrictEqual(NOTHING);
   });
 
-  it.each<[string, Inputs, unknown]>([
+  it.each<[string, CheckedKaasInputs, unknown]>([
     ["HA enabled", news({ ha: true }), { ha: true }],
     [
       "the storage cap raised",
@@ -695,7 +694,7 @@ describe("liveInputs", () => {
     expect("tags" in liveInputs(declared, responseFor(declared))).toBe(false);
   });
 
-  it.each<[string, string | null, Inputs, unknown]>([
+  it.each<[string, string | null, CheckedKaasInputs, unknown]>([
     ["hourly", "hourly", base, "Hour"],
     ["MONTHLY", "MONTHLY", base, "Month"],
     ["yearly", "yearly", base, "Year"],

@@ -5,18 +5,24 @@
  * tables; kind-contracts.test.ts drives each one through the public provider interface.
  */
 import fc from "fast-check";
-import { checkBackup } from "../../provider/backup/check";
-import { diffBackup } from "../../provider/backup/diff";
+import { BACKUP } from "../../provider/backup/descriptor";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import type { DiffResult, DiffTable } from "../../provider/common/diff";
+import type { CheckContext } from "../../provider/common/kind";
+import { checkKind, diffKind } from "../../provider/common/kindProvider";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { checkRegistry } from "../../provider/registry/check";
-import { diffRegistry } from "../../provider/registry/diff";
+import { REGISTRY } from "../../provider/registry/descriptor";
 import { checkVolumeAttachment } from "../../provider/volumeAttachment/check";
 import { diffVolumeAttachment } from "../../provider/volumeAttachment/diff";
 
 const ctx = { defaultProjectId: "proj-1" };
 const VOLUME = "/projects/proj-1/providers/Vendor.Storage/blockStorages/v-1";
+
+/** The check and diff of the described kinds, as their providers run them. */
+const checkBackup = (olds: Inputs, news: Inputs, c: CheckContext) => checkKind(BACKUP, olds, news, c);
+const diffBackup = (olds: Inputs, news: Inputs) => diffKind(BACKUP, olds, news);
+const checkRegistry = (olds: Inputs, news: Inputs, c: CheckContext) => checkKind(REGISTRY, olds, news, c);
+const diffRegistry = (olds: Inputs, news: Inputs) => diffKind(REGISTRY, olds, news);
 
 interface Kind {
   name: string;

@@ -3,8 +3,8 @@
  * undefined, nothing secret), their agreement with the computed-key list, and a state written before some
  * outputs existed.
  */
-import { checkRegistry } from "../../provider/registry/check";
-import { diffRegistry } from "../../provider/registry/diff";
+import { checkKind, diffKind } from "../../provider/common/kindProvider";
+import { REGISTRY } from "../../provider/registry/descriptor";
 import { registryComputed, registryLiveInputs } from "../../provider/registry/mapping";
 import type { RegistryResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
@@ -105,7 +105,8 @@ describe("registryComputed", () => {
 });
 
 describe("a state written before the network, storage, size and admin user were outputs", () => {
-  const declared = checkRegistry(
+  const declared = checkKind(
+    REGISTRY,
     {},
     {
       name: "images",
@@ -122,7 +123,7 @@ describe("a state written before the network, storage, size and admin user were 
   );
 
   it("shows no change against the unchanged program", () => {
-    expect(diffRegistry({ ...declared, ...older }, declared)).toStrictEqual({
+    expect(diffKind(REGISTRY, { ...declared, ...older }, declared)).toStrictEqual({
       changes: false,
       replaces: [],
       updates: [],
@@ -136,7 +137,8 @@ describe("a state written before the network, storage, size and admin user were 
 
 describe("the billing period on refresh", () => {
   const declared = (billingPeriod?: string) =>
-    checkRegistry(
+    checkKind(
+      REGISTRY,
       {},
       {
         name: "images",

@@ -6,9 +6,14 @@
 import fc from "fast-check";
 import type { KaasResponse, NodePoolResponse } from "../../../schemas";
 import type { Inputs } from "../../../provider/common/check";
-import { checkKaas, type KaasCheckContext } from "../../../provider/kaas/check";
+import type { CheckContext } from "../../../provider/common/kind";
+import { checkKind } from "../../../provider/common/kindProvider";
+import { KAAS } from "../../../provider/kaas/descriptor";
 import { computedOutputs } from "../../../provider/kaas/mapping";
-import type { NodePoolArgs } from "../../../provider/kaas/types";
+import type { CheckedKaasInputs, NodePoolArgs } from "../../../provider/kaas/types";
+
+/** What `check` of a Kaas knows in these tests: always a clock, for `upgradeDate`. */
+export type KaasCheckContext = CheckContext & { now: number };
 
 /** The clock of every check in these tests: 2026-06-01T12:00:00Z. */
 export const NOW = Date.parse("2026-06-01T12:00:00Z");
@@ -70,10 +75,24 @@ export function fullInputs(): Inputs {
 }
 
 /** The checked (normalised) form of `raw`; throws when check reports any problem. */
-export function checked(raw: Inputs, olds: Inputs = {}, ctx: KaasCheckContext = CHECK_CONTEXT): Inputs {
-  const { inputs, failures } = checkKaas(olds, raw, ctx);
+export function checked(
+  raw: Inputs,
+  olds: Inputs = {},
+  ctx: KaasCheckContext = CHECK_CONTEXT,
+): CheckedKaasInputs {
+  const { inputs, failures } = checkKind(KAAS, olds, raw, ctx);
   if (failures.length > 0) throw new Error(`fixture is invalid: ${JSON.stringify(failures)}`);
   return inputs;
+}
+
+/**
+ * `from` with arguments replaced (`undefined` removes one), still typed as checked inputs: the mapping tests
+ * patch in values `check` accepts, and remove optional arguments only.
+ */
+export function withArguments(from: CheckedKaasInputs, patch: Inputs): CheckedKaasInputs {
+  const inputs: Inputs = { ...from, ...patch };
+  for (const [key, value] of Object.entries(patch)) if (value === undefined) delete inputs[key];
+  return inputs as CheckedKaasInputs;
 }
 
 /** How a faithful service answer may differ from the declared inputs. */
@@ -389,4 +408,4 @@ export const kaasInputsArb: fc.Arbitrary<Inputs> = fc
   .map(([inputs, network]) => ({ ...inputs, ...network }));
 
 /** Valid Kaas inputs after check (defaults applied, creation token set), as diff and mapping see them. */
-export const checkedKaasInputsArb: fc.Arbitrary<Inputs> = kaasInputsArb.map((raw) => checked(raw));
+export const checkedKaasInputsArb: fc.Arbitrary<CheckedKaasInputs> = kaasInputsArb.map((raw) => checked(raw));
