@@ -1,19 +1,10 @@
 /** `diff` of a VolumeAttachment: any change of where the volume goes replaces it, detaching first. */
-import { diffByTable, type DiffResult, type DiffTable, type Inputs } from "../common/diff";
-import type { VolumeAttachmentInputs } from "./types";
+import type { DiffResult, Inputs } from "../common/diff";
+import { diffArguments } from "../common/kind";
+import { VOLUME_ATTACHMENT_ARGUMENT_RULES } from "./check";
 
-export const VOLUME_ATTACHMENT_DIFF_TABLE: DiffTable<keyof VolumeAttachmentInputs | "creationScope"> = {
-  projectId: "replace",
-  kaasId: "replace",
-  nodePoolName: "replace",
-  nodeId: "replace",
-  volumeUri: "replace",
-  timeouts: "update",
-  adoptId: "ignore",
-  creationScope: "ignore",
-};
-
+/** Diffs a VolumeAttachment's state (`olds`) against its checked inputs, by the rules of its table. */
 export function diffVolumeAttachment(olds: Inputs, news: Inputs): DiffResult {
   // A volume is attached to one node at a time: the old attachment must go before the new one is made.
-  return { ...diffByTable(olds, news, VOLUME_ATTACHMENT_DIFF_TABLE), deleteBeforeReplace: true };
+  return { ...diffArguments(VOLUME_ATTACHMENT_ARGUMENT_RULES, olds, news), deleteBeforeReplace: true };
 }

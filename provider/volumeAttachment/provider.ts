@@ -11,25 +11,23 @@ import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { TRANSITIONAL_STATES, classifyState, type WaitVerdict } from "../../rest/waiter";
-import type { CheckFailure, Inputs } from "../common/check";
+import type { Inputs } from "../common/check";
 import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
+import { checkedInputsOf, type CheckResult } from "../common/kind";
 import { jsonSafe } from "../common/outputs";
-import {
-  deadlineOf,
-  errorText,
-  inputsOf as splitInputs,
-  subjectOf as subject,
-  refreshedInputs,
-} from "../common/resource";
+import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
 import { attachmentId, checkVolumeAttachment } from "./check";
 import { diffVolumeAttachment } from "./diff";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
+import type { CheckedVolumeAttachmentInputs } from "./types";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
 const subjectOf = (inputs: Inputs) => subject("VolumeAttachment", inputs);
-const inputsOf = (state: Inputs) => splitInputs(state, ["sizeGb", "verification"]);
+/** The checked inputs of a state (or of the inputs `check` returned): without the computed outputs. */
+const inputsOf = (state: Inputs) =>
+  checkedInputsOf<CheckedVolumeAttachmentInputs>(state, ["sizeGb", "verification"]);
 
 /** One look at the cluster during a wait. Never undefined, so a cluster that is gone is judged, not failed. */
 interface ClusterLook {
@@ -88,10 +86,14 @@ const shownAttached = (view: AttachmentView): boolean =>
 const isAlreadyAttached = (error: unknown): boolean =>
   isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
+/**
+ * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
+ * take the checked inputs; the state it hands back is read through `inputsOf`.
+ */
 export class VolumeAttachmentProvider {
   constructor(private readonly api: () => VendorContainerClient = client) {}
 
-  async check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }> {
+  async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
     return checkVolumeAttachment(olds, news, { defaultProjectId: defaultProjectId() });
   }
 
@@ -103,12 +105,10 @@ export class VolumeAttachmentProvider {
   /** Polls the cluster through the client's waiter until `judge` is satisfied. */
   private watch(
     api: VendorContainerClient,
-    inputs: Inputs,
+    { projectId, kaasId }: CheckedVolumeAttachmentInputs,
     args: { what: string; until: number; target: string; afterMutation: boolean },
     judge: (look: ClusterLook) => WaitVerdict,
   ): Promise<ClusterLook> {
-    const projectId = inputs.projectId as string;
-    const kaasId = inputs.kaasId as string;
     return api.waitUntilSettled<ClusterLook>(
       async () => {
         const cluster = await api.findKaas(projectId, kaasId);
@@ -127,11 +127,13 @@ export class VolumeAttachmentProvider {
   }
 
   /** Outputs from the last look at the cluster; `previous` outputs keep a size no response shows any more. */
-  private outputs(inputs: Inputs, cluster: KaasResponse | undefined, previous: Inputs = {}): Inputs {
-    const view: AttachmentView = cluster
-      ? viewAttachment(cluster, inputs.volumeUri as string)
-      : { shows: "nothing" };
-    const verification: Verification = verificationOf(view, inputs.nodeId as string) ?? "none";
+  private outputs(
+    inputs: CheckedVolumeAttachmentInputs,
+    cluster: KaasResponse | undefined,
+    previous: Inputs = {},
+  ): Inputs {
+    const view: AttachmentView = cluster ? viewAttachment(cluster, inputs.volumeUri) : { shows: "nothing" };
+    const verification: Verification = verificationOf(view, inputs.nodeId) ?? "none";
     const sizeGb =
       view.shows === "attachedVolumes"
         ? (view.attachment?.sizeGb ?? null)
@@ -140,16 +142,18 @@ export class VolumeAttachmentProvider {
   }
 
   /** Rewrites a refusal caused by the cluster's storage limit so that it names the limit. */
-  private async explain(api: VendorContainerClient, inputs: Inputs, error: unknown): Promise<unknown> {
+  private async explain(
+    api: VendorContainerClient,
+    inputs: CheckedVolumeAttachmentInputs,
+    error: unknown,
+  ): Promise<unknown> {
     if (
       !isVendorApiError(error) ||
       error.status !== 400 ||
       !/maxCumulativeVolumeSize|storage limit/i.test(error.message)
     )
       return error;
-    const cluster = await api
-      .findKaas(inputs.projectId as string, inputs.kaasId as string)
-      .catch(() => undefined);
+    const cluster = await api.findKaas(inputs.projectId, inputs.kaasId).catch(() => undefined);
     const limit = cluster?.properties.storage?.maxCumulativeVolumeSize;
     return new Error(
       `${subjectOf(inputs)}: attaching ${inputs.volumeUri} would exceed the cluster's storage limit ` +
@@ -161,8 +165,8 @@ export class VolumeAttachmentProvider {
    * The refusal to take over an attachment whose node the service does not show without `adoptId`: it may be
    * this resource's own (an interrupted run, a retried request) or another node's.
    */
-  private unknownNodeRefusal(inputs: Inputs, why: string): Error {
-    const id = attachmentId(inputs.kaasId as string, inputs.volumeUri as string);
+  private unknownNodeRefusal(inputs: CheckedVolumeAttachmentInputs, why: string): Error {
+    const id = attachmentId(inputs.kaasId, inputs.volumeUri);
     return new Error(
       `${subjectOf(inputs)}: ${why}, and the service does not show to which node, so it cannot be checked to ` +
         `be node ${inputs.nodeId}. If this attachment is yours (an interrupted run, a retried request), set ` +
@@ -180,12 +184,9 @@ export class VolumeAttachmentProvider {
    * attachments, the attach is sent anyway: a 2xx means it was not attached and now is, a refusal "already
    * attached" means it is attached somewhere in the cluster and is taken over only with `adoptId`.
    */
-  async create(inputs: Inputs): Promise<{ id: string; outs: Inputs }> {
+  async create(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
-    const projectId = inputs.projectId as string;
-    const kaasId = inputs.kaasId as string;
-    const volumeUri = inputs.volumeUri as string;
-    const nodeId = inputs.nodeId as string;
+    const { projectId, kaasId, volumeUri, nodeId } = inputs;
     const what = subjectOf(inputs);
     const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
     const id = attachmentId(kaasId, volumeUri);
@@ -223,7 +224,7 @@ export class VolumeAttachmentProvider {
     }
     if (send) {
       try {
-        await api.attachVolume(projectId, kaasId, inputs.nodePoolName as string, nodeId, volumeUri);
+        await api.attachVolume(projectId, kaasId, inputs.nodePoolName, nodeId, volumeUri);
         log(
           what,
           view.shows === "nothing" && adopt
@@ -269,7 +270,7 @@ export class VolumeAttachmentProvider {
   }
 
   /** Only `timeouts` updates in place; nothing to send. Waits for a pending attach (partial failure resume). */
-  async update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }> {
+  async update(id: string, olds: Inputs, news: CheckedVolumeAttachmentInputs): Promise<{ outs: Inputs }> {
     const api = this.api();
     const live = await this.watch(
       api,
@@ -280,7 +281,7 @@ export class VolumeAttachmentProvider {
         target: "attached",
         afterMutation: false,
       },
-      attachedTo(news.volumeUri as string, news.nodeId as string),
+      attachedTo(news.volumeUri, news.nodeId),
     );
     return { outs: this.outputs(news, live.cluster, olds) };
   }
@@ -294,11 +295,9 @@ export class VolumeAttachmentProvider {
     const api = this.api();
     const declared = inputsOf(props);
     const what = subjectOf(declared);
-    const volumeUri = declared.volumeUri as string;
-    const cluster = await api.findKaas(
-      (declared.projectId as string) ?? defaultProjectId(),
-      declared.kaasId as string,
-    );
+    const volumeUri = declared.volumeUri;
+    // A state without a project (written before `check` recorded the configured default) is looked up there.
+    const cluster = await api.findKaas(declared.projectId ?? defaultProjectId(), declared.kaasId);
     if (!cluster) {
       log(what, `cluster ${declared.kaasId} no longer exists, and ${volumeUri} is attached to it no more`);
       return { id: "", props: {}, inputs: {} };
@@ -335,26 +334,19 @@ export class VolumeAttachmentProvider {
    */
   async delete(id: string, props: Inputs): Promise<void> {
     const api = this.api();
-    const projectId = props.projectId as string;
-    const kaasId = props.kaasId as string;
-    const volumeUri = props.volumeUri as string;
-    const what = subjectOf(props);
+    const declared = inputsOf(props);
+    const { projectId, kaasId, volumeUri } = declared;
+    const what = subjectOf(declared);
     const cluster = await api.findKaas(projectId, kaasId);
     if (!cluster) return;
     const view = viewAttachment(cluster, volumeUri);
     if (view.shows !== "nothing" && !shownAttached(view)) return;
     let accepted = true;
     try {
-      await api.detachVolumeFromNode(
-        projectId,
-        kaasId,
-        props.nodePoolName as string,
-        props.nodeId as string,
-        volumeUri,
-      );
+      await api.detachVolumeFromNode(projectId, kaasId, declared.nodePoolName, declared.nodeId, volumeUri);
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      log(what, `node ${props.nodeId} no longer holds ${volumeUri}; detaching at cluster level`);
+      log(what, `node ${declared.nodeId} no longer holds ${volumeUri}; detaching at cluster level`);
       try {
         await api.detachVolumeFromCluster(projectId, kaasId, volumeUri);
       } catch (fallbackError) {
@@ -366,10 +358,10 @@ export class VolumeAttachmentProvider {
     }
     await this.watch(
       api,
-      props,
+      declared,
       {
         what: `${what} (${id})`,
-        until: deadlineOf(props, "delete", DEFAULT_TIMEOUTS),
+        until: deadlineOf(declared, "delete", DEFAULT_TIMEOUTS),
         target: "detached",
         afterMutation: accepted,
       },

@@ -1,4 +1,5 @@
 /** The arguments and outputs of a VolumeAttachment, as plain values (the SDK class wraps them). */
+import type { CheckedArguments } from "../common/kind";
 import type { Timeouts } from "../kaas/types";
 
 /** Arguments of a VolumeAttachment. Any change replaces it: detach first, then attach. */
@@ -34,6 +35,9 @@ export interface VolumeAttachmentInputs {
    */
   adoptId?: string;
 }
+
+/** Arguments of a VolumeAttachment as `check` returns them: the default project filled in. */
+export type CheckedVolumeAttachmentInputs = CheckedArguments<VolumeAttachmentInputs>;
 
 /** Outputs of a VolumeAttachment beyond its arguments. */
 export interface VolumeAttachmentComputed {

@@ -11,6 +11,7 @@ import {
 } from "../../emulator";
 import { configure, provider, type KindProvider } from "../../provider";
 import { resetClients } from "../../provider/common/context";
+import type { CheckResult } from "../../provider/common/kind";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { harnessWire } from "./support/wire";
@@ -88,7 +89,11 @@ export const asChecked = <C extends Record<string, unknown>>(inputs: Record<stri
   inputs as C;
 
 /** Runs `check` and fails the test on any failure, as `pulumi up` would stop. */
-export async function checked(p: KindProvider, olds: Record<string, unknown>, news: Record<string, unknown>) {
+export async function checked<C extends Record<string, unknown>>(
+  p: { check: (olds: Record<string, unknown>, news: Record<string, unknown>) => Promise<CheckResult<C>> },
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<C> {
   const { inputs, failures } = await p.check(olds, news);
   if (failures.length > 0) throw new Error(`unexpected check failures: ${JSON.stringify(failures)}`);
   return inputs;

@@ -388,7 +388,7 @@ describe.each(READINGS)("under $label", (reading) => {
       const moving = clientMovingTheCluster();
       moving.moveOnAttach("Active");
       const provider = new VolumeAttachmentProvider(() => moving.api);
-      const inputs = await checked(attachments, {}, args());
+      const inputs = await checked(provider, {}, args());
       const { outs } = await provider.create(inputs);
       expect(moving.settledAt()).toBeDefined();
       expect(outs).toEqual({ ...inputs, sizeGb: null, verification: "none" });
@@ -405,7 +405,7 @@ describe.each(READINGS)("under $label", (reading) => {
       const moving = clientMovingTheCluster();
       moving.moveOnAttach("Failed");
       const provider = new VolumeAttachmentProvider(() => moving.api);
-      const inputs = await checked(attachments, {}, args());
+      const inputs = await checked(provider, {}, args());
       const error = await provider.create(inputs).then(
         () => undefined,
         (e: Error & { id?: string; properties?: Record<string, unknown> }) => e,
