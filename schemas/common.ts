@@ -181,18 +181,11 @@ export const ProblemDetails = Type.Object({
 export type ProblemDetails = Static<typeof ProblemDetails>;
 
 /**
- * Marks a list envelope with the schema of its items, so `validateSchema` checks the items with the item's
- * own validator instead of compiling a second copy of it inside the list's (a cluster's validator is the
- * largest piece of compiled code the provider process holds). A symbol: JSON Schema tools ignore it.
- */
-export const LIST_ITEM: unique symbol = Symbol.for("pulumi-vendor-container.listItem");
-
-/**
  * List envelope (spec §2.9). The pagination guide calls the count `totalCount`, the schemas `total`: both
  * are accepted.
  */
-export const ListEnvelope = <T extends TSchema>(item: T) => {
-  const envelope = Type.Object({
+export const ListEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({
     total: Type.Optional(Nullable(Type.Integer())),
     totalCount: Type.Optional(Nullable(Type.Integer())),
     self: Type.Optional(Nullable(Type.String())),
@@ -202,9 +195,6 @@ export const ListEnvelope = <T extends TSchema>(item: T) => {
     last: Type.Optional(Nullable(Type.String())),
     values: Type.Array(item),
   });
-  Object.defineProperty(envelope, LIST_ITEM, { value: item, enumerable: false });
-  return envelope;
-};
 export interface ListPage<T> {
   total?: number | null;
   totalCount?: number | null;

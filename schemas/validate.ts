@@ -1,12 +1,15 @@
 /**
  * The one ajv instance of the package. Validators are compiled once per schema object and cached, so the
- * REST client and the emulator pay the compile cost once per process. A list envelope is compiled without
- * its items, which are checked by the item schema's own validator (`LIST_ITEM`).
+ * REST client and the emulator pay the compile cost once per process.
+ *
+ * A list's validator carries its own copy of the item schema's code. Checking the items one by one with the
+ * item schema's validator instead saves that copy (about 5 MB) but makes the item validator hot, and V8's
+ * optimised code for it costs more: the provider process's peak RSS during an `up` of 100 clusters rose by
+ * 15 MB (bench/results/latest.md, row 7).
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import { Type, type TObject, type TSchema } from "@sinclair/typebox";
-import { LIST_ITEM } from "./common";
+import type { TSchema } from "@sinclair/typebox";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
@@ -45,38 +48,11 @@ function isNullBranch(error: ErrorObject): boolean {
  * (`Nullable`) produce one message per branch from ajv; they are folded so each path is reported once.
  */
 export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[] {
-  const item = (schema as { [LIST_ITEM]?: TSchema })[LIST_ITEM];
-  if (item === undefined) return problemsOf(validatorOf(schema), value);
-  const problems = problemsOf(validatorOf(schema, envelopeOnly), value);
-  const values = (value as { values?: unknown } | null)?.values;
-  if (!Array.isArray(values)) return problems;
-  values.forEach((entry, index) => {
-    for (const problem of validateSchema(item, entry)) {
-      const at = `/values/${index}`;
-      problems.push({ ...problem, path: problem.path === "/" ? at : `${at}${problem.path}` });
-    }
-  });
-  return problems;
-}
-
-/** A list envelope whose `values` are any array: the items are validated one by one. */
-function envelopeOnly(schema: TSchema): TSchema {
-  const { properties } = schema as TObject;
-  return { ...schema, properties: { ...properties, values: Type.Array(Type.Unknown()) } };
-}
-
-/** The cached validator of `schema`, compiled from `prepare(schema)` the first time. */
-function validatorOf(schema: TSchema, prepare: (s: TSchema) => TSchema = (s) => s): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(prepare(schema));
+    validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
-  return validate;
-}
-
-/** The problems of one validation run, folded as `validateSchema` describes. */
-function problemsOf(validate: ValidateFunction, value: unknown): SchemaProblem[] {
   if (validate(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();

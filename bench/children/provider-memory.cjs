@@ -36,7 +36,7 @@ const dist = path.dirname(path.dirname(from.resolve("pulumi-vendor-container/pro
 require(path.join(dist, "rest", "lazy.js")).clientModule();
 record("REST client, TypeBox schemas, ajv, axios (the first create)");
 const schemas = require(path.join(dist, "schemas", "index.js"));
-// A list with one item: its items are checked by the cluster's own validator, which the list shares.
+// A list with one item, as the creation lookup's answers have.
 for (const name of ["KaasList", "KaasInsert", "KaasResponse"]) {
   schemas.validateSchema(schemas[name], name === "KaasList" ? { values: [{}] } : {});
   record(`validator of ${name} compiled`);

@@ -583,7 +583,7 @@ describe("response schemas", () => {
     ]);
   });
 
-  it("checks the items of a list with the item schema's own validator", () => {
+  it("reports an item's problems as the item schema does, under the item's index", () => {
     const broken = withChange(kaasResponse, "/metadata/id", DELETE);
     expect(validateSchema(KaasList, { values: [broken] })).toEqual(
       validateSchema(KaasResponse, broken).map((p) => ({ ...p, path: `/values/0${p.path}` })),
