@@ -94,6 +94,9 @@ type Attempt =
   /** A busy refusal whose resource had settled by the time it was probed: worth exactly one more try. */
   | { outcome: "retry-once"; error: VendorApiError; retryAfterMs?: undefined };
 
+/** A failed attempt worth retrying: its error and the wait the service asked for, if any. */
+type Failure = { error: VendorApiError; retryAfterMs?: number };
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HttpClient {
@@ -137,41 +140,35 @@ export class HttpClient {
     for (let retry = 0; counted < policy.maxAttempts; retry++) {
       const remaining = deadline - this.now();
       if (remaining <= 0) break;
-      let token: string;
-      try {
-        token = await this.settings.tokenSource.getToken();
-      } catch (error) {
-        // A token endpoint that is down or rate-limiting is retried like the service itself.
-        if (!isVendorApiError(error) || !error.retryable) throw error;
-        lastError = error;
-        if (error.status !== RATE_LIMITED_STATUS) counted++;
-        const wait = retryDelay(retry, error.retryAfterMs, policy, this.random);
-        if (counted >= policy.maxAttempts || this.now() + wait >= deadline) break;
-        this.settings.onRetry?.(`${error.message}; retrying in ${Math.round(wait)} ms`);
-        await this.sleep(wait);
-        continue;
+      let failure: Failure;
+      const token = await this.tokenOrFailure();
+      if (typeof token !== "string") {
+        failure = token;
+      } else {
+        const result = await this.attempt(spec, token, Math.min(this.settings.requestTimeoutMs, remaining));
+        if (result.outcome === "ok") return result.result as HttpResult<T>;
+        if (result.error.status === 401 && this.settings.tokenSource.refreshable && !refreshedAfter401) {
+          // One forced refresh on 401: the token may have been revoked or expired early.
+          lastError = result.error;
+          refreshedAfter401 = true;
+          this.settings.tokenSource.invalidate(token);
+          retry--;
+          continue;
+        }
+        if (result.outcome === "fail") throw result.error;
+        if (result.outcome === "retry-once") {
+          if (retriedSettledBusy) throw result.error;
+          retriedSettledBusy = true;
+        }
+        failure = result;
       }
-      const result = await this.attempt(spec, token, Math.min(this.settings.requestTimeoutMs, remaining));
-      if (result.outcome === "ok") return result.result as HttpResult<T>;
-      lastError = result.error;
-      if (result.error.status === 401 && this.settings.tokenSource.refreshable && !refreshedAfter401) {
-        // One forced refresh on 401: the token may have been revoked or expired early.
-        refreshedAfter401 = true;
-        this.settings.tokenSource.invalidate(token);
-        retry--;
-        continue;
-      }
-      if (result.outcome === "fail") throw result.error;
-      if (result.outcome === "retry-once") {
-        if (retriedSettledBusy) throw result.error;
-        retriedSettledBusy = true;
-      }
-      if (result.error.status !== RATE_LIMITED_STATUS) counted++;
+      lastError = failure.error;
+      if (lastError.status !== RATE_LIMITED_STATUS) counted++;
       // The last allowed attempt failed: give up now rather than sleep before an attempt that never comes.
       if (counted >= policy.maxAttempts) break;
-      const wait = retryDelay(retry, result.retryAfterMs, policy, this.random);
+      const wait = retryDelay(retry, failure.retryAfterMs, policy, this.random);
       if (this.now() + wait >= deadline) break;
-      this.settings.onRetry?.(`${result.error.message}; retrying in ${Math.round(wait)} ms`);
+      this.settings.onRetry?.(`${lastError.message}; retrying in ${Math.round(wait)} ms`);
       await this.sleep(wait);
     }
     const reason = lastError ? lastError.message : "no attempt could be made";
@@ -186,6 +183,19 @@ export class HttpClient {
       retryAfterMs: lastError?.retryAfterMs,
       busy: lastError?.busy,
     });
+  }
+
+  /**
+   * The bearer token, or the failure to retry when the token endpoint is down or rate-limiting (retried like
+   * the service itself); any other token error is thrown.
+   */
+  private async tokenOrFailure(): Promise<string | Failure> {
+    try {
+      return await this.settings.tokenSource.getToken();
+    } catch (error) {
+      if (!isVendorApiError(error) || !error.retryable) throw error;
+      return { error, retryAfterMs: error.retryAfterMs };
+    }
   }
 
   /** Sends one attempt and classifies its outcome. */
