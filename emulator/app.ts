@@ -21,11 +21,13 @@ import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./op
 import { serveApi } from "./pipeline";
 import type { AnyResponse } from "./render";
 import type { RequestLogEntry } from "./requests";
+import { seedResources, type SeedRequest, type SeedResult } from "./seed";
 import type { Kind } from "./store";
 
 export type { EmulatorOptions } from "./core";
 export type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
 export type { RequestLogEntry } from "./requests";
+export type { SeedRequest, SeedResult } from "./seed";
 
 /** The emulator: a request listener plus the control operations. */
 export interface Emulator {
@@ -51,6 +53,12 @@ export interface Emulator {
   /** Forgets every resource, request, issued token and clock offset; faults and config return to the options. */
   reset(): void;
   state(): EmulatorStateSnapshot;
+  /**
+   * Stores `count` settled (`Active`) objects of one kind in a project, named `<namePrefix>-0001`... (default
+   * prefix `seed`) without tags, with ids from the counters of the create path; no request is logged. Throws
+   * a 400 validation problem naming each bad field (`count` is an integer from 1 to 5000).
+   */
+  seed(request: SeedRequest): SeedResult;
   /** Simulates a platform upgrade job: the cluster's live version becomes `version`. */
   platformUpgrade(kaasId: string, version: string): KaasResponse;
   /** The volume attachments the cluster holds, in attach order, shown by the wire reading or not. */
@@ -117,6 +125,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     updateConfig: (patch) => operations.updateConfig(core, patch),
     reset: () => operations.reset(core),
     state: () => operations.stateSnapshot(core),
+    seed: (request) => seedResources(core, request),
     platformUpgrade: (kaasId, version) => operations.platformUpgrade(core, kaasId, version),
     attachments: (kaasId) => operations.attachmentsOf(core, kaasId),
     nodes: (kaasId) => operations.nodesOf(core, kaasId),

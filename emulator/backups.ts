@@ -15,7 +15,26 @@ import {
   newRecordBase,
   type Service,
 } from "./service";
-import type { BackupRecord } from "./store";
+import type { BackupRecord, BaseRecord, KaasRecord } from "./store";
+
+/**
+ * The stored backup of `cluster` of a create's body, on the fields every record shares (`newRecordBase`).
+ * Shared by `POST P/kaas/{kaasId}/backups` and the control API's seeding (`seed.ts`).
+ */
+export function newBackupRecord(base: BaseRecord, cluster: KaasRecord, body: BackupInsert): BackupRecord {
+  return {
+    kind: "backup",
+    ...base,
+    kaasId: cluster.id,
+    // A backup lives where its cluster lives.
+    location: body.metadata.location?.value ?? cluster.location,
+    props: {
+      billingPeriod: body.properties.billingPeriod ?? null,
+      type: body.properties.type ?? null,
+      retentionDays: body.properties.retentionDays ?? null,
+    },
+  };
+}
 
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
 export function createBackup(svc: Service, req: ApiRequest): Reply {
@@ -36,19 +55,8 @@ export function createBackup(svc: Service, req: ApiRequest): Reply {
   }
   rejectIf(checkBackupInsert(body));
   const base = newRecordBase(svc, req, "backup", body.metadata, svc.config.durations.backupCreateMs);
-  const { id } = base;
-  const rec: BackupRecord = {
-    kind: "backup",
-    ...base,
-    kaasId: cluster.id,
-    // A backup lives where its cluster lives.
-    location: body.metadata.location?.value ?? cluster.location,
-    props: {
-      billingPeriod: body.properties.billingPeriod ?? null,
-      type: body.properties.type ?? null,
-      retentionDays: body.properties.retentionDays ?? null,
-    },
-  };
+  const rec = newBackupRecord(base, cluster, body);
+  const id = rec.id;
   svc.store.backups.set(id, rec);
   svc.commit();
   return {

@@ -40,6 +40,9 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
   --error-rate S=R       inject status S (429, 500, 502, 503, 504) with probability R (repeatable)
   --drop-rate R          probability of dropping a connection before processing
   --drop-after-rate R    probability of dropping a connection after processing
+  --error-after-processing S=R
+                         process the request, then answer status S (502, 503, 504) instead of its
+                         real answer with probability R (repeatable)
   --latency-ms N         latency added to every API request
   --rate-limit R/B       token bucket: R requests per second, burst B
   --provisioning K=O     provisioning outcome of kind K (kaas, registry, backup): ok, stuck or fail
@@ -74,6 +77,7 @@ const OPTIONS = {
   "error-rate": { type: "string", multiple: true },
   "drop-rate": { type: "string" },
   "drop-after-rate": { type: "string" },
+  "error-after-processing": { type: "string", multiple: true },
   "latency-ms": { type: "string" },
   "rate-limit": { type: "string" },
   provisioning: { type: "string", multiple: true },
@@ -150,6 +154,14 @@ const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string
   },
   "drop-rate": (d, v, flag) => (d.faults.dropRate = numberArg(flag, v)),
   "drop-after-rate": (d, v, flag) => (d.faults.dropAfterProcessingRate = numberArg(flag, v)),
+  // Like --error-rate, the status is checked by the emulator at start, with the fault configuration.
+  "error-after-processing": (d, v, flag) => {
+    const [status, rate] = v.split("=");
+    d.faults.errorAfterProcessingRates = {
+      ...d.faults.errorAfterProcessingRates,
+      [Number(status)]: numberArg(flag, rate),
+    };
+  },
   "latency-ms": (d, v, flag) => (d.faults.latencyMs = numberArg(flag, v)),
   "rate-limit": (d, v, flag) => {
     const [rate, burst] = v.split("/");

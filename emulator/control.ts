@@ -10,6 +10,7 @@
  * | GET / PUT | `/_emulator/faults` | `Partial<FaultConfig>` (replaces, reseeds) | `FaultConfig` |
  * | GET / PUT | `/_emulator/config` | `EmulatorConfigInput` (deep merge) | `EmulatorConfig` |
  * | POST | `/_emulator/reset` | | 204 |
+ * | POST | `/_emulator/seed` | `SeedRequest` (`{projectId, kind, count, namePrefix?, kaasId?}`) | 201 `SeedResult` |
  * | GET | `/_emulator/state` | | `EmulatorStateSnapshot` |
  * | GET | `/_emulator/kaas/{id}/attachments` | | `{attachments: AttachmentTruth[]}` (whatever responses show) |
  * | GET | `/_emulator/kaas/{id}/nodes` | | `{nodes: [{nodePool, nodeIds}]}` (whatever responses show) |
@@ -25,6 +26,7 @@ import type { FaultConfig } from "./faults";
 import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "./http";
 import { ApiProblem } from "./problems";
 import { matchRoute } from "./routes";
+import type { SeedRequest } from "./seed";
 import type { Reply } from "./service";
 import type { Kind } from "./store";
 
@@ -131,6 +133,14 @@ const CONTROL_ROUTES: ControlRoute[] = [
       emu.reset();
       return { status: 204 };
     },
+  },
+  {
+    method: "POST",
+    pattern: "/seed",
+    handler: (emu, _params, body) => ({
+      status: 201,
+      body: emu.seed(objectBody(body) as unknown as SeedRequest),
+    }),
   },
   { method: "GET", pattern: "/state", handler: (emu) => ({ status: 200, body: emu.state() }) },
   {

@@ -16,6 +16,13 @@ export type ProvisionedKind = "kaas" | "registry" | "backup";
 /** Statuses that can be injected. */
 export type InjectableStatus = 429 | 500 | 502 | 503 | 504;
 
+/**
+ * Statuses that can be answered after processing, instead of the real answer: the gateway statuses, which a
+ * gateway in front of the service may answer whatever the service did (issue 19). 429 and 500 are not among
+ * them: a rate limit is answered before processing, and a 500 comes from the service itself.
+ */
+export type AfterProcessingStatus = 502 | 503 | 504;
+
 /** Token bucket: `ratePerSecond` tokens refill per second up to `burst`; each API request takes one. */
 export interface RateLimit {
   ratePerSecond: number;
@@ -41,6 +48,14 @@ export interface FaultConfig {
    * without an answer: what makes a POST create ambiguous. Default 0.
    */
   dropAfterProcessingRate: number;
+  /**
+   * Probability (0-1) that the request is processed (a create creates) and then answered with each status
+   * instead of its real answer, as a gateway that gives up after forwarding the request does: what makes a
+   * POST create answered 5xx ambiguous (issue 19). Injected 503s carry `Retry-After` like those of
+   * `errorRates`. The same draw decides this and `dropAfterProcessingRate`, so the rates and
+   * `dropAfterProcessingRate` together must not exceed 1. Default none.
+   */
+  errorAfterProcessingRates: Partial<Record<AfterProcessingStatus, number>>;
   /** Restricts faults to these methods (e.g. `["POST"]`); null applies them to every method. Default null. */
   methods: string[] | null;
   /** Token-bucket rate limit answering 429 with `Retry-After`; null disables it. Default null. */
@@ -61,6 +76,7 @@ export function defaultFaults(): FaultConfig {
     latencyRandomMs: 0,
     dropRate: 0,
     dropAfterProcessingRate: 0,
+    errorAfterProcessingRates: {},
     methods: null,
     rateLimit: null,
     provisioning: { kaas: "ok", registry: "ok", backup: "ok" },
@@ -87,9 +103,16 @@ export interface FaultDecision {
   /** Injected status, answered instead of processing. */
   status?: InjectableStatus;
   dropAfter: boolean;
+  /** Injected status, answered after processing instead of the real answer. */
+  statusAfter?: AfterProcessingStatus;
 }
 
 const INJECTABLE: InjectableStatus[] = [429, 500, 502, 503, 504];
+const INJECTABLE_AFTER_PROCESSING: AfterProcessingStatus[] = [502, 503, 504];
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** Checks a fault configuration; returns the problems as field errors (empty when valid). */
 export function checkFaults(config: FaultConfig): WireFieldError[] {
@@ -109,6 +132,33 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
   if (sum > 1) problem("errorRates", "must sum to at most 1");
   rate("dropRate", config.dropRate);
   rate("dropAfterProcessingRate", config.dropAfterProcessingRate);
+  const afterRates: unknown = config.errorAfterProcessingRates ?? {};
+  if (!isPlainObject(afterRates)) {
+    problem("errorAfterProcessingRates", "must be an object of status to probability");
+  } else {
+    let afterSum = 0;
+    for (const [status, value] of Object.entries(afterRates)) {
+      if (!INJECTABLE_AFTER_PROCESSING.includes(Number(status) as AfterProcessingStatus)) {
+        problem(
+          `errorAfterProcessingRates.${status}`,
+          `is not injectable after processing (injectable: ${INJECTABLE_AFTER_PROCESSING.join(", ")})`,
+        );
+      }
+      rate(`errorAfterProcessingRates.${status}`, value);
+      afterSum += Number(value) || 0;
+    }
+    // The tolerance lets rates such as 0.1, 0.2 and 0.7 sum to 1 despite binary floating point.
+    const drop = config.dropAfterProcessingRate;
+    if (afterSum > 1 + 1e-9) {
+      problem("errorAfterProcessingRates", "must sum to at most 1");
+    } else if (typeof drop === "number" && afterSum + drop > 1 + 1e-9) {
+      // One draw decides both fates after processing (`FaultInjector.decide`); they cannot both happen.
+      problem(
+        "errorAfterProcessingRates",
+        `must sum to at most 1 together with dropAfterProcessingRate (${drop})`,
+      );
+    }
+  }
   for (const key of ["latencyMs", "latencyRandomMs", "retryAfterSeconds"] as const) {
     if (typeof config[key] !== "number" || config[key] < 0) problem(key, "must be a number >= 0");
   }
@@ -160,7 +210,11 @@ export class FaultInjector {
 
   /**
    * Decides the fate of one request. Four numbers are drawn per request whatever the configuration, so
-   * the sequence of decisions depends only on the seed and the number of requests.
+   * the sequence of decisions depends only on the seed and the number of requests. The fourth decides what
+   * happens after processing: below `dropAfterProcessingRate` the connection is dropped, in the next bands
+   * (502, 503, 504 in that order, each as wide as its `errorAfterProcessingRates`) the status is answered
+   * instead of the real answer. Sharing the draw keeps the decisions of every configuration without
+   * `errorAfterProcessingRates` what they were before it existed, seed for seed.
    */
   decide(method: string): FaultDecision {
     const [rDrop, rStatus, rLatency, rDropAfter] = [
@@ -182,12 +236,17 @@ export class FaultInjector {
         break;
       }
     }
-    return {
-      latencyMs,
-      dropBefore: rDrop < c.dropRate,
-      status,
-      dropAfter: rDropAfter < c.dropAfterProcessingRate,
-    };
+    const dropAfter = rDropAfter < c.dropAfterProcessingRate;
+    let statusAfter: AfterProcessingStatus | undefined;
+    let afterEdge = c.dropAfterProcessingRate;
+    for (const candidate of dropAfter ? [] : INJECTABLE_AFTER_PROCESSING) {
+      afterEdge += c.errorAfterProcessingRates?.[candidate] ?? 0;
+      if (rDropAfter < afterEdge) {
+        statusAfter = candidate;
+        break;
+      }
+    }
+    return { latencyMs, dropBefore: rDrop < c.dropRate, status, dropAfter, statusAfter };
   }
 
   /** Takes one token; answers the `Retry-After` seconds when the bucket is empty, undefined when allowed. */
@@ -204,7 +263,7 @@ export class FaultInjector {
     return Math.max(1, Math.ceil((1 - this.tokens) / limit.ratePerSecond));
   }
 
-  /** Retry-After seconds of injected 429/503 answers. */
+  /** Retry-After seconds of injected 429/503 answers, before or after processing. */
   get retryAfterSeconds(): number {
     return this.config.retryAfterSeconds;
   }

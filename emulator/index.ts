@@ -18,6 +18,8 @@ export type {
   EmulatorStateSnapshot,
   RequestLogEntry,
   ResourcePatch,
+  SeedRequest,
+  SeedResult,
 } from "./app";
 export type { ClientCredentials } from "./auth";
 export { EmulatorClock } from "./clock";
@@ -43,6 +45,7 @@ export { CONTROL_PREFIX } from "./control";
 export {
   defaultFaults,
   mulberry32,
+  type AfterProcessingStatus,
   type FaultConfig,
   type InjectableStatus,
   type ProvisioningOutcome,
@@ -51,5 +54,6 @@ export {
 } from "./faults";
 export { DEFAULT_LIMIT, MAX_LIMIT } from "./filter";
 export { PROBLEMS, type ProblemBody, type ProblemCode, type WireFieldError } from "./problems";
+export { MAX_SEED_COUNT, SEED_LOCATION } from "./seed";
 export { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "./server";
 export type { LifeState } from "./store";

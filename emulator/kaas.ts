@@ -27,7 +27,7 @@ import {
   newRecordBase,
   type Service,
 } from "./service";
-import type { KaasRecord, PoolRecord } from "./store";
+import type { BaseRecord, KaasRecord, PoolRecord } from "./store";
 
 /** Sets the node count of `pool`: new nodes get new ids, the highest ids go first when it shrinks. */
 export function resizePool(rec: KaasRecord, pool: PoolRecord, nodes: number): void {
@@ -64,13 +64,11 @@ function newPool(rec: KaasRecord, request: NodePoolRequest, now: number): PoolRe
   return pool;
 }
 
-/** `POST P/kaas`: 201 with the cluster `InCreation`. */
-export function createKaas(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<KaasInsert>(KaasInsert, req.body);
-  rejectIf(checkKaasInsert(body, svc.config));
-  const p = body.properties;
-  const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
-  const { id, createdAt: now } = base;
+/**
+ * The stored cluster of a create's properties, on the fields every record shares (`newRecordBase`). Shared
+ * by `POST P/kaas` and the control API's seeding (`seed.ts`), so seeded clusters are stored like created ones.
+ */
+export function newKaasRecord(base: BaseRecord, p: KaasInsert["properties"]): KaasRecord {
   const rec: KaasRecord = {
     kind: "kaas",
     ...base,
@@ -97,7 +95,17 @@ export function createKaas(svc: Service, req: ApiRequest): Reply {
       attachments: [],
     },
   };
-  rec.props.nodePools = p.nodePools.map((pool) => newPool(rec, pool, now));
+  rec.props.nodePools = p.nodePools.map((pool) => newPool(rec, pool, base.createdAt));
+  return rec;
+}
+
+/** `POST P/kaas`: 201 with the cluster `InCreation`. */
+export function createKaas(svc: Service, req: ApiRequest): Reply {
+  const body = validateBody<KaasInsert>(KaasInsert, req.body);
+  rejectIf(checkKaasInsert(body, svc.config));
+  const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
+  const rec = newKaasRecord(base, body.properties);
+  const id = rec.id;
   svc.store.kaas.set(id, rec);
   svc.commit();
   return {

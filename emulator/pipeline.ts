@@ -2,17 +2,24 @@
  * The request pipeline of everything outside the control API, in order: request log entry, body read, then
  * either the token endpoint (`oauth.ts`) or, for the API, the fault decision (latency, dropped connection,
  * rate limit, injected status), the body size limit, API dispatch (`dispatch.ts`), and optionally a
- * connection dropped after processing.
+ * connection dropped after processing or a gateway status answered instead of the real answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorCore } from "./core";
 import { dispatchApi } from "./dispatch";
-import type { FaultDecision } from "./faults";
+import type { FaultDecision, InjectableStatus } from "./faults";
 import { MAX_BODY_BYTES, asProblem, problemReply, readBody, send, traceIdOf } from "./http";
 import { TOKEN_PATH, tokenEndpointReply } from "./oauth";
 import { ApiProblem, FAULT_PROBLEMS } from "./problems";
 import type { RequestLogEntry } from "./requests";
 import type { Reply } from "./service";
+
+/** The problem of an injected status; 429 and 503 carry `Retry-After` like real ones. */
+function faultProblem(core: EmulatorCore, status: InjectableStatus, detail: string): ApiProblem {
+  const headers: Record<string, string> =
+    status === 429 || status === 503 ? { "Retry-After": String(core.faults.retryAfterSeconds) } : {};
+  return new ApiProblem(FAULT_PROBLEMS[status], { detail, headers });
+}
 
 /** Throws the problem the fault configuration answers instead of processing: rate limit, injected status. */
 function throwInjectedFault(core: EmulatorCore, decision: FaultDecision): void {
@@ -23,16 +30,13 @@ function throwInjectedFault(core: EmulatorCore, decision: FaultDecision): void {
       headers: { "Retry-After": String(retryAfter) },
     });
   }
-  if (decision.status !== undefined) {
-    const headers: Record<string, string> =
-      decision.status === 429 || decision.status === 503
-        ? { "Retry-After": String(core.faults.retryAfterSeconds) }
-        : {};
-    throw new ApiProblem(FAULT_PROBLEMS[decision.status], { detail: "Injected fault.", headers });
-  }
+  if (decision.status !== undefined) throw faultProblem(core, decision.status, "Injected fault.");
 }
 
-/** The reply of an API request that was not dropped before processing: a problem for any refusal. */
+/**
+ * The reply of an API request that was not dropped before processing: a problem for any refusal.
+ * `processed` is true when the request reached API dispatch, whatever it answered.
+ */
 function apiReply(
   core: EmulatorCore,
   req: IncomingMessage,
@@ -40,15 +44,18 @@ function apiReply(
   raw: Buffer | "too-large",
   decision: FaultDecision,
   traceId: string,
-): Reply {
+): { reply: Reply; processed: boolean } {
+  let processed = false;
   try {
     throwInjectedFault(core, decision);
     if (raw === "too-large")
       throw new ApiProblem("payloadTooLarge", { detail: `Bodies are limited to ${MAX_BODY_BYTES} bytes.` });
-    return dispatchApi(core, req, url, raw);
+    processed = true;
+    return { reply: dispatchApi(core, req, url, raw), processed };
   } catch (error) {
     // The reading of the moment: `PUT /_emulator/config` may have changed it since the last answer.
-    return problemReply(asProblem(error), url.pathname, traceId, core.svc.config.wire.errors);
+    const reply = problemReply(asProblem(error), url.pathname, traceId, core.svc.config.wire.errors);
+    return { reply, processed };
   }
 }
 
@@ -92,10 +99,20 @@ export async function serveApi(
   const decision = core.faults.decide(entry.method);
   if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
   if (decision.dropBefore) return drop(core, req, entry, "before");
-  const reply = apiReply(core, req, url, raw, decision, traceId);
+  const { reply, processed } = apiReply(core, req, url, raw, decision, traceId);
   entry.status = reply.status;
   // The request was processed (a create created); the client never learns the outcome.
   if (decision.dropAfter) return drop(core, req, entry, "after");
+  if (decision.statusAfter !== undefined && processed) {
+    // A gateway gave up after forwarding the request (issue 19): the real answer is lost, and the client
+    // sees a gateway status that says nothing of whether the request was carried out.
+    entry.processedStatus = reply.status;
+    entry.status = decision.statusAfter;
+    core.log.record(entry);
+    const problem = faultProblem(core, decision.statusAfter, "Injected fault after processing.");
+    send(res, problemReply(problem, url.pathname, traceId, core.svc.config.wire.errors));
+    return;
+  }
   core.log.record(entry);
   send(res, reply);
 }

@@ -14,16 +14,14 @@ import {
   newRecordBase,
   type Service,
 } from "./service";
-import type { RegistryRecord } from "./store";
+import type { BaseRecord, RegistryRecord } from "./store";
 
-/** `POST P/registries`: 201 with the registry `InCreation`. */
-export function createRegistry(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<RegistryInsert>(RegistryInsert, req.body);
-  rejectIf(checkRegistryInsert(body));
-  const p = body.properties;
-  const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
-  const { id } = base;
-  const rec: RegistryRecord = {
+/**
+ * The stored registry of a create's properties, on the fields every record shares (`newRecordBase`). Shared
+ * by `POST P/registries` and the control API's seeding (`seed.ts`).
+ */
+export function newRegistryRecord(base: BaseRecord, p: RegistryInsert["properties"]): RegistryRecord {
+  return {
     kind: "registry",
     ...base,
     passwordResetAt: null,
@@ -39,6 +37,15 @@ export function createRegistry(svc: Service, req: ApiRequest): Reply {
       size: p.size ?? null,
     },
   };
+}
+
+/** `POST P/registries`: 201 with the registry `InCreation`. */
+export function createRegistry(svc: Service, req: ApiRequest): Reply {
+  const body = validateBody<RegistryInsert>(RegistryInsert, req.body);
+  rejectIf(checkRegistryInsert(body));
+  const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
+  const rec = newRegistryRecord(base, body.properties);
+  const id = rec.id;
   svc.store.registries.set(id, rec);
   svc.commit();
   return {

@@ -19,6 +19,11 @@ export interface RequestLogEntry {
   mutating: boolean;
   /** Set when the connection was destroyed: before processing, or after processing without an answer. */
   dropped?: "before" | "after";
+  /**
+   * Set when the request was processed and then answered an injected status (`status`) instead of its real
+   * answer (`FaultConfig.errorAfterProcessingRates`): the status of the real answer, which the client never saw.
+   */
+  processedStatus?: number;
 }
 
 /** Query parameter names whose values the log redacts. */

@@ -204,7 +204,7 @@ export function booleanQuery(query: URLSearchParams, name: string, fallback = fa
  */
 export function newRecordBase(
   svc: Service,
-  req: ApiRequest,
+  req: Pick<ApiRequest, "projectId">,
   kind: "kaas" | "registry" | "backup",
   metadata: { name: string; location?: { value: string }; tags?: string[] | null },
   createMs: number,

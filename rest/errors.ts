@@ -49,7 +49,10 @@ export interface VendorApiErrorInit {
   fieldErrors?: FieldProblem[];
   /** Whether the same request may succeed when sent again; default false. */
   retryable?: boolean;
-  /** True when a request may have reached the service although no answer came back (create safety). */
+  /**
+   * True when a non-idempotent request may have been processed although its answer does not say so (a
+   * timeout, a dropped connection, any 5xx): create safety, the caller looks the object up before sending again.
+   */
   ambiguous?: boolean;
   /** The server's `Retry-After`, in ms, when it gave one: a caller polling again later waits at least this. */
   retryAfterMs?: number;
@@ -185,7 +188,7 @@ export class VendorApiError extends Error {
   readonly fieldErrors: FieldProblem[];
   /** Whether the same request may succeed when sent again. */
   readonly retryable: boolean;
-  /** True when the request may have reached the service although no answer came back. */
+  /** True when a non-idempotent request may have been processed: no answer came back, or a 5xx did. */
   readonly ambiguous: boolean;
   /** The service's `Retry-After`, in ms, when it gave one. */
   readonly retryAfterMs?: number;

@@ -7,7 +7,8 @@
  *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
  *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After` (plus a
  *      little jitter), within the call's overall deadline - 429 as often as the deadline allows, the others
- *      up to `maxAttempts` - but never re-sends a non-idempotent request whose fate is unknown;
+ *      up to `maxAttempts` - but never re-sends a non-idempotent request whose fate is unknown (any 5xx or
+ *      dropped connection after sending; only 429 and a refused connection prove a create was not processed);
  *   6. retries a 400 that is a busy refusal under the rule of `rest/busy.ts` (never a create or a validation
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
@@ -69,8 +70,9 @@ export interface RequestSpec {
   responseSchema?: TSchema;
   /**
    * False for a create: a failure after the request may have reached the service (timeout, dropped
-   * connection, 5xx other than 503) is thrown with `ambiguous: true` instead of being retried, so the
-   * caller can look the object up before trying again (Kaas issue: idempotent create).
+   * connection, any 5xx including 503) is thrown with `ambiguous: true` instead of being retried, so the
+   * caller can look the object up before trying again (Kaas issue: idempotent create; issue 19: a gateway
+   * may answer 503 after the service processed the create). Only a 429 or a refused connection is re-sent.
    */
   idempotent: boolean;
   /** Answers whether the target is transitional; enables the retry of a busy 400 (`rest/busy.ts`). */
@@ -259,6 +261,7 @@ export class HttpClient {
       busy: verdict === "busy",
     });
     if (RETRYABLE_STATUSES.has(status)) {
+      // Only 429 proves a create was not processed; a 5xx may come from a gateway after it was (issue 19).
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
       return { outcome: "retry", error, retryAfterMs };
     }

@@ -34,7 +34,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   retryAfterJitterMs: 1_000,
 };
 
-/** Statuses that mean "not processed, try again" (429) or a gateway or overload fault (5xx). */
+/**
+ * Statuses worth another attempt: "not processed, try again" (429), or a gateway or overload fault (5xx),
+ * which an idempotent request may repeat but a create may not (`SAFE_FOR_CREATE_STATUSES`).
+ */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
 
 /** The rate-limit status: retried until the call's deadline, outside `maxAttempts`. */
@@ -42,9 +45,12 @@ export const RATE_LIMITED_STATUS = 429;
 
 /**
  * Statuses after which a non-idempotent request (POST create) is known not to have been processed, so it can
- * be sent again without risking a duplicate: a rate limit answer and an explicit overload.
+ * be sent again without risking a duplicate: only the rate-limit answer (429). Every 5xx, 503 included, is
+ * thrown as ambiguous instead, because the published interface does not say what 503 means and a gateway
+ * may answer it after the service processed the request (issue 19: a create never takes over what is not
+ * its own).
  */
-export const SAFE_FOR_CREATE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+export const SAFE_FOR_CREATE_STATUSES: ReadonlySet<number> = new Set([429]);
 
 /** Connection errors that happen before a request reaches the service. */
 export const NOT_SENT_ERROR_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);

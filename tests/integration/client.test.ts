@@ -521,13 +521,46 @@ describe("under injected faults", () => {
     expect(emu.requests()).toHaveLength(1);
   });
 
-  it("retries a POST create answered 429 or 503, which were not processed, and creates exactly once", async () => {
-    emu.setFaults({ seed: 5, errorRates: { 503: 0.4, 429: 0.4 }, methods: ["POST"] });
+  it("retries a POST create answered 429, which says it was not processed, and creates exactly once", async () => {
+    emu.setFaults({ seed: 5, errorRates: { 429: 0.8 }, methods: ["POST"] });
     const created = await client.createKaas(PROJECT, kaasBody());
-    const statuses = emu.requests().map((r) => r.status);
-    expect(statuses.at(-1)).toBe(201);
-    expect(statuses.length).toBeGreaterThan(1);
-    for (const status of statuses.slice(0, -1)) expect([429, 503]).toContain(status);
+    // With seed 5 the first eight draws fall below 0.8.
+    expect(emu.requests().map((r) => [r.method, r.status])).toEqual([
+      ...Array(8).fill(["POST", 429]),
+      ["POST", 201],
+    ]);
     expect(emu.state().kaas.map((k) => k.metadata.id)).toEqual([created.metadata.id]);
   });
+
+  it.each([
+    ["before", { errorRates: { 503: 1 } }, [["POST", 503, undefined]], []],
+    ["after", { errorAfterProcessingRates: { 503: 1 } }, [["POST", 503, 201]], ["prod"]],
+  ] as const)(
+    "fails a POST create answered 503 %s processing as ambiguous, without retrying (issue 19)",
+    async (when, faults, requests, clusters) => {
+      emu.setFaults({ ...faults, methods: ["POST"] });
+      const error = await expectRejection(client.createKaas(PROJECT, kaasBody()));
+      expect([error.kind, error.status, error.ambiguous]).toEqual(["http", 503, true]);
+      expect(error.message).toBe(
+        "POST /kaas failed (503 Service Unavailable): Service Unavailable: " +
+          (when === "before" ? "Injected fault." : "Injected fault after processing."),
+      );
+      // The client cannot tell the two apart; only the service knows whether the cluster exists.
+      expect(emu.requests().map((r) => [r.method, r.status, r.processedStatus])).toEqual(requests);
+      expect(emu.state().kaas.map((k) => k.metadata.name)).toEqual(clusters);
+    },
+  );
+
+  it.each([502, 504] as const)(
+    "fails a POST create answered %i after processing as ambiguous; the cluster exists",
+    async (status) => {
+      emu.setFaults({ errorAfterProcessingRates: { [status]: 1 }, methods: ["POST"] });
+      const error = await expectRejection(client.createKaas(PROJECT, kaasBody()));
+      expect([error.kind, error.status, error.ambiguous]).toEqual(["http", status, true]);
+      expect(emu.requests().map((r) => [r.method, r.status, r.processedStatus])).toEqual([
+        ["POST", status, 201],
+      ]);
+      expect((await client.listKaas(PROJECT)).values?.map((k) => k.metadata.name)).toEqual(["prod"]);
+    },
+  );
 });

@@ -6,7 +6,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createEmulator, startEmulator, type Emulator, type FaultConfig } from "../../emulator";
+import {
+  createEmulator,
+  defaultFaults,
+  mulberry32,
+  startEmulator,
+  type Emulator,
+  type FaultConfig,
+} from "../../emulator";
+import { FaultInjector } from "../../emulator/faults";
 import { main, parseArgs, type CliIo } from "../../emulator/cli";
 import {
   CLIENT_ID,
@@ -312,6 +320,82 @@ describe("fault injection", () => {
     expect((await raw(`${h.api}/kaas`)).json.total).toBe(1);
   });
 
+  it.each([
+    [502, "text/plain; charset=utf-8", null, "Bad Gateway"],
+    [
+      503,
+      "application/json; charset=utf-8",
+      "1",
+      {
+        type: problemType("15.6.4"),
+        title: "Service Unavailable",
+        status: 503,
+        detail: "Injected fault after processing.",
+        instance: `/projects/${PROJECT}/providers/Vendor.Container/kaas`,
+        traceId,
+      },
+    ],
+    [504, "text/plain; charset=utf-8", null, "Gateway Timeout"],
+  ] as const)(
+    "processes a POST create, then answers %i instead of 201: the cluster exists (issue 19)",
+    async (status, contentType, retryAfter, body) => {
+      const faults = emu.setFaults({ errorAfterProcessingRates: { [status]: 1 }, methods: ["POST"] });
+      expect(faults.errorAfterProcessingRates).toEqual({ [status]: 1 });
+
+      const created = await raw(`${h.api}/kaas`, { method: "POST", body: kaasBody() });
+
+      expect(created.status).toBe(status);
+      expect(created.headers.get("content-type")).toBe(contentType);
+      expect(created.headers.get("retry-after")).toBe(retryAfter);
+      expect(typeof body === "string" ? created.text : created.json).toEqual(body);
+      // `methods` restricts the fault to POST: the list answers, and shows the one cluster the POST created.
+      const listed = await raw(`${h.api}/kaas`);
+      expect(listed.status).toBe(200);
+      expect(listed.json.total).toBe(1);
+      expect(listed.json.values.map((v: { metadata: { id: string; name: string } }) => v.metadata)).toEqual([
+        expect.objectContaining({ id: "kaas-0001", name: "prod" }),
+      ]);
+      expect(emu.requests().map((r) => [r.method, r.status, r.processedStatus, r.dropped])).toEqual([
+        ["POST", status, 201, undefined],
+        ["GET", 200, undefined, undefined],
+      ]);
+    },
+  );
+
+  it("answers a status after processing only for requests that were processed", async () => {
+    emu.setFaults({ errorRates: { 429: 1 }, errorAfterProcessingRates: { 502: 1 } });
+    const limited = await raw(`${h.api}/kaas`, { method: "POST", body: kaasBody() });
+    expect(limited.status).toBe(429);
+    expect(emu.state().kaas).toEqual([]);
+    expect(emu.requests().map((r) => [r.status, r.processedStatus])).toEqual([[429, undefined]]);
+  });
+
+  it("decides the status after processing from the fourth draw, in bands after the drop band", () => {
+    const rates = { 502: 0.1, 503: 0.2, 504: 0.1 };
+    const config = { ...defaultFaults(), seed: 9, dropAfterProcessingRate: 0.2 };
+    const withDrops = new FaultInjector(config, () => 0);
+    const withBoth = new FaultInjector({ ...config, errorAfterProcessingRates: rates }, () => 0);
+    const random = mulberry32(9);
+    const expected: [boolean, number | undefined][] = [];
+    const drops: boolean[] = [];
+    const decided: [boolean, number | undefined][] = [];
+    for (let i = 0; i < 200; i++) {
+      random();
+      random();
+      random();
+      const r = random();
+      const band = r < 0.2 ? "drop" : r < 0.3 ? 502 : r < 0.5 ? 503 : r < 0.6 ? 504 : undefined;
+      expected.push([band === "drop", band === "drop" ? undefined : band]);
+      drops.push(withDrops.decide("POST").dropAfter);
+      const decision = withBoth.decide("POST");
+      decided.push([decision.dropAfter, decision.statusAfter]);
+    }
+    expect(decided).toEqual(expected);
+    // Adding statuses after processing changes no other decision of the seed: the same requests are dropped.
+    expect(decided.map(([dropped]) => dropped)).toEqual(drops);
+    expect(new Set(decided.map(([, after]) => after))).toEqual(new Set([undefined, 502, 503, 504]));
+  });
+
   it("never applies faults to the control API or the token endpoint", async () => {
     emu.setFaults({ errorRates: { 500: 1 }, dropRate: 0 });
     expect((await raw(`${h.url}/_emulator/state`, { token: null })).status).toBe(200);
@@ -334,6 +418,41 @@ describe("fault injection", () => {
       { fieldName: "errorRates", errorMessage: "must sum to at most 1" },
     ]);
     expect((await raw(`${h.url}/_emulator/faults`, { token: null })).json.errorRates).toEqual({});
+  });
+
+  it("sets statuses after processing through the control API and refuses invalid ones with a 400", async () => {
+    const put = (body: unknown) => raw(`${h.url}/_emulator/faults`, { method: "PUT", body, token: null });
+    const accepted = await put({ errorAfterProcessingRates: { 503: 0.5, 504: 0.25 }, methods: ["POST"] });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.errorAfterProcessingRates).toEqual({ 503: 0.5, 504: 0.25 });
+
+    const refused = await put({ errorAfterProcessingRates: { 500: 0.5, 503: 0.9, 429: "x" } });
+    expect(refused.status).toBe(400);
+    expect(refused.json.errors).toEqual([
+      {
+        fieldName: "errorAfterProcessingRates.429",
+        errorMessage: "is not injectable after processing (injectable: 502, 503, 504)",
+      },
+      { fieldName: "errorAfterProcessingRates.429", errorMessage: "must be a number between 0 and 1" },
+      {
+        fieldName: "errorAfterProcessingRates.500",
+        errorMessage: "is not injectable after processing (injectable: 502, 503, 504)",
+      },
+      { fieldName: "errorAfterProcessingRates", errorMessage: "must sum to at most 1" },
+    ]);
+    const withDrops = await put({ dropAfterProcessingRate: 0.5, errorAfterProcessingRates: { 502: 0.6 } });
+    expect(withDrops.json.errors).toEqual([
+      {
+        fieldName: "errorAfterProcessingRates",
+        errorMessage: "must sum to at most 1 together with dropAfterProcessingRate (0.5)",
+      },
+    ]);
+    const notAnObject = await put({ errorAfterProcessingRates: [503] });
+    expect(notAnObject.json.errors).toEqual([
+      { fieldName: "errorAfterProcessingRates", errorMessage: "must be an object of status to probability" },
+    ]);
+    // Refusals leave the configuration as it was.
+    expect(emu.getFaults().errorAfterProcessingRates).toEqual({ 503: 0.5, 504: 0.25 });
   });
 });
 
@@ -377,6 +496,13 @@ describe("state file", () => {
       createEmulator({ faults: { errorRates: { 503: 2 } }, durations: { kaasCreateMs: -5 } }),
     ).toThrow(
       "invalid emulator options: durations.kaasCreateMs: must be a number >= 0; errorRates.503: must be a number between 0 and 1; errorRates: must sum to at most 1",
+    );
+    expect(() =>
+      createEmulator({
+        faults: { errorAfterProcessingRates: { 500: 0.5 } as FaultConfig["errorAfterProcessingRates"] },
+      }),
+    ).toThrow(
+      "invalid emulator options: errorAfterProcessingRates.500: is not injectable after processing (injectable: 502, 503, 504)",
     );
   });
 

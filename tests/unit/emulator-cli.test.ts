@@ -29,6 +29,9 @@ it.each([
   [["--port", ""], "--port needs a number"],
   [["--port", "abc", "--help"], "--port needs a number"],
   [["--error-rate", "503"], "--error-rate needs a number"],
+  [["--error-after-processing", "503"], "--error-after-processing needs a number"],
+  [["--error-after-processing", "503=x"], "--error-after-processing needs a number"],
+  [["--error-after-processing"], "--error-after-processing needs a value"],
   [["--rate-limit", "5/x"], "--rate-limit needs a number"],
   [["--provisioning", "kaas"], "--provisioning needs kind=outcome, e.g. kaas=fail"],
   [["--wire", "nope=1"], "--wire needs one of attachments, nodeIds, errors, dataCenter, filters"],
@@ -56,6 +59,14 @@ it.each([
   [
     ["--error-rate", "503=0.1", "--error-rate", "500=0.2"],
     { faults: { errorRates: { 500: 0.2, 503: 0.1 } } },
+  ],
+  [
+    ["--error-after-processing", "503=1", "--error-after-processing", "502=0.25"],
+    { faults: { errorAfterProcessingRates: { 502: 0.25, 503: 1 } } },
+  ],
+  [
+    ["--error-after-processing=504=0.5", "--drop-after-rate", "0.5"],
+    { faults: { errorAfterProcessingRates: { 504: 0.5 }, dropAfterProcessingRate: 0.5 } },
   ],
   [["--rate-limit", "5"], { faults: { rateLimit: { ratePerSecond: 5, burst: 5 } } }],
   [
@@ -93,6 +104,32 @@ it("a later option overrides an earlier one", () => {
   expect(parseArgs(["--strict", "--wire", "attachments=linkedResources"])).toEqual({
     wire: { ...STRICT_WIRE, attachments: "linkedResources" },
   });
+});
+
+it("the usage describes --error-after-processing in the style of --error-rate", () => {
+  expect(USAGE).toContain(
+    [
+      "  --error-rate S=R       inject status S (429, 500, 502, 503, 504) with probability R (repeatable)",
+      "  --drop-rate R          probability of dropping a connection before processing",
+      "  --drop-after-rate R    probability of dropping a connection after processing",
+      "  --error-after-processing S=R",
+      "                         process the request, then answer status S (502, 503, 504) instead of its",
+      "                         real answer with probability R (repeatable)",
+      "",
+    ].join("\n"),
+  );
+});
+
+it("main refuses to start an emulator with a status that cannot be answered after processing", async () => {
+  const io: CliIo = {
+    stdout: () => undefined,
+    stderr: () => undefined,
+    onSignal: () => undefined,
+    exit: () => undefined,
+  };
+  await expect(main(["--port", "0", "--error-after-processing", "500=1"], io)).rejects.toThrow(
+    "invalid emulator options: errorAfterProcessingRates.500: is not injectable after processing (injectable: 502, 503, 504)",
+  );
 });
 
 it("main prints the usage for --help and the error with the usage, exit 2, for a refusal", async () => {
