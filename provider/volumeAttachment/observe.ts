@@ -22,7 +22,7 @@ export type AttachmentView =
   | { shows: "nothing" };
 
 /** The path of a volume URI given as a path or a full URL, for comparing the two spellings. */
-function volumePath(uri: string): string {
+export function volumePath(uri: string): string {
   return uri.replace(/^https?:\/\/[^/]+/, "");
 }
 

@@ -18,6 +18,16 @@ import { checkedInputsOf, type CheckResult } from "../common/kind";
 import { jsonSafe } from "../common/outputs";
 import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
 import { attachmentId, checkVolumeAttachment } from "./check";
+import {
+  PROCESS_CLAIMS,
+  claimScopeOf,
+  claimTargetOf,
+  claimedError,
+  claimedReason,
+  leftToHolderLine,
+  sameClaimTarget,
+  type AttachmentClaims,
+} from "./claims";
 import { diffVolumeAttachment } from "./diff";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 import type { CheckedVolumeAttachmentInputs } from "./types";
@@ -86,15 +96,48 @@ const shownAttached = (view: AttachmentView): boolean =>
 const isAlreadyAttached = (error: unknown): boolean =>
   isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
+/** Whether a thrown value is a partial failure: the engine records the resource with its id. */
+const isPartialFailure = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && typeof (error as { id?: unknown }).id === "string";
+
 /**
  * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
  * take the checked inputs; the state it hands back is read through `inputsOf`.
+ *
+ * One attachment belongs to one resource of the stack (`claims.ts`): `check` and `create` refuse a second
+ * resource of the same volume and cluster, so nothing of it is sent or recorded, and `delete` of a resource
+ * whose attachment another resource of the stack holds detaches nothing.
  */
 export class VolumeAttachmentProvider {
-  constructor(private readonly api: () => VendorContainerClient = client) {}
+  constructor(
+    private readonly api: () => VendorContainerClient = client,
+    private readonly claims: AttachmentClaims = PROCESS_CLAIMS,
+  ) {}
 
+  /**
+   * Validates the inputs, then claims the attachment for this resource: refused, on `volumeUri`, when another
+   * resource of the stack holds it. The state holds it for this resource when its old inputs name the same
+   * volume and cluster; that prevails over another resource's create still to come (then refused at create).
+   */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
-    return checkVolumeAttachment(olds, news, { defaultProjectId: defaultProjectId() });
+    const projectDefault = defaultProjectId();
+    const result = checkVolumeAttachment(olds, news, { defaultProjectId: projectDefault });
+    const scope = claimScopeOf(result.inputs);
+    const target = claimTargetOf(result.inputs);
+    // Unknown in a preview (a cluster still to be created): `create` claims it.
+    if (scope === undefined || target === undefined) return result;
+    const before = claimTargetOf(olds, projectDefault);
+    const held = before !== undefined && sameClaimTarget(before, target);
+    // Only a resource that goes ahead claims; one with other problems only learns of a holder.
+    const holder =
+      result.failures.length === 0
+        ? this.claims.claim(target, scope, held)
+        : this.claims.conflict(target, scope, held);
+    if (!holder) return result;
+    return {
+      ...result,
+      failures: [...result.failures, { property: "volumeUri", reason: claimedReason(holder) }],
+    };
   }
 
   async diff(_id: string, olds: Inputs, news: Inputs) {
@@ -183,8 +226,34 @@ export class VolumeAttachmentProvider {
    * cluster, its node is taken as declared, and without `adoptId` it is refused; where nothing shows
    * attachments, the attach is sent anyway: a 2xx means it was not attached and now is, a refusal "already
    * attached" means it is attached somewhere in the cluster and is taken over only with `adoptId`.
+   *
+   * Another resource of the stack holding the attachment (`claims.ts`) is refused first, before any request.
+   * A failure carries the id (a partial failure, recorded in the state) only once the attachment is this
+   * resource's: its attach was accepted, or it took one over. A refusal "already attached" that the cluster
+   * then does not show on the declared node is a plain error: nothing of it is recorded, and a later removal
+   * from the program cannot detach an attachment that is not this resource's.
    */
   async create(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
+    const scope = claimScopeOf(inputs);
+    const target = claimTargetOf(inputs);
+    if (scope === undefined || target === undefined) return this.attach(inputs);
+    // Claimed again before any request: in a preview the cluster id may have been unknown at `check`.
+    const holder = this.claims.claim(target, scope, false);
+    if (holder) throw claimedError(subjectOf(inputs), inputs.volumeUri, holder);
+    try {
+      const made = await this.attach(inputs);
+      this.claims.hold(target, scope);
+      return made;
+    } catch (error) {
+      // A partial failure is recorded with the id: the state holds the attachment. Otherwise nothing of it is.
+      if (isPartialFailure(error)) this.claims.hold(target, scope);
+      else this.claims.release(target, scope);
+      throw error;
+    }
+  }
+
+  /** `create` once the attachment is claimed: see `create`. */
+  private async attach(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
     const { projectId, kaasId, volumeUri, nodeId } = inputs;
     const what = subjectOf(inputs);
@@ -195,6 +264,7 @@ export class VolumeAttachmentProvider {
     if (!cluster) throw new Error(`${what}: cluster ${kaasId} does not exist in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
     let send = true;
+    let refusedAsAttached = false;
     if (view.shows === "attachedVolumes") {
       const existing = view.attachment;
       if (existing && existing.nodeId !== nodeId) {
@@ -249,6 +319,7 @@ export class VolumeAttachmentProvider {
         }
         // Where attachments show, a retried attach whose first try went through answers "already attached"
         // (the attachment may still be on its way to the cluster's responses): the wait below decides.
+        refusedAsAttached = view.shows !== "nothing";
       }
     }
     try {
@@ -260,6 +331,14 @@ export class VolumeAttachmentProvider {
       );
       return { id, outs: this.outputs(inputs, live.cluster) };
     } catch (error) {
+      // Not shown on the declared node after the service refused the attach: the attachment is someone
+      // else's (another node, another stack), so no id, and nothing of this resource lands in the state.
+      if (refusedAsAttached) {
+        throw new Error(
+          `${what}: the service answers that ${volumeUri} is already attached to cluster ${kaasId}, and the ` +
+            `cluster does not show it on node ${nodeId} (${errorText(error)}); detach it first`,
+        );
+      }
       throw partialFailure(
         id,
         jsonSafe({ ...inputsOf(inputs), sizeGb: null, verification: "none" }),
@@ -331,10 +410,29 @@ export class VolumeAttachmentProvider {
    * pool) falls back to the cluster-level detach; a 404 there means already detached. Where the cluster
    * shows attachments and not this one, or the cluster is gone, there is nothing to send. Then waits until
    * the volume is no longer shown, or, where nothing shows attachments, until the cluster is settled.
+   * Nothing is sent when another resource of the stack holds the attachment (`claims.ts`).
    */
   async delete(id: string, props: Inputs): Promise<void> {
-    const api = this.api();
     const declared = inputsOf(props);
+    const volumeUri = declared.volumeUri;
+    const what = subjectOf(declared);
+    const scope = claimScopeOf(declared);
+    const target = claimTargetOf(declared, defaultProjectId());
+    const holder = target && this.claims.get(target);
+    // Another resource of the stack holds this attachment (a state written before duplicates were refused,
+    // or a resource renamed without an alias whose new name took it over): detaching would take it away.
+    if (holder && holder.held && holder.scope !== scope) {
+      log(what, leftToHolderLine(volumeUri, holder));
+      return;
+    }
+    await this.detach(id, declared);
+    // Detached: a create of this resource may follow (a replacement), which claims it again.
+    if (target && scope !== undefined) this.claims.unhold(target, scope);
+  }
+
+  /** `delete` of an attachment that is this resource's: see `delete`. */
+  private async detach(id: string, declared: CheckedVolumeAttachmentInputs): Promise<void> {
+    const api = this.api();
     const { projectId, kaasId, volumeUri } = declared;
     const what = subjectOf(declared);
     const cluster = await api.findKaas(projectId, kaasId);

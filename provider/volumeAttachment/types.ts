@@ -17,7 +17,11 @@ export interface VolumeAttachmentInputs {
    * `kubeconfig` output), passed in by the program, e.g. from stack config. Replaces.
    */
   nodeId: string;
-  /** URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces. */
+  /**
+   * URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces.
+   * A volume is attached once per cluster: a second VolumeAttachment of the stack with the same volume and
+   * cluster is refused (at preview once the cluster id is known), naming the resource that holds it.
+   */
   volumeUri: string;
   /** Deadlines of create (attach, default `"15m"`) and delete (detach, default `"15m"`). */
   timeouts?: Timeouts;

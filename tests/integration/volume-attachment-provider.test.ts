@@ -5,6 +5,8 @@
  */
 import { FAST_DURATIONS, STRICT_WIRE, type AttachmentTruth, type WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
+import { UNKNOWN } from "../../provider/common/unknown";
+import { AttachmentClaims } from "../../provider/volumeAttachment/claims";
 import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provider";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
@@ -426,6 +428,132 @@ describe.each(READINGS)("under $label", (reading) => {
           `VolumeAttachment "data" (${idOf()}) failed while waiting for attached: volume driver crashed`,
         ),
       ).toBe(true);
+    });
+  }
+});
+
+/**
+ * Two resources of one stack and one volume (issue 19, item 8). Each provider made here stands for one
+ * provider process, the one a `pulumi up` shares between every dynamic resource of the stack.
+ */
+describe.each(READINGS)("two resources of the stack attaching one volume, under $label", (reading) => {
+  beforeEach(async () => {
+    await setUp(reading.wire);
+  });
+
+  const process = () => new VolumeAttachmentProvider(undefined, new AttachmentClaims());
+  const DUP = "proj/dev/dup";
+  const held = () =>
+    `is already attached by VolumeAttachment "data" of this stack (${idOf()}); one volume can be attached ` +
+    "once per cluster";
+
+  it.each([
+    ["another node", 1],
+    ["the same node", 0],
+  ])(
+    "refuses the second to %s at check in the same run, and removing it later detaches nothing",
+    async (_label, node) => {
+      const run = process();
+      const data = await checked(run, {}, args());
+      const dup = await run.check({}, args({ nodeId: nodes[node], creationScope: DUP }));
+      expect(dup.failures).toEqual([{ property: "volumeUri", reason: held() }]);
+      expect(calls()).toEqual([]);
+      // The engine stops at the refused check; the first resource's create, already under way, completes.
+      const { id, outs } = await run.create(data);
+      expect(id).toBe(idOf());
+      expect(calls()).toEqual([attachCall(nodes[0])]);
+
+      // The next run, the duplicate still declared and checked first: the first resource, in the state with this
+      // attachment, prevails, and the duplicate's create is refused before any request.
+      const again = process();
+      const early = await checked(again, {}, args({ nodeId: nodes[node], creationScope: DUP }));
+      expect((await again.check(data, args())).failures).toEqual([]);
+      await expect(again.create(early)).rejects.toThrow(`VolumeAttachment "dup": ${VOLUME} ${held()}`);
+      expect((await again.check({}, early)).failures).toEqual([{ property: "volumeUri", reason: held() }]);
+
+      // The run after the duplicate left the program: nothing of it was recorded, so nothing to delete.
+      const fixed = process();
+      const news = await checked(fixed, data, args());
+      expect(await fixed.diff(id, outs, news)).toEqual({
+        changes: false,
+        replaces: [],
+        deleteBeforeReplace: true,
+      });
+      expect(calls()).toEqual([attachCall(nodes[0])]);
+      expect(await truth()).toEqual([attached(nodes[0])]);
+    },
+  );
+
+  it("refuses the second of two creates the engine runs at once, before any request of it", async () => {
+    const run = process();
+    // In a preview the cluster id may be unknown: no claim at check, so create claims.
+    for (const scope of ["proj/dev/data", DUP]) {
+      const preview = await run.check({}, args({ kaasId: UNKNOWN, creationScope: scope }));
+      expect(preview.failures).toEqual([]);
+    }
+    const [data, dup] = await Promise.allSettled([
+      run.create(await checked(process(), {}, args())),
+      run.create(await checked(process(), {}, args({ nodeId: nodes[1], creationScope: DUP }))),
+    ]);
+    expect(data.status).toBe("fulfilled");
+    expect(dup.status).toBe("rejected");
+    const error = (dup as PromiseRejectedResult).reason as Error & { id?: string };
+    expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${held()}`);
+    expect(error.id).toBeUndefined();
+    expect(calls()).toEqual([attachCall(nodes[0])]);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  it("leaves the first attached when a duplicate an earlier version recorded is removed", async () => {
+    const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
+    // The defect recorded the refused duplicate with the first's id (a partial failure after its attach).
+    const duplicate = { ...outs, nodeId: nodes[1], creationScope: DUP };
+    h.running.emulator.clearRequests();
+    h.lines.length = 0;
+    const run = process();
+    expect((await run.check(outs, args())).failures).toEqual([]);
+    await run.delete(id, duplicate);
+    expect(calls()).toEqual([]);
+    expect(h.lines).toEqual([
+      `[vendor-container] VolumeAttachment "dup": ${VOLUME} is attached by VolumeAttachment "data" of this ` +
+        `stack (${idOf()}), not by this resource: nothing to detach`,
+    ]);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  if (reading.verification !== "cluster") {
+    // Under linked resources a refused attach that the cluster then shows linked counts as this resource's
+    // own retried attach (its node cannot be checked): that reading is left as it was.
+    it("fails without an id when another stack's attach of the volume wins the race", async () => {
+      const api = new VendorContainerClient(
+        resolveSettings((key) => h.config[key]),
+        { pollIntervalMs: 20 },
+      );
+      const attach = api.attachVolume.bind(api);
+      api.attachVolume = async (...a: Parameters<VendorContainerClient["attachVolume"]>) => {
+        await h.client.attachVolume(PROJECT, kaasId, "system", nodes[1], VOLUME);
+        await attach(...a);
+      };
+      const run = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
+      const error = await run.create(await checked(run, {}, args({ timeouts: { create: "5s" } }))).then(
+        () => undefined,
+        (e: Error & { id?: string }) => e,
+      );
+      expect(error?.id).toBeUndefined();
+      if (reading.shows) {
+        const prefix =
+          `VolumeAttachment "data": the service answers that ${VOLUME} is already attached to cluster ` +
+          `${kaasId}, and the cluster does not show it on node ${nodes[0]} (`;
+        expect(error?.message.startsWith(prefix)).toBe(true);
+        expect(error?.message).toMatch(
+          new RegExp(`attached to node ${nodes[1]} instead of ${nodes[0]}\\); detach it first$`),
+        );
+      } else {
+        expect(error?.message).toMatch(/set adoptId: ".*" to take it over; otherwise detach it first\.$/);
+      }
+      expect(await truth()).toEqual([attached(nodes[1])]);
+      // A later run of the refused resource takes over nothing of it either.
+      expect((await process().check({}, args())).failures).toEqual([]);
     });
   }
 });
