@@ -7,7 +7,8 @@
  * Rows 2-4 and 7 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it); without
  * it they are reported as not measured, never estimated. Options (`npm run bench -- <option>`):
  *   --quick        fewer resources, rounds and a shorter provisioning: a check of the harness, not figures
- *   --skip-engine  only the rows that need no engine (1, 5, 6)
+ *   --skip-engine  only the rows that need no engine (1, 5, 6, 8)
+ *   --only lookup  only row 8 (the create's lookup requests): prints its section, writes no results file
  */
 import { execFileSync } from "node:child_process";
 import console from "node:console";
@@ -19,18 +20,31 @@ import { FAST_DURATIONS, startEmulator } from "../dist/emulator/index.js";
 import { BENCH, ROOT, TOKEN, round } from "./lib/common.mjs";
 import { engineAvailable, engineVersions, openRun, prepareWorkspace } from "./lib/engine.mjs";
 import { measureHotPath } from "./lib/hotpath.mjs";
+import { measureLookup } from "./lib/lookup.mjs";
 import { measureMemory } from "./lib/memory.mjs";
-import { render } from "./lib/report.mjs";
+import { lookupDetails, render } from "./lib/report.mjs";
 import { measurePreview } from "./lib/preview.mjs";
 import { measureProvisioning } from "./lib/provisioning.mjs";
 import { measureSerialization } from "./lib/serialization.mjs";
 import { loadNow } from "./lib/stats.mjs";
 import { measureWaiter } from "./lib/waiter.mjs";
 
-const args = new Set(process.argv.slice(2));
-for (const arg of args) {
-  if (arg !== "--quick" && arg !== "--skip-engine") {
-    console.error(`bench: unknown option ${arg} (known: --quick, --skip-engine)`);
+/** Rows that `--only` runs alone. */
+const ONLY = ["lookup"];
+const args = new Set();
+/** @type {string | undefined} */
+let only;
+for (let i = 2; i < process.argv.length; i++) {
+  const arg = process.argv[i];
+  if (arg === "--only" || arg.startsWith("--only=")) {
+    only = arg === "--only" ? process.argv[++i] : arg.slice("--only=".length);
+    if (!ONLY.includes(only ?? "")) {
+      console.error(`bench: --only takes one of ${ONLY.join(", ")}`);
+      process.exit(2);
+    }
+  } else if (arg === "--quick" || arg === "--skip-engine") args.add(arg);
+  else {
+    console.error(`bench: unknown option ${arg} (known: --quick, --skip-engine, --only lookup)`);
     process.exit(2);
   }
 }
@@ -143,6 +157,13 @@ async function measureEngine() {
   }
 }
 
+if (only === "lookup") {
+  // One row alone, for developing it: printed, not written (results/latest.* hold whole runs only).
+  const lookup = await section("row 8, create lookup requests", measureLookup);
+  console.log(lookupDetails(lookup));
+  process.exit(0);
+}
+
 const started = Date.now();
 const machine = {
   date: new Date().toISOString(),
@@ -160,6 +181,7 @@ const serialization = await section("row 1, serialized provider and state bytes"
 const waiter = await section("row 5, waiter on a fake clock", measureWaiter);
 const hotPath = await section("row 6, check and diff", measureHotPath);
 const memory = await section("row 6, peak memory", measureMemory);
+const lookup = await section("row 8, create lookup requests", measureLookup);
 const engine = args.has("--skip-engine")
   ? null
   : await section(`rows 2-4 and 7 through the engine${quick ? " (quick)" : ""}`, measureEngine);
@@ -172,6 +194,7 @@ const results = {
   waiter,
   hotPath,
   memory,
+  lookup,
   totalSeconds: round((Date.now() - started) / 1000, 1),
 };
 machine.loadAtEnd = loadNow();

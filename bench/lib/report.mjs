@@ -20,6 +20,73 @@ const table = (rows) =>
     .map((r) => `| ${r.map(cell).join(" | ")} |`)
     .join("\n");
 
+/** @param {{ lists: number; all: number }} c */
+const listsAll = (c) => `${c.lists} / ${c.all}`;
+
+/**
+ * Row 8's lines of the summary table: one per reading the provider is expected to serve with filters
+ * (`membership`, the documented one, and `whole`).
+ * @param {any} lookup `measureLookup()`'s result
+ * @returns {string[][]}
+ */
+export function lookupSummaryRows(lookup) {
+  return lookup.readings
+    .filter((/** @type {any} */ r) => !r.informational)
+    .map((/** @type {any} */ r) => [
+      "8",
+      `create lookup, ${lookup.kind}, filters \`${r.reading}\`: list requests / all requests of one create, ${lookup.others} other clusters in the project`,
+      listsAll(r.crowded),
+      `empty project: ${listsAll(r.empty)}`,
+      `${ratio(r.crowded.lists / r.empty.lists)} (lists)`,
+      "as many lists as in an empty project",
+      verdict(r.crowded.lists <= r.empty.lists),
+    ]);
+}
+
+/**
+ * Row 8's section of the markdown report (also printed alone by `node bench/run.mjs --only lookup`).
+ * @param {any} lookup `measureLookup()`'s result
+ */
+export function lookupDetails(lookup) {
+  const rows = [
+    [
+      "Reading",
+      "Empty: lists / all",
+      `${lookup.others} others: lists / all`,
+      "List requests, empty",
+      `List requests, ${lookup.others} others`,
+    ],
+    ...lookup.readings.map((/** @type {any} */ r) => [
+      r.informational ? `\`${r.reading}\` (information)` : `\`${r.reading}\``,
+      listsAll(r.empty),
+      listsAll(r.crowded),
+      r.empty.listRequests.join(", "),
+      r.crowded.listRequests.join(", "),
+    ]),
+  ];
+  const breakdown = lookup.readings[0].crowded;
+  return `## Row 8: create lookup in a crowded project
+
+Requests of one \`${lookup.kind}\` create through the provider module (\`provider("${lookup.kind}").create\`, after an
+uncounted \`check\`), counted in the emulator's request log: lists are GETs of the kaas collection, before the
+POST (the idempotent create's lookup for an interrupted create of the same resource: \`findCreated\`); all is
+every request of the create. Each case runs against its own emulator, with fresh clients, every emulator
+duration ${lookup.durationMs} ms (the cluster is \`Active\` at the first poll, so the counts do not depend on timing)
+and a poll interval of ${lookup.pollIntervalMs} ms; the crowded project holds ${lookup.others} seeded \`Active\` clusters of other
+resources (\`emulator.seed\`). Readings of the \`filter\` parameter (\`emulator.updateConfig({ wire: { filters } })\`):
+\`membership\` (documented: \`eq\` on an array matches an element), \`whole\` (\`eq\` compares the whole array),
+\`ignored\` (every filter ignored), \`refused\` (any filter answered 400).
+
+${table(rows)}
+
+List requests: \`tag\` filtered on the creation tag, \`name\` on the name, \`none\` unfiltered; a status when it was not
+200, \`@offset\` for a later page (pages of 100). Under \`membership\` with ${lookup.others} others, the create's other requests
+are ${breakdown.posts} POST, ${breakdown.clusterGets} GETs of the new cluster and ${breakdown.other.map((/** @type {string} */ o) => `\`${o}\``).join(", ")} (paths below the project's provider namespace).
+Under \`ignored\` and \`refused\` the provider reads the whole list, whose pages grow with the project; under
+\`refused\` the refusal is remembered per client, so a later create of the same process skips the refused request.
+`;
+}
+
 /**
  * @param {any} results the object written to latest.json
  * @returns {{ summary: string; markdown: string }}
@@ -137,6 +204,9 @@ export function render(results) {
     "< 200 MB",
     verdict(memory.ours.peakRssMb < 200),
   ]);
+
+  // ---- row 8 ----
+  if (results.lookup) rows.push(...lookupSummaryRows(results.lookup));
 
   const summary = table(rows);
 
@@ -375,6 +445,7 @@ in-process (its state grows with the resources, so the difference over-states ou
 provider host (gRPC, \`@pulumi/pulumi\`) is not loaded in either.
 
 ${table(memRows)}
-`;
+
+${results.lookup ? lookupDetails(results.lookup) : "## Row 8: not measured\n"}`;
   return { summary, markdown };
 }
