@@ -1,7 +1,6 @@
 /**
  * The KaasBackup kind, described once: its arguments (what a change does, how `check` validates them), its
- * computed outputs, its service calls and deadlines. `check`, `diff`, the creation token and the provider
- * all derive from it.
+ * computed outputs, its service calls and deadlines. `check`, `diff` and the provider all derive from it.
  */
 import type { BackupResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
@@ -34,6 +33,7 @@ export const BACKUP_ARGUMENT_RULES = {
   billingPeriod: { change: "update", check: aString() },
   timeouts: { change: "update", check: timeoutsCheck },
   adoptId: { change: "ignore", check: aString() },
+  adoptFromScope: { change: "ignore", check: aString() },
   creationScope: { change: "ignore", check: aString() },
   creationToken: { change: "ignore" },
 } satisfies ArgumentTable<ArgumentName<KaasBackupInputs>>;
@@ -52,6 +52,8 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
     create: (api, inputs) => api.createBackup(inputs.projectId, inputs.kaasId, backupInsertBody(inputs)),
     // A backup whose cluster or itself is already gone deletes as success (the cluster may go first).
     remove: (api, inputs, id) => api.deleteBackup(inputs.projectId, inputs.kaasId, id),
+    updateMetadata: (api, inputs, id, metadata) =>
+      api.updateBackup(inputs.projectId, inputs.kaasId, id, { metadata, properties: {} }),
   },
   // A backup update carries metadata and the billing period only: nothing to plan again.
   planAgainWhenUncertain: false,

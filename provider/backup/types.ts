@@ -24,6 +24,12 @@ export interface KaasBackupInputs {
   timeouts?: Timeouts;
   /** Adopt this existing backup id instead of creating one. Changing it later has no effect. */
   adoptId?: string;
+  /**
+   * Confirms the adoption of a backup that another resource created or adopted: the `<project>/<stack>/<name>`
+   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a backup,
+   * since both stacks would then act on it. Changing it later has no effect.
+   */
+  adoptFromScope?: string;
 }
 
 /** Arguments of a KaasBackup as `check` returns them: the default project filled in, the creation token computed. */

@@ -6,6 +6,9 @@
  * resource of the stack. The client is loaded when the first one is made (see rest/lazy.ts): `check` and
  * `diff` never need it.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { VendorContainerClient } from "../../rest/client";
 import { resetSharedClients, sharedClient } from "../../rest/clients";
 import { redact } from "../../rest/redact";
@@ -58,4 +61,53 @@ export function log(subject: string, line: string): void {
 /** Prints a line that already names its resource (the waiter's progress lines do). */
 export function progress(line: string): void {
   console.log(redact(`[vendor-container] ${line}`));
+}
+
+let backend: string | undefined;
+
+/**
+ * The identity of the state backend this run uses, as far as the provider process can see it: the URL of
+ * `PULUMI_BACKEND_URL`, else the one `pulumi login` recorded as current in `$PULUMI_HOME/credentials.json`
+ * (default `~/.pulumi`), reduced to scheme, host and path (credentials and query never leave the process).
+ * Empty when neither is there. It seeds the creation token, so that two backends holding stacks of the same
+ * project, stack and resource names do not share creation tags; where it cannot tell them apart, the rules
+ * of `findCreated` still refuse to take over anything but an interrupted create.
+ */
+export function backendIdentity(): string {
+  backend ??= normaliseBackendUrl(process.env.PULUMI_BACKEND_URL?.trim() || currentLogin() || "");
+  return backend;
+}
+
+/** The backend `pulumi login` recorded as current, or undefined. */
+function currentLogin(): string | undefined {
+  const home = process.env.PULUMI_HOME?.trim() || path.join(os.homedir(), ".pulumi");
+  try {
+    const credentials = JSON.parse(fs.readFileSync(path.join(home, "credentials.json"), "utf8")) as {
+      current?: unknown;
+    };
+    return typeof credentials.current === "string" ? credentials.current : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `scheme://host/path` of a backend URL: no user, password, query or fragment; unparseable text as is. */
+export function normaliseBackendUrl(url: string): string {
+  if (url === "") return "";
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/i.exec(url);
+  if (!scheme) return url;
+  const rest = scheme[2].replace(/[?#].*$/, "");
+  const slash = rest.indexOf("/");
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const pathPart = slash < 0 ? "" : rest.slice(slash);
+  // Host names are case-insensitive; paths are not.
+  const host = (
+    authority.includes("@") ? authority.slice(authority.lastIndexOf("@") + 1) : authority
+  ).toLowerCase();
+  return `${scheme[1].toLowerCase()}://${host}${pathPart}`.replace(/\/+$/, "");
+}
+
+/** Forgets the backend identity (tests). */
+export function resetBackendIdentity(): void {
+  backend = undefined;
 }

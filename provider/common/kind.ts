@@ -1,9 +1,7 @@
 /**
  * The description of one resource kind, and what derives from it. A kind is described once, argument by
  * argument: what changing it does (replace, update in place, ignore) and how `check` validates it. The list
- * of accepted arguments, the create-only arguments that seed the creation token, and the diff table are all
- * read from that one table, so a replace row and the creation token can never disagree (if they did, a
- * replacement would reuse the old token and find the very object it replaces).
+ * of accepted arguments, the create-only arguments and the diff table are all read from that one table.
  *
  * Light on purpose: `check` and `diff` run in every preview and load nothing of the REST client.
  */
@@ -72,6 +70,8 @@ export interface CheckContext {
   defaultProjectId?: string;
   /** Current time (epoch ms), for arguments that must lie in the future. */
   now?: number;
+  /** The state backend's identity (`backendIdentity`), a seed of the creation token. Default: none. */
+  backend?: string;
 }
 
 /** What an argument's check sees: the old and new inputs, the inputs being normalised, the problems. */
@@ -88,7 +88,7 @@ export interface CheckScope {
 
 /** One argument of a kind. */
 export interface ArgumentRule {
-  /** What changing it does: `replace` also makes it create-only, a seed of the creation token. */
+  /** What changing it does: `replace` makes it create-only. */
   change: ChangeEffect;
   /**
    * Validates the value (`value` is `news[property]`), adding every problem to `scope.problems`. Rules that
@@ -106,14 +106,6 @@ export function argumentNames<K extends string>(table: ArgumentTable<K>): K[] {
   return Object.keys(table) as K[];
 }
 
-/**
- * The create-only arguments: those whose change replaces the resource. In table order, which is the order
- * they are hashed into the creation token, so it must never change for a kind already in use.
- */
-export function createOnlyArguments<K extends string>(table: ArgumentTable<K>): K[] {
-  return argumentNames(table).filter((key) => table[key].change === "replace");
-}
-
 /** The diff table: the effect of changing each argument. */
 export function diffTableOf<K extends string>(table: ArgumentTable<K>): DiffTable<K> {
   return Object.fromEntries(argumentNames(table).map((key) => [key, table[key].change])) as DiffTable<K>;
@@ -121,7 +113,7 @@ export function diffTableOf<K extends string>(table: ArgumentTable<K>): DiffTabl
 
 /**
  * `check` of a kind: unknown arguments first, then each argument's check in table order, then the creation
- * token from the create-only arguments. Every problem is reported at once.
+ * token from the resource's scope and the backend (`creationTokenOf`). Every problem is reported at once.
  */
 export function checkArguments<C extends Inputs>(
   table: ArgumentTable<ArgumentKey<C>>,
@@ -135,7 +127,15 @@ export function checkArguments<C extends Inputs>(
   rejectUnknownProperties(news, argumentNames(table), problems);
   const scope: CheckScope = { olds, news, inputs, problems, context };
   for (const key of argumentNames(table)) table[key].check?.(news[key], key, scope);
-  if (options.creationToken) inputs.creationToken = creationTokenOf(inputs, createOnlyArguments(table));
+  // A resource already in the state keeps its token: only a create sends it, and the engine checks every
+  // create's inputs (a new resource's, a replacement's) with no old inputs, so the token a replacement sends is
+  // always computed anew. Keeping it spares the state a change on every run of an existing resource.
+  if (options.creationToken) {
+    inputs.creationToken =
+      typeof olds.creationToken === "string" && olds.creationToken !== ""
+        ? olds.creationToken
+        : creationTokenOf(inputs, context.backend);
+  }
   return { inputs: asChecked<C>(inputs), failures: problems.failures };
 }
 

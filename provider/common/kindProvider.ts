@@ -6,7 +6,7 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
-import { client, defaultProjectId, log } from "./context";
+import { backendIdentity, client, defaultProjectId, log } from "./context";
 import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
 import {
@@ -28,13 +28,18 @@ import {
   type ListSource,
   type ServiceObject,
 } from "./lifecycle";
+import type { MetadataRequest } from "../../schemas";
 import { jsonSafe } from "./outputs";
 import {
+  carriesCreationTag,
   creationTag,
   deadlineOf,
   errorText,
+  ownerOf,
+  ownerTag,
   refreshedInputs,
   subjectOf,
+  userTags,
   type DefaultTimeouts,
   type MetadataArguments,
   type TimeoutsArgument,
@@ -69,6 +74,7 @@ export type KindInputs = Inputs &
     projectId: string;
     timeouts?: TimeoutsArgument;
     adoptId?: string;
+    adoptFromScope?: string;
     creationScope?: string;
     creationToken: string;
   };
@@ -85,6 +91,8 @@ export interface KindCalls<R, C extends KindInputs> {
   create(api: VendorContainerClient, inputs: C): Promise<R>;
   /** The delete request. */
   remove(api: VendorContainerClient, inputs: C, id: string): Promise<void>;
+  /** An update that carries `metadata` and changes no property (records the owner, releases the creation tag). */
+  updateMetadata(api: VendorContainerClient, inputs: C, id: string, metadata: MetadataRequest): Promise<void>;
 }
 
 /**
@@ -164,7 +172,11 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   ) {}
 
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
-    return checkKind(this.descriptor, olds, news, { now: Date.now(), defaultProjectId: defaultProjectId() });
+    return checkKind(this.descriptor, olds, news, {
+      now: Date.now(),
+      defaultProjectId: defaultProjectId(),
+      backend: backendIdentity(),
+    });
   }
 
   async diff(
@@ -183,31 +195,33 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     const until = deadlineOf(inputs, "create", d.timeouts);
     const adoptId = inputs.adoptId;
     const adopting = typeof adoptId === "string" && adoptId !== "";
-    const created = adopting
-      ? await d.adopt(api, inputs, adoptId, what)
+    const tag = creationTag(inputs);
+    const { object: created, resumed } = adopting
+      ? { object: await this.adopt(api, inputs, adoptId, what), resumed: false }
       : await createIdempotently({
           what,
+          noun: d.noun,
+          tag,
           until,
-          lookup: () =>
-            findCreated({
-              what,
-              api,
-              list: d.calls.list(api, inputs),
-              tag: creationTag(inputs),
-              name: inputs.name,
-            }),
+          createTimeoutMs: until - Date.now(),
+          lookup: () => findCreated({ what, api, list: d.calls.list(api, inputs), tag, name: inputs.name }),
           post: () => d.calls.create(api, inputs),
         });
     const id = created.metadata.id;
     const context = this.hookContext(api, inputs, id, what, until);
     try {
       let live = await context.settle(isTransitional(created));
+      live = await this.recordOwnership(context, inputs, live);
       if (adopting) {
         // Converge an adopted object's updatable arguments on the declared ones.
         const current = (d.adoptedInputs ?? d.liveInputs)(inputs, live);
         live = await this.converge(context, current, inputs, live);
       }
-      return { id, outs: await this.outputs(api, inputs, live, {}) };
+      // A resumed create reports the object as the service shows it (it may have changed since the
+      // interrupted run, or that run may have declared other arguments): the next preview plans the update
+      // that converges it, instead of a state that claims the declared values.
+      const reported = resumed ? d.liveInputs(inputs, live) : inputs;
+      return { id, outs: await this.outputs(api, reported, live, {}) };
     } catch (error) {
       throw await createFailure(error, {
         what,
@@ -221,6 +235,46 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     }
   }
 
+  /**
+   * The object `adoptId` names, verified by the kind, and refused when its owner tag names another resource
+   * unless `adoptFromScope` names that resource: taking over another stack's object by accident would let
+   * both stacks act on it (issue: a create never takes over what is not its own).
+   */
+  private async adopt(api: VendorContainerClient, inputs: C, adoptId: string, what: string): Promise<R> {
+    const live = await this.descriptor.adopt(api, inputs, adoptId, what);
+    const owner = ownerOf(live.metadata.tags);
+    if (owner !== undefined && owner !== inputs.creationScope && owner !== inputs.adoptFromScope) {
+      throw new Error(
+        `${what}: adoptId ${adoptId}: the ${this.descriptor.noun} belongs to another resource, "${owner}" ` +
+          `(its owner tag), and adopting it would let two stacks act on it. If that stack no longer tracks ` +
+          `it, or is being retired, and taking it over is intended, also set adoptFromScope: "${owner}".`,
+      );
+    }
+    return live;
+  }
+
+  /**
+   * Makes the object's tags say that this resource owns it: the owner tag of this resource, and no creation
+   * tag, so that no later lookup (a replacement, another backend, a copied stack) ever finds it as an
+   * interrupted create. One metadata-only update, sent only when the tags differ; the live name and user
+   * tags are kept, so what a resumed object reports stays what the service has.
+   */
+  private async recordOwnership(context: HookContext<R>, inputs: C, live: R): Promise<R> {
+    const tags = live.metadata.tags ?? [];
+    const owner = ownerTag(inputs);
+    const ownerCorrect = owner === undefined || tags.includes(owner);
+    if (ownerCorrect && !carriesCreationTag(tags)) return live;
+    const metadata: MetadataRequest = {
+      name: (live.metadata as { name?: string | null }).name ?? inputs.name,
+      tags: [...userTags(tags), ...(owner === undefined ? [] : [owner])],
+    };
+    if (typeof inputs.location === "string" && inputs.location !== "")
+      metadata.location = { value: inputs.location };
+    log(context.what, `recording the owner of ${context.id} (tags: the creation tag released)`);
+    await this.descriptor.calls.updateMetadata(context.api, inputs, context.id, metadata);
+    return context.settle(true);
+  }
+
   async update(id: string, olds: Inputs, news: C): Promise<{ outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
@@ -229,7 +283,10 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     const context = this.hookContext(api, news, id, what, until);
     try {
       // Resume first: after a partial failure the engine calls update even without changes.
-      const live = await context.settle(false);
+      let live = await context.settle(false);
+      // An object still carrying a creation tag (a create that failed after the service accepted it, or one
+      // made by an older version of this package) is released before anything else.
+      if (carriesCreationTag(live.metadata.tags)) live = await this.recordOwnership(context, news, live);
       const converged = await this.converge(context, this.inputsOf(olds), news, live);
       return { outs: await this.outputs(api, news, converged, olds) };
     } catch (error) {

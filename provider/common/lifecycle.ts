@@ -8,8 +8,8 @@ import { log, progress } from "./context";
 
 /** A service object as every response carries it. */
 export interface ServiceObject {
-  metadata: { id: string; tags?: string[] | null };
-  status?: { state?: string | null } | null;
+  metadata: { id: string; tags?: string[] | null; creationDate?: string | null };
+  status?: { state?: string | null; creationDate?: string | null } | null;
 }
 
 /**
@@ -33,50 +33,165 @@ export const isTransitional = (object: ServiceObject): boolean =>
 /** Up to this many POSTs for one create whose earlier attempts had unknown outcomes. */
 const MAX_CREATE_ATTEMPTS = 5;
 
+/** States that end a create in failure: such an object is never resumed. */
+const FAILURE_STATES: ReadonlySet<string> = new Set(["failed", "error"]);
+
+/** An object's creation time (epoch ms) as the service reports it, or undefined. */
+export function creationTimeOf(object: ServiceObject): number | undefined {
+  const text = object.metadata.creationDate ?? object.status?.creationDate ?? undefined;
+  const time = text ? Date.parse(text) : NaN;
+  return Number.isFinite(time) ? time : undefined;
+}
+
+/** What to do with an object found carrying this resource's creation tag. */
+export type FoundVerdict = { verdict: "resume" } | { verdict: "skip" | "refuse"; why: string };
+
 /**
- * Idempotent create (Kaas issue): look the object up by its creation tag first (an earlier run may have
- * been interrupted after the service accepted it); POST; when the POST's fate is unknown (timeout, dropped
- * connection, gateway error) look again before sending it again. `lookup` is `findCreated`, which does not
- * depend on what the service does with filters.
+ * Whether an object found by the creation tag is this resource's interrupted create. The tag is removed
+ * once a create completes (`tags.ts`), so it is only ever on a create whose run never learnt the id; still,
+ * it is taken over only where the evidence says so, since another backend or a copied stack may share the
+ * scope:
+ * - still provisioning (a transitional state other than deletion), created within the create timeout or at
+ *   an unknown time: resumed;
+ * - settled and created within the create timeout: resumed (the interrupted run's object finished meanwhile);
+ * - ended in failure, or being deleted: skipped with a line naming it (a failed create is never resumed:
+ *   its resource would fail again, and `--replace` must make a new object);
+ * - otherwise (settled and older, or of unknown age): refused, before any request that changes anything.
+ */
+export function judgeFound(
+  object: ServiceObject,
+  { now, createTimeoutMs }: { now: number; createTimeoutMs: number },
+): FoundVerdict {
+  const state = object.status?.state ?? "";
+  if (FAILURE_STATES.has(state.toLowerCase())) return { verdict: "skip", why: `it ended ${state}` };
+  if (state === "Deleting" || state === "Deleted") return { verdict: "skip", why: `it is ${state}` };
+  const created = creationTimeOf(object);
+  const young = created !== undefined && now - created <= createTimeoutMs;
+  // Still provisioning and of unknown age is taken for an interrupted create; one older than the create
+  // timeout is not: it is a create that already timed out (its resource is in some state with the id, as a
+  // partial failure), and resuming it as a replacement would let the engine delete it right after.
+  if (TRANSITIONAL_STATES.has(state) && state !== "Deleting" && (created === undefined || young))
+    return { verdict: "resume" };
+  if (young) return { verdict: "resume" };
+  return {
+    verdict: "refuse",
+    why:
+      created === undefined
+        ? `it is ${state || "in an unknown state"} and the service does not say when it was created`
+        : `it is ${state || "in an unknown state"} and was created longer ago than the create timeout ` +
+          `(${formatMinutes(createTimeoutMs)})`,
+  };
+}
+
+const formatMinutes = (ms: number): string => `${Math.round(ms / 60_000)}m`;
+
+/** `kaas-0001 (Active, created 2026-11-26T10:00:00.000Z)`: how refusals name an object. */
+function describeFound(object: ServiceObject): string {
+  const created = creationTimeOf(object);
+  const when = created === undefined ? "creation time unknown" : `created ${new Date(created).toISOString()}`;
+  return `${object.metadata.id} (${object.status?.state ?? "state unknown"}, ${when})`;
+}
+
+/**
+ * The object among `found` that is this resource's interrupted create, or undefined when there is none.
+ * Failed ones are named in a progress line and left alone; one the evidence does not support is refused
+ * with an error that says how to adopt it.
+ */
+export function ownInterruptedCreate<T extends ServiceObject>(
+  found: readonly T[],
+  args: { what: string; noun: string; tag: string; now: number; createTimeoutMs: number },
+): T | undefined {
+  const judged = found.map((object) => ({ object, judgement: judgeFound(object, args) }));
+  // Prefer one still provisioning, then the youngest: an interrupted run leaves one object, but a service
+  // that was asked twice may show two.
+  const resumable = judged
+    .filter(({ judgement }) => judgement.verdict === "resume")
+    .map(({ object }) => object)
+    .sort(
+      (a, b) =>
+        Number(isTransitional(b)) - Number(isTransitional(a)) ||
+        (creationTimeOf(b) ?? 0) - (creationTimeOf(a) ?? 0),
+    );
+  for (const { object, judgement } of judged) {
+    if (judgement.verdict === "skip") {
+      log(
+        args.what,
+        `${args.noun} ${describeFound(object)} carries this resource's creation tag but ${judgement.why}: ` +
+          "not resumed; delete it if no stack tracks it",
+      );
+    }
+  }
+  if (resumable.length > 0) return resumable[0];
+  const refused = judged.find(({ judgement }) => judgement.verdict === "refuse");
+  if (refused && refused.judgement.verdict === "refuse") {
+    const id = refused.object.metadata.id;
+    throw new Error(
+      `${args.what}: found ${args.noun} ${describeFound(refused.object)} carrying this resource's creation ` +
+        `tag ${args.tag}, but nothing shows it is an interrupted create of this stack: ` +
+        `${refused.judgement.why}. It is not taken over and nothing was created. If it is this resource's ` +
+        `${args.noun}, set adoptId: "${id}" to adopt it; otherwise delete it, or remove that tag from it.`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Idempotent create (Kaas issue): look first for this resource's interrupted create (an earlier run may have
+ * been killed after the service accepted it); POST; when the POST's fate is unknown (any 5xx, a timeout, a
+ * dropped connection) look again before sending it again. `lookup` is `findCreated`, which does not depend
+ * on what the service does with filters; what it finds is judged by `ownInterruptedCreate`. `resumed` says
+ * the object was found rather than answered by this run's POST.
  */
 export async function createIdempotently<T extends ServiceObject>(args: {
   what: string;
-  lookup: () => Promise<T | undefined>;
+  noun: string;
+  tag: string;
+  lookup: () => Promise<T[]>;
   post: () => Promise<T>;
   until: number;
-}): Promise<T> {
-  const existing = await args.lookup();
+  createTimeoutMs: number;
+}): Promise<{ object: T; resumed: boolean }> {
+  const own = async () => ownInterruptedCreate(await args.lookup(), { ...args, now: Date.now() });
+  const existing = await own();
   if (existing) {
     log(args.what, `resuming the creation of ${existing.metadata.id} started by an earlier run`);
-    return existing;
+    return { object: existing, resumed: true };
   }
   for (let attempt = 1; ; attempt++) {
     try {
       const created = await args.post();
       log(args.what, `creation accepted as ${created.metadata.id}`);
-      return created;
+      return { object: created, resumed: false };
     } catch (error) {
       if (!isVendorApiError(error) || !error.ambiguous) throw error;
       log(args.what, `the create request's outcome is unknown (${error.message}); checking before retrying`);
       // Look even when no attempt is left: the last POST may have created the object, and an error without
       // an id would orphan it (dynamic-provider notes: partial failure).
-      const found = await args.lookup();
-      if (found) return found;
+      const found = await own();
+      if (found) {
+        log(args.what, `the create request went through: ${found.metadata.id}`);
+        return { object: found, resumed: true };
+      }
       if (Date.now() > args.until || attempt >= MAX_CREATE_ATTEMPTS) throw error;
     }
   }
 }
 
-/** The first object of `items` carrying `tag` that is not being deleted. */
-export async function findByTag<T extends ServiceObject>(
+/** Every object of `items` carrying `tag` that is not being deleted; `applied` tells whether the filter held. */
+async function collectTagged<T extends ServiceObject>(
   items: AsyncIterable<T>,
   tag: string,
-): Promise<T | undefined> {
+  matchesFilter: (item: T) => boolean,
+): Promise<{ tagged: T[]; filterApplied: boolean }> {
+  const tagged: T[] = [];
+  let filterApplied = true;
   for await (const item of items) {
+    if (!matchesFilter(item)) filterApplied = false;
     const state = item.status?.state ?? "";
-    if ((item.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted") return item;
+    if ((item.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted")
+      tagged.push(item);
   }
-  return undefined;
+  return { tagged, filterApplied };
 }
 
 /**
@@ -131,22 +246,33 @@ export async function* listNarrowed<T>(
 }
 
 /**
- * The object an earlier run created with the creation tag `tag`, not being deleted, or undefined. The tag is
- * always confirmed on each listed object, so the answer is right whatever the service does with filters
- * (see `listNarrowed`):
+ * Characters that a filter literal may not carry safely: the grammar is documented in prose only
+ * (api-notes "Envelopes"), and a service that splits criteria on `;` or arguments on `,` before reading the
+ * quotes would misread or refuse such a filter. A value with one of them is never sent in a filter.
+ */
+const UNSAFE_IN_FILTER = /[;(),"\\]/;
+
+/** True when `value` can go into a filter literal under any reading of the grammar. */
+export const safeInFilter = (value: string): boolean => !UNSAFE_IN_FILTER.test(value);
+
+/**
+ * The objects not being deleted that carry the creation tag `tag`. The tag is confirmed on each listed
+ * object, so the answer is right whatever the service does with filters (see `listNarrowed`), and the
+ * number of requests does not grow with the number of objects in the project where the service applies
+ * filters:
  *
- * 1. `metadata.tags:eq(tag)` finds it in one request where `eq` matches an array element (the documented
- *    reading, and the usual case of a resumed create), and also where `eq` compares whole arrays and the
- *    object has no user tags.
+ * 1. `metadata.tags:eq(tag)` finds them in one request where `eq` matches an array element (the documented
+ *    reading). Where an answer holds an object without the tag, the service ignored the filter and that
+ *    answer was the whole list: it settles the question. Where the service refuses filters, the whole list
+ *    is read once, unfiltered, and later lookups of the same client skip filters.
  * 2. Otherwise `metadata.name:eq(name)`: a scalar field, so every reading that applies filters narrows to
- *    the objects of that name. Under a whole-array reading the tag filter misses an object with user tags;
- *    the name does not.
- * 3. Otherwise the whole list, unfiltered: under a whole-array reading an object with user tags whose name
- *    changed since the interrupted run matches neither filter, and a lost cluster is an orphan.
- * Where the service ignores filters each query lists every object; where it refuses them the first query
- * lists every object unfiltered, which settles the question at once. A fresh create under the documented
- * reading costs two small requests and one listing of the project's objects of that kind: cheap next to
- * the provisioning it starts, and paid only by `up`, never by a preview.
+ *    the objects of that name. Under a whole-array reading the tag filter misses an object that carries
+ *    other tags (the owner tag, user tags); the name does not. A name with a character that a filter cannot
+ *    carry safely (`safeInFilter`) is not sent, and a refusal of the name filter is this lookup's alone.
+ *
+ * Not found under a whole-array reading: an interrupted create whose name changed before the re-run (the
+ * whole list would find it, at a cost that grows with the project; it is read only where filters are known
+ * not to work).
  */
 export async function findCreated<T extends ServiceObject>(args: {
   /** How progress lines name the resource. */
@@ -157,18 +283,28 @@ export async function findCreated<T extends ServiceObject>(args: {
   tag: string;
   /** The `metadata.name` the create sends. */
   name: string;
-}): Promise<T | undefined> {
+}): Promise<T[]> {
   const { what, api, list, tag, name } = args;
-  for (const filter of [
-    `metadata.tags:eq(${filterLiteral(tag)})`,
-    `metadata.name:eq(${filterLiteral(name)})`,
-  ]) {
-    const found = await findByTag(listNarrowed(api, list, filter, what), tag);
-    if (found) return found;
-    // The service refuses filters: the list just read was the whole, unfiltered list.
-    if (filtersRefused.has(api)) return undefined;
+  const byTag = await collectTagged(
+    listNarrowed(api, list, `metadata.tags:eq(${filterLiteral(tag)})`, what),
+    tag,
+    (item) => (item.metadata.tags ?? []).includes(tag),
+  );
+  // Found; or the answer was the whole list (the filter ignored, or refused and then left off).
+  if (byTag.tagged.length > 0 || !byTag.filterApplied || filtersRefused.has(api)) return byTag.tagged;
+  if (!safeInFilter(name)) return [];
+  try {
+    const byName = await collectTagged(
+      list(`metadata.name:eq(${filterLiteral(name)})`),
+      tag,
+      (item) => (item as { metadata: { name?: string | null } }).metadata.name === name,
+    );
+    return byName.tagged;
+  } catch (error) {
+    if (!isBadRequest(error)) throw error;
+    log(what, "the service refuses the list filter on the name (400); the tag filter's answer stands");
+    return [];
   }
-  return findByTag(list(undefined), tag);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { durationMs, type Inputs } from "./check";
 import { canonical, sameValue } from "./diff";
-import { CREATION_TAG_PREFIX } from "./tags";
+import { CREATION_TAG_PREFIX, OWNER_TAG_PREFIX } from "./tags";
 import { UNKNOWN, containsUnknown } from "./unknown";
 
 /** Default deadlines of one kind, in ms. */
@@ -44,25 +44,28 @@ export function inputsOf(state: Inputs, computedKeys: readonly string[]): Inputs
 }
 
 /**
- * The creation token of idempotent create: a hash of the resource's logical identity (`creationScope`) and
- * its create-only arguments. A re-run after an interrupted create computes the same token and finds the
- * object it created; a replacement changes a create-only argument and so gets a new token.
+ * The creation token of idempotent create: a digest of the resource's logical identity only, its
+ * `creationScope` (`<project>/<stack>/<name>`) and the state backend it runs against (`backend`, see
+ * `backendIdentity`). No argument goes into it, secrets least of all: the token is stored by the service in
+ * a tag that anyone who can list the objects reads. A re-run after an interrupted create computes the same
+ * token and finds the object it created; a replacement computes it too (the engine checks a replacement's
+ * inputs with no old inputs), which is safe because the tag is removed once a create completes (see
+ * `tags.ts`), so a completed object is never found by it.
  */
-export function creationTokenOf(inputs: Inputs, createOnly: readonly string[]): string {
-  // In a preview a create-only argument may still be unknown (an output of a resource not yet created or
-  // being replaced): so is the token, rather than a hash of the placeholder that the real run never sees.
-  if (containsUnknown([inputs.creationScope, ...createOnly.map((k) => inputs[k])])) return UNKNOWN;
-  const seed = canonical([inputs.creationScope ?? "", ...createOnly.map((k) => inputs[k] ?? null)]);
+export function creationTokenOf(inputs: Inputs, backend = ""): string {
+  if (containsUnknown(inputs.creationScope)) return UNKNOWN;
+  const seed = canonical(["creation/v2", inputs.creationScope ?? "", backend]);
   return createHash("sha256").update(seed).digest("hex").slice(0, 20);
 }
 
-export { CREATION_TAG_PREFIX };
+export { CREATION_TAG_PREFIX, OWNER_TAG_PREFIX };
 
-/** The metadata arguments every created kind has once checked, with the creation token. */
+/** The metadata arguments every created kind has once checked, with the creation bookkeeping. */
 export interface MetadataArguments {
   name: string;
   location: string;
   tags?: string[];
+  creationScope?: string;
   creationToken?: string;
 }
 
@@ -70,13 +73,35 @@ export interface MetadataArguments {
 export const creationTag = (inputs: { creationToken?: string }): string =>
   `${CREATION_TAG_PREFIX}${inputs.creationToken}`;
 
-/** User tags plus the creation tag, as sent to the service. */
-export function wireTags(inputs: Omit<MetadataArguments, "name" | "location">): string[] {
-  const tags = Array.isArray(inputs.tags) ? inputs.tags : [];
-  return inputs.creationToken ? [...tags, creationTag(inputs)] : tags;
+/** The owner tag of a resource's scope, or undefined for a resource without one. */
+export const ownerTag = (inputs: { creationScope?: string }): string | undefined =>
+  typeof inputs.creationScope === "string" && inputs.creationScope !== ""
+    ? `${OWNER_TAG_PREFIX}${inputs.creationScope}`
+    : undefined;
+
+/** The scope an object's owner tag names, or undefined when it has none. */
+export function ownerOf(tags: readonly string[] | null | undefined): string | undefined {
+  const tag = (tags ?? []).find((t) => t.startsWith(OWNER_TAG_PREFIX));
+  return tag === undefined ? undefined : tag.slice(OWNER_TAG_PREFIX.length);
 }
 
-/** Live tags without the creation tag. */
+/** Whether an object still carries a creation tag (any create's, legacy ones included): not yet released. */
+export const carriesCreationTag = (tags: readonly string[] | null | undefined): boolean =>
+  (tags ?? []).some((t) => t.startsWith(CREATION_TAG_PREFIX) && !t.startsWith(OWNER_TAG_PREFIX));
+
+/**
+ * User tags plus this package's tags, as sent to the service: the owner tag always, the creation tag only
+ * with a create request (`creating`). An update never sends the creation tag, so any update releases it.
+ */
+export function wireTags(inputs: Omit<MetadataArguments, "name" | "location">, creating = false): string[] {
+  const tags = Array.isArray(inputs.tags) ? [...inputs.tags] : [];
+  if (creating && inputs.creationToken) tags.push(creationTag(inputs));
+  const owner = ownerTag(inputs);
+  if (owner !== undefined) tags.push(owner);
+  return tags;
+}
+
+/** Live tags without this package's tags. */
 export const userTags = (tags: string[] | null | undefined): string[] =>
   (tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
 
@@ -106,7 +131,7 @@ export function refreshedInputs(declared: Inputs, live: Inputs): Inputs | undefi
   return sameValue(declared, live) ? undefined : live;
 }
 
-/** Request metadata of a create: name, location and tags (with the creation tag). */
+/** Request metadata of a create: name, location and tags (with the creation and owner tags). */
 export function insertMetadata(inputs: MetadataArguments): {
   name: string;
   location: { value: string };
@@ -115,13 +140,14 @@ export function insertMetadata(inputs: MetadataArguments): {
   return {
     name: inputs.name,
     location: { value: inputs.location },
-    tags: wireTags(inputs),
+    tags: wireTags(inputs, true),
   };
 }
 
 /**
  * Request metadata of an update. Location never changes; it is sent only when set, never as an empty
- * value (spec §9: `{"value": ""}` is refused with "Location Invalid").
+ * value (spec §9: `{"value": ""}` is refused with "Location Invalid"). The tags carry the owner tag and no
+ * creation tag: an update releases the creation tag (`tags.ts`).
  */
 export function updateMetadata(news: MetadataArguments): {
   name: string;

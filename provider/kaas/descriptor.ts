@@ -1,8 +1,8 @@
 /**
  * The Kaas kind, described once: its arguments (what a change does, how `check` validates them), its
  * computed outputs, its service calls and deadlines, and what only a cluster does (HA and version rules, the
- * update plan of cluster and node pools, the kubeconfig, adoption checks). `check`, `diff`, the creation
- * token and the provider all derive from it.
+ * update plan of cluster and node pools, the kubeconfig, adoption checks). `check`, `diff` and the provider
+ * all derive from it.
  */
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
@@ -214,6 +214,7 @@ export const KAAS_ARGUMENT_RULES = {
   deleteOnCascade: { change: "update", check: aBoolean },
   timeouts: { change: "update", check: timeoutsCheck },
   adoptId: { change: "ignore", check: aString() },
+  adoptFromScope: { change: "ignore", check: aString() },
   creationScope: { change: "ignore", check: aString() },
   creationToken: { change: "ignore" },
 } satisfies ArgumentTable<ArgumentName<KaasInputs>>;
@@ -318,6 +319,8 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
     create: (api, inputs) => api.createKaas(inputs.projectId, insertBody(inputs)),
     remove: (api, inputs, id) =>
       api.deleteKaas(inputs.projectId, id, { deleteOnCascade: inputs.deleteOnCascade === true }),
+    updateMetadata: (api, inputs, id, metadata) =>
+      api.updateKaas(inputs.projectId, id, { metadata, properties: {} }),
   },
   extraChanges: kaasExtraChanges,
   planAgainWhenUncertain: true,

@@ -120,6 +120,12 @@ export interface KaasInputs {
    * resources). The declared arguments must match the live cluster. Changing it later has no effect.
    */
   adoptId?: string;
+  /**
+   * Confirms the adoption of a cluster that another resource created or adopted: the `<project>/<stack>/<name>`
+   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a cluster,
+   * since both stacks would then act on it. Changing it later has no effect.
+   */
+  adoptFromScope?: string;
 }
 
 /** Arguments of a Kaas as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */

@@ -1,8 +1,8 @@
 /**
  * The Registry kind, described once: its arguments (what a change does, how `check` validates them), its
  * computed outputs, its service calls and deadlines, and what only a registry does (the administrator
- * password reset, the engine version only the list answers). `check`, `diff`, the creation token and the
- * provider all derive from it.
+ * password reset, the engine version only the list answers). `check`, `diff` and the provider all derive
+ * from it.
  */
 import type { RegistryResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
@@ -63,6 +63,7 @@ export const REGISTRY_ARGUMENT_RULES = {
   adminPasswordResetTrigger: { change: "update", check: aString() },
   timeouts: { change: "update", check: timeoutsCheck },
   adoptId: { change: "ignore", check: aString() },
+  adoptFromScope: { change: "ignore", check: aString() },
   creationScope: { change: "ignore", check: aString() },
   creationToken: { change: "ignore" },
 } satisfies ArgumentTable<ArgumentName<RegistryInputs>>;
@@ -101,6 +102,8 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     list: (api, inputs) => (filter) => api.iterateRegistries(inputs.projectId, { filter }),
     create: (api, inputs) => api.createRegistry(inputs.projectId, registryInsertBody(inputs)),
     remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId, id),
+    updateMetadata: (api, inputs, id, metadata) =>
+      api.updateRegistry(inputs.projectId, id, { metadata, properties: {} }),
   },
   planAgainWhenUncertain: true,
   async adopt(api, { projectId, adminUsername }, adoptId, what) {

@@ -39,6 +39,12 @@ export interface RegistryInputs {
   timeouts?: Timeouts;
   /** Adopt this existing registry id instead of creating one. Changing it later has no effect. */
   adoptId?: string;
+  /**
+   * Confirms the adoption of a registry that another resource created or adopted: the `<project>/<stack>/<name>`
+   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a registry,
+   * since both stacks would then act on it. Changing it later has no effect.
+   */
+  adoptFromScope?: string;
 }
 
 /** Arguments of a Registry as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */

@@ -44,7 +44,8 @@ describe.each<[string, WireReadings]>([
 
   it("creates the cluster with one POST, keeps the kubeconfig secret and settles", async () => {
     const { calls, outputs, summary } = await up([cluster()]);
-    expect(calls).toEqual(["POST /kaas"]);
+    // The create, then the update that records the owner and releases the creation tag.
+    expect(calls).toEqual(["POST /kaas", "PUT /kaas/kaas-0001"]);
     expect(summary.result).toBe("succeeded");
     expect(summary.resourceChanges).toEqual({ create: 2 });
     expect(outputs["cluster.kaasId"]).toBe("kaas-0001");
@@ -145,17 +146,24 @@ describe.each<[string, WireReadings]>([
     const refreshed = await stack.refresh();
     expect(refreshed.summary.resourceChanges).toEqual({ same: 1, delete: 1 });
     const { calls, outputs } = await up([cluster(settledArgs())]);
-    expect(calls).toEqual(["POST /kaas"]);
+    expect(calls).toEqual(["POST /kaas", "PUT /kaas/kaas-0002"]);
     expect(outputs["cluster.kaasId"]).toBe("kaas-0002");
     await expectSettled();
   });
 
-  it("adopts an existing cluster by adoptId without creating one", async () => {
+  it("adopts another stack's cluster by adoptId only with adoptFromScope naming it, without creating one", async () => {
     const adopted = await s.stack("adopt", s.program("kaas-adopt"));
     await s.declare(adopted, [cluster({ ...settledArgs(), adoptId: "kaas-0002" })]);
     s.clearRequests();
-    const result = await adopted.up();
+    const owner = "kaas/dev/cluster";
+    await expect(adopted.up()).rejects.toThrow(
+      `Kaas "cluster": adoptId kaas-0002: the cluster belongs to another resource, "${owner}" (its owner tag)`,
+    );
     expect(s.mutations()).toEqual([]);
+    await s.declare(adopted, [cluster({ ...settledArgs(), adoptId: "kaas-0002", adoptFromScope: owner })]);
+    const result = await adopted.up();
+    // No create: only the update that records the new owner.
+    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0002"]);
     expect(values(result.outputs)["cluster.kaasId"]).toBe("kaas-0002");
     await adopted.preview({ expectNoChanges: true });
     // The adopting stack lets go of it without deleting it: the first stack still owns the cluster.

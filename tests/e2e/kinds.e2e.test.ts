@@ -55,7 +55,13 @@ describe.each<[string, WireReadings]>([
 
   it("creates the backup once its cluster is there, with one POST each", async () => {
     const { calls, outputs, summary } = await up([cluster(), backup()]);
-    expect(calls).toEqual(["POST /kaas", `POST /kaas/${KAAS}/backups`]);
+    // Each create ends with the update that records its owner and releases its creation tag.
+    expect(calls).toEqual([
+      "POST /kaas",
+      `PUT /kaas/${KAAS}`,
+      `POST /kaas/${KAAS}/backups`,
+      `PUT /kaas/${KAAS}/backups/backup-0001`,
+    ]);
     expect(summary.resourceChanges).toEqual({ create: 3 });
     expect(outputs["nightly.backupId"]).toBe("backup-0001");
     expect(outputs["nightly.kaasId"]).toBe(KAAS);
@@ -106,19 +112,31 @@ describe.each<[string, WireReadings]>([
     const refreshed = await stack.refresh();
     expect(refreshed.summary.resourceChanges).toEqual({ same: 2, delete: 1 });
     const { calls, outputs, summary } = await up([cluster(), nightly()]);
-    expect(calls).toEqual([`POST /kaas/${KAAS}/backups`]);
+    expect(calls).toEqual([`POST /kaas/${KAAS}/backups`, `PUT /kaas/${KAAS}/backups/backup-0002`]);
     expect(summary.resourceChanges).toEqual({ same: 2, create: 1 });
     expect(outputs["nightly.backupId"]).toBe("backup-0002");
     expect(outputs["nightly.billingPeriod"]).toBe("Year");
     await expectSettled();
   });
 
-  it("adopts an existing backup by adoptId without creating one", async () => {
+  it("adopts another stack's backup by adoptId only with adoptFromScope naming it, without creating one", async () => {
     const adopting = await s.stack("adopt", s.program("kinds-adopt"));
     await s.declare(adopting, [nightly({ kaasId: KAAS, adoptId: "backup-0002" })]);
     s.clearRequests();
-    const result = await adopting.up();
+    const owner = "kinds/dev/nightly";
+    await expect(adopting.up()).rejects.toThrow(
+      `KaasBackup "nightly": adoptId backup-0002: the backup belongs to another resource, "${owner}" (its ` +
+        `owner tag), and adopting it would let two stacks act on it. If that stack no longer tracks it, or is ` +
+        `being retired, and taking it over is intended, also set adoptFromScope: "${owner}".`,
+    );
     expect(s.mutations()).toEqual([]);
+    await s.declare(adopting, [nightly({ kaasId: KAAS, adoptId: "backup-0002", adoptFromScope: owner })]);
+    const result = await adopting.up();
+    // No create: only the update that records the new owner.
+    expect(s.mutations()).toEqual([`PUT /kaas/${KAAS}/backups/backup-0002`]);
+    expect(s.emulator.emulator.state().backups[0].metadata.tags).toEqual([
+      "pulumi-ct-owner:kinds-adopt/adopt/nightly",
+    ]);
     expect(result.summary.resourceChanges).toEqual({ create: 2 });
     expect(values(result.outputs)["nightly.backupId"]).toBe("backup-0002");
     expect(values(result.outputs)["nightly.state"]).toBe("Active");
@@ -130,7 +148,7 @@ describe.each<[string, WireReadings]>([
 
   it("creates a registry with one POST and settles", async () => {
     const { calls, outputs } = await up([cluster(), nightly(), images()]);
-    expect(calls).toEqual(["POST /registries"]);
+    expect(calls).toEqual(["POST /registries", "PUT /registries/registry-0001"]);
     expect(outputs["images.registryId"]).toBe("registry-0001");
     expect(outputs["images.state"]).toBe("Active");
     expect(outputs["images.passwordSet"]).toBe(true);
@@ -210,7 +228,7 @@ describe.each<[string, WireReadings]>([
   it("creates a registry declared without billingPeriod, and the service's default is no drift", async () => {
     const plain: Declared = { ...registry({ name: "e2e-plain" }), name: "plain" };
     const { calls, outputs } = await up([...settled(), attachment(nodes[1]), plain]);
-    expect(calls).toEqual(["POST /registries"]);
+    expect(calls).toEqual(["POST /registries", "PUT /registries/registry-0002"]);
     expect(outputs["plain.registryId"]).toBe("registry-0002");
     expect(outputs["plain.billingPeriod"]).toBeUndefined();
     // The service bills an undeclared period hourly and says so; the program left the choice to it.

@@ -80,7 +80,8 @@ describe.each<[string, WireReadings]>([
     s.emulator.emulator.patchResource("kaas", "kaas-0001", { state: "Active" });
     s.clearRequests();
     const result = await stack.up();
-    expect(s.mutations()).toEqual([]);
+    // No create: only the update that records the owner and releases the creation tag.
+    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0001"]);
     expect(result.summary.result).toBe("succeeded");
     const outputs = values(result.outputs);
     expect(outputs["cluster.kaasId"]).toBe("kaas-0001");
@@ -115,7 +116,7 @@ describe.each<[string, WireReadings]>([
     s.emulator.emulator.patchResource("registry", "registry-0001", { state: "Active", failureReason: null });
     s.clearRequests();
     const result = await stack.up();
-    expect(s.mutations()).toEqual([]);
+    expect(s.mutations()).toEqual(["PUT /registries/registry-0001"]);
     expect(values(result.outputs)["images.state"]).toBe("Active");
     expect((await stateOf(stack, "images"))?.initErrors).toBeUndefined();
     expect(s.emulator.emulator.state().registries.map((r) => r.metadata.id)).toEqual(["registry-0001"]);

@@ -2,6 +2,7 @@
 import type { KindProvider } from "../../provider";
 import { backupInsertBody } from "../../provider/backup/mapping";
 import type { CheckedKaasBackupInputs } from "../../provider/backup/types";
+import { expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
   checked,
@@ -38,6 +39,11 @@ afterEach(async () => {
   await h.close();
 });
 
+const OWNER_TAG = expectedOwnerTag("proj/dev/nightly");
+
+/** The tags the service holds on a backup. */
+const liveTags = async (id: string) => (await h.client.getBackup(PROJECT, kaasId, id)).metadata.tags;
+
 const args = (overrides: Record<string, unknown> = {}) => ({
   kaasId,
   name: "nightly",
@@ -55,7 +61,7 @@ async function create(overrides: Record<string, unknown> = {}) {
   return { id, inputs, outs };
 }
 
-it("creates a backup, waits until Active and returns its outputs", async () => {
+it("creates a backup, records its owner in one PUT, waits until Active and returns its outputs", async () => {
   const { id, outs } = await create();
   expect(id).toBe("backup-0001");
   expect(outs).toMatchObject({
@@ -67,7 +73,11 @@ it("creates a backup, waits until Active and returns its outputs", async () => {
   });
   expect(outs.expiresAt).toEqual(expect.any(String));
   expectJsonSafe(outs);
-  expect(h.mutating()).toEqual([{ method: "POST", path: `/kaas/${kaasId}/backups` }]);
+  expect(h.mutating()).toEqual([
+    { method: "POST", path: `/kaas/${kaasId}/backups` },
+    { method: "PUT", path: `/kaas/${kaasId}/backups/backup-0001` },
+  ]);
+  expect(await liveTags(id)).toEqual([OWNER_TAG]);
 });
 
 it.each([
@@ -94,7 +104,7 @@ it.each([
   ["retentionDays", { retentionDays: 30 }],
   ["location", { location: "ITMI-Milano" }],
   ["kaasId", { kaasId: "kaas-0999" }],
-])("replaces the backup when %s changes", async (field, patch) => {
+])("replaces the backup when %s changes, keeping the creation token of its scope", async (field, patch) => {
   const { id, inputs, outs } = await create();
   const news = await checked(backups, inputs, args(patch));
   expect(await backups.diff(id, outs, news)).toEqual({
@@ -102,19 +112,25 @@ it.each([
     replaces: [field],
     deleteBeforeReplace: false,
   });
-  expect(news.creationToken).not.toBe(inputs.creationToken);
+  expect(news.creationToken).toBe(inputs.creationToken);
+  // The engine checks the replacement with no old inputs: the same token, which the first backup no
+  // longer carries, so the replacement's create cannot find it.
+  expect((await checked(backups, {}, args(patch))).creationToken).toBe(inputs.creationToken);
+  expect(await liveTags(id)).toEqual([OWNER_TAG]);
 });
 
-it("does not create a duplicate after an interrupted create", async () => {
+it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
   const inputs = await checked(backups, {}, args());
   const orphan = await h.client.createBackup(
     PROJECT,
     kaasId,
     backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
   );
+  expect(orphan.metadata.tags).toEqual([`pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
   h.running.emulator.clearRequests();
   expect((await backups.create(inputs)).id).toBe(orphan.metadata.id);
-  expect(h.mutating()).toEqual([]);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${orphan.metadata.id}` }]);
+  expect(await liveTags(orphan.metadata.id)).toEqual([OWNER_TAG]);
 });
 
 it("keeps a failed backup in the stack with its id and the service's reason", async () => {
@@ -158,17 +174,42 @@ it("refreshes out-of-band changes and drops a backup deleted out of band", async
   expect((await backups.read(id, read.props)).id).toBe("");
 });
 
-it("adopts an existing backup by adoptId", async () => {
-  const seed = await checked(backups, {}, args({ creationScope: "x/y/z" }));
-  const existing = await h.client.createBackup(
-    PROJECT,
-    kaasId,
-    backupInsertBody(asChecked<CheckedKaasBackupInputs>(seed)),
-  );
+/** A backup of `args()` created directly, carrying exactly `tags`; returns its id. */
+async function existingBackup(tags: string[]): Promise<string> {
+  const body = backupInsertBody(asChecked<CheckedKaasBackupInputs>(await checked(backups, {}, args())));
+  const existing = await h.client.createBackup(PROJECT, kaasId, {
+    ...body,
+    metadata: { ...body.metadata, tags },
+  });
   h.running.emulator.clearRequests();
-  const { id } = await create({ adoptId: existing.metadata.id });
-  expect(id).toBe(existing.metadata.id);
+  return existing.metadata.id;
+}
+
+it("adopts a backup no resource owns by adoptId, recording its owner in one PUT", async () => {
+  const existing = await existingBackup(["keep"]);
+  const { id } = await create({ adoptId: existing, tags: ["keep"] });
+  expect(id).toBe(existing);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
+  expect(await liveTags(id)).toEqual(["keep", OWNER_TAG]);
+});
+
+it("refuses to adopt a backup another resource owns, with no mutating request", async () => {
+  const existing = await existingBackup([expectedOwnerTag("x/y/z")]);
+  await expect(create({ adoptId: existing })).rejects.toThrow(
+    `KaasBackup "nightly": adoptId ${existing}: the backup belongs to another resource, "x/y/z" (its owner ` +
+      "tag), and adopting it would let two stacks act on it. If that stack no longer tracks it, or is being " +
+      'retired, and taking it over is intended, also set adoptFromScope: "x/y/z".',
+  );
   expect(h.mutating()).toEqual([]);
+  expect(await liveTags(existing)).toEqual([expectedOwnerTag("x/y/z")]);
+});
+
+it("adopts a backup another resource owns when adoptFromScope names it, taking over its owner tag", async () => {
+  const existing = await existingBackup([expectedOwnerTag("x/y/z")]);
+  const { id } = await create({ adoptId: existing, adoptFromScope: "x/y/z" });
+  expect(id).toBe(existing);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
+  expect(await liveTags(id)).toEqual([OWNER_TAG]);
 });
 
 it("deletes a backup, and treats one gone with its cluster as deleted", async () => {

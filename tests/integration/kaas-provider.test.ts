@@ -5,17 +5,26 @@
 import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
+import { expectedCreationToken, expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
   checked,
   expectJsonSafe,
   startHarness,
+  BACKEND,
   PROJECT,
   type ProviderHarness,
 } from "./provider-harness";
 
 let h: ProviderHarness;
 let kaas: KindProvider;
+
+/** The creation scope of the cluster these tests declare, and the owner tag it leaves on the cluster. */
+const SCOPE = "proj/dev/prod";
+const OWNER_TAG = expectedOwnerTag(SCOPE);
+
+/** The tags the service holds on a cluster. */
+const liveTags = async (id: string) => (await h.client.getKaas(PROJECT, id)).metadata.tags;
 
 beforeEach(async () => {
   h = await startHarness();
@@ -42,7 +51,7 @@ const args = (overrides: Record<string, unknown> = {}) => ({
       maxCount: 4,
     },
   ],
-  creationScope: "proj/dev/prod",
+  creationScope: SCOPE,
   ...overrides,
 });
 
@@ -64,7 +73,7 @@ async function change(id: string, state: Record<string, unknown>, news: Record<s
 }
 
 describe("create", () => {
-  it("creates the cluster, waits until Active and returns JSON-safe outputs with the kubeconfig", async () => {
+  it("creates the cluster, records its owner in one PUT, waits until Active and returns JSON-safe outputs with the kubeconfig", async () => {
     const { id, outs } = await create();
     expect(id).toBe("kaas-0001");
     expect(outs).toMatchObject({
@@ -85,26 +94,56 @@ describe("create", () => {
     expect(outs.kubeconfig).toContain(h.running.emulator.kubeconfigToken("kaas-0001"));
     expect(outs).not.toHaveProperty("__provider");
     expectJsonSafe(outs);
-    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(h.mutating()).toEqual([
+      { method: "POST", path: "/kaas" },
+      { method: "PUT", path: "/kaas/kaas-0001" },
+    ]);
     expect(h.lines).toContain(`[vendor-container] Kaas "prod" (kaas-0001) is Active after 0s`);
+    expect(h.lines).toContain(
+      '[vendor-container] Kaas "prod": recording the owner of kaas-0001 (tags: the creation tag released)',
+    );
   });
 
-  it("tags the cluster with its creation token and never returns the tag as a user tag", async () => {
-    const { inputs, outs } = await create({ tags: ["team:a"] });
-    const live = await h.client.getKaas(PROJECT, outs.kaasId as string);
-    expect(live.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`]);
-    expect(outs.tags).toEqual(["team:a"]);
+  it("sends the creation token of the scope and backend, and leaves exactly the user tags and the owner tag on the cluster", async () => {
+    const { inputs, outs } = await create({ tags: ["team:a", "env:prod"] });
+    expect(inputs.creationToken).toBe(expectedCreationToken(SCOPE, BACKEND));
+    expect(await liveTags(outs.kaasId as string)).toEqual(["team:a", "env:prod", OWNER_TAG]);
+    expect(outs.tags).toEqual(["team:a", "env:prod"]);
   });
 
-  it("resumes an interrupted create instead of creating a duplicate", async () => {
-    const inputs = await checked(kaas, {}, args());
+  it("resumes an interrupted create instead of creating a duplicate, releasing its creation tag", async () => {
+    const inputs = await checked(kaas, {}, args({ tags: ["team:a"] }));
     // An earlier run died after the service accepted its POST: the cluster exists, the state does not know it.
     const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs)));
+    expect(orphan.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
     h.running.emulator.clearRequests();
     const { id } = await kaas.create(inputs);
     expect(id).toBe(orphan.metadata.id);
-    expect(h.mutating()).toEqual([]);
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(h.lines).toContain(
+      `[vendor-container] Kaas "prod": resuming the creation of ${id} started by an earlier run`,
+    );
+  });
+
+  it("reports a resumed cluster as the service shows it, so the next preview plans the update", async () => {
+    const earlier = await checked(kaas, {}, args({ tags: ["old"], billingPeriod: "Hour" }));
+    const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(earlier)));
+    const inputs = await checked(kaas, {}, args({ tags: ["new"], billingPeriod: "Year" }));
+    expect(inputs.creationToken).toBe(earlier.creationToken);
+
+    const { id, outs } = await kaas.create(inputs);
+
+    expect(id).toBe(orphan.metadata.id);
+    expect([outs.tags, outs.billingPeriod]).toEqual([["old"], "Hour"]);
+    expect(await liveTags(id)).toEqual(["old", OWNER_TAG]);
+    const program = await checked(kaas, outs, args({ tags: ["new"], billingPeriod: "Year" }));
+    expect(await kaas.diff(id, outs, program)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("looks the cluster up instead of re-sending a create whose answer was lost", async () => {
@@ -133,7 +172,7 @@ describe("create", () => {
     );
   });
 
-  it("reports a stuck create at its deadline with the id, and the next up resumes waiting in update", async () => {
+  it("reports a stuck create at its deadline with the id, and the next up resumes waiting in update and releases the creation tag", async () => {
     h.running.emulator.setFaults({ provisioning: { kaas: "stuck", registry: "ok", backup: "ok" } });
     const inputs = await checked(kaas, {}, args({ timeouts: { create: "1s" } }));
     const error = (await kaas.create(inputs).catch((e: unknown) => e)) as {
@@ -150,8 +189,9 @@ describe("create", () => {
     const { outs } = await kaas.update("kaas-0001", error.properties, inputs);
     expect(outs.state).toBe("Active");
     expect(outs.kubeconfig).toEqual(expect.any(String));
-    expect(h.mutating()).toEqual([]);
+    expect(h.mutating()).toEqual([{ method: "PUT", path: "/kaas/kaas-0001" }]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(await liveTags("kaas-0001")).toEqual([OWNER_TAG]);
   });
 });
 
@@ -347,20 +387,74 @@ describe("refresh", () => {
 });
 
 describe("adopt", () => {
-  it("adopts an existing cluster by adoptId without creating one, and converges updatable arguments", async () => {
-    const seed = await checked(kaas, {}, args({ creationScope: "other/stack/elsewhere" }));
-    const existing = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(seed)));
-    await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, existing.metadata.id), {
+  /** A settled cluster of `args()` created directly, tagged as `tags` says; returns its id. */
+  async function existingCluster(tags: string[]): Promise<string> {
+    const body = insertBody(asChecked<CheckedKaasInputs>(await checked(kaas, {}, args())));
+    const existing = await h.client.createKaas(PROJECT, { ...body, metadata: { ...body.metadata, tags } });
+    const id = existing.metadata.id;
+    await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, id), {
       what: "seed",
       path: "/kaas",
       deadline: Date.now() + 10_000,
     });
     h.running.emulator.clearRequests();
-    const { id, outs } = await create({ adoptId: existing.metadata.id, billingPeriod: "Month" });
-    expect(id).toBe(existing.metadata.id);
+    return id;
+  }
+
+  const OTHER_SCOPE = "other/stack/elsewhere";
+
+  it("adopts a cluster no resource owns by adoptId without creating one, records its owner and converges updatable arguments", async () => {
+    const existing = await existingCluster(["team:a"]);
+    const { id, outs } = await create({ adoptId: existing, tags: ["team:a"], billingPeriod: "Year" });
+    expect(id).toBe(existing);
     expect(outs.state).toBe("Active");
-    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    // The owner first (a metadata-only PUT), then the billing period the program declares.
+    expect(h.mutating()).toEqual([
+      { method: "PUT", path: `/kaas/${id}` },
+      { method: "PUT", path: `/kaas/${id}` },
+    ]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect((await h.client.getKaas(PROJECT, id)).properties.billingPlan?.billingPeriod).toMatch(/^year/i);
+  });
+
+  it("adopts a cluster this resource already owns with no request when nothing differs", async () => {
+    const existing = await existingCluster([OWNER_TAG]);
+    const { id } = await create({ adoptId: existing });
+    expect(id).toBe(existing);
+    expect(h.mutating()).toEqual([]);
+    expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  });
+
+  it("refuses to adopt a cluster another resource owns, naming its scope, with no mutating request", async () => {
+    const existing = await existingCluster(["team:a", expectedOwnerTag(OTHER_SCOPE)]);
+    await expect(create({ adoptId: existing })).rejects.toThrow(
+      `Kaas "prod": adoptId ${existing}: the cluster belongs to another resource, "${OTHER_SCOPE}" (its owner ` +
+        "tag), and adopting it would let two stacks act on it. If that stack no longer tracks it, or is being " +
+        `retired, and taking it over is intended, also set adoptFromScope: "${OTHER_SCOPE}".`,
+    );
+    expect(h.mutating()).toEqual([]);
+    expect(await liveTags(existing)).toEqual(["team:a", expectedOwnerTag(OTHER_SCOPE)]);
+  });
+
+  it("refuses to adopt a cluster another resource owns when adoptFromScope names a third resource", async () => {
+    const existing = await existingCluster([expectedOwnerTag(OTHER_SCOPE)]);
+    await expect(create({ adoptId: existing, adoptFromScope: "other/stack/third" })).rejects.toThrow(
+      `Kaas "prod": adoptId ${existing}: the cluster belongs to another resource, "${OTHER_SCOPE}"`,
+    );
+    expect(h.mutating()).toEqual([]);
+  });
+
+  it("adopts a cluster another resource owns when adoptFromScope names it, and makes this resource its owner", async () => {
+    const existing = await existingCluster(["team:a", expectedOwnerTag(OTHER_SCOPE)]);
+    const { id, outs } = await create({ adoptId: existing, adoptFromScope: OTHER_SCOPE, tags: ["team:a"] });
+    expect(id).toBe(existing);
+    expect(outs).toMatchObject({ adoptFromScope: OTHER_SCOPE, tags: ["team:a"], state: "Active" });
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(h.lines).toContain(
+      `[vendor-container] Kaas "prod": recording the owner of ${id} (tags: the creation tag released)`,
+    );
   });
 
   it("refuses to adopt a cluster whose create-only arguments differ", async () => {

@@ -10,7 +10,7 @@ import {
   type StartEmulatorOptions,
 } from "../../emulator";
 import { configure, provider, type KindProvider } from "../../provider";
-import { resetClients } from "../../provider/common/context";
+import { resetBackendIdentity, resetClients } from "../../provider/common/context";
 import type { CheckResult } from "../../provider/common/kind";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
@@ -18,6 +18,11 @@ import { harnessWire } from "./support/wire";
 
 export const PROJECT = "p-test";
 export const TOKEN = "provider-test-token";
+/**
+ * The state backend the providers see (`PULUMI_BACKEND_URL`), so that creation tokens do not depend on the
+ * machine's `pulumi login`; `backendIdentity` reduces it to itself.
+ */
+export const BACKEND = "file:///var/tmp/provider-harness";
 
 export interface ProviderHarness {
   running: RunningEmulator;
@@ -50,6 +55,9 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
   };
   configure({ get: (key) => config[key] });
   resetClients();
+  const backendBefore = process.env.PULUMI_BACKEND_URL;
+  process.env.PULUMI_BACKEND_URL = BACKEND;
+  resetBackendIdentity();
   const lines: string[] = [];
   const spy = jest.spyOn(console, "log").mockImplementation((line: unknown) => {
     lines.push(String(line));
@@ -76,6 +84,9 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
       spy.mockRestore();
       configure(undefined);
       resetClients();
+      if (backendBefore === undefined) delete process.env.PULUMI_BACKEND_URL;
+      else process.env.PULUMI_BACKEND_URL = backendBefore;
+      resetBackendIdentity();
       await running.close();
     },
   };

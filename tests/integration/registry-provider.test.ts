@@ -2,6 +2,7 @@
 import type { KindProvider } from "../../provider";
 import { registryInsertBody } from "../../provider/registry/mapping";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
+import { expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
   checked,
@@ -128,7 +129,10 @@ it("never resets the password twice when the reset's answer was lost", async () 
   expect(after.adminPasswordLastSetDate).not.toBe(outs.adminPasswordLastSetDate);
 });
 
-it("does not create a duplicate after an interrupted create, and adopts by adoptId", async () => {
+/** The tags the service holds on a registry. */
+const liveTags = async (id: string) => (await h.client.getRegistry(PROJECT, id)).metadata.tags;
+
+it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
   const inputs = await checked(registries, {}, args());
   const orphan = await h.client.createRegistry(
     PROJECT,
@@ -136,8 +140,11 @@ it("does not create a duplicate after an interrupted create, and adopts by adopt
   );
   h.running.emulator.clearRequests();
   expect((await registries.create(inputs)).id).toBe(orphan.metadata.id);
-  expect(h.mutating()).toEqual([]);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${orphan.metadata.id}` }]);
+  expect(await liveTags(orphan.metadata.id)).toEqual([expectedOwnerTag("proj/dev/images")]);
+});
 
+it("adopts a registry another resource owns only when adoptFromScope names that resource", async () => {
   const other = await h.client.createRegistry(
     PROJECT,
     registryInsertBody(
@@ -146,13 +153,23 @@ it("does not create a duplicate after an interrupted create, and adopts by adopt
       ),
     ),
   );
-  const adopted = await create({
-    name: "other",
-    adoptId: other.metadata.id,
-    creationScope: "proj/dev/other",
-  });
-  expect(adopted.id).toBe(other.metadata.id);
-  expect(h.running.emulator.state().registries).toHaveLength(2);
+  const id = other.metadata.id;
+  h.running.emulator.clearRequests();
+  const adoption = { name: "other", adoptId: id, creationScope: "proj/dev/other" };
+
+  await expect(create(adoption)).rejects.toThrow(
+    `Registry "other": adoptId ${id}: the registry belongs to another resource, "a/b/c" (its owner tag), ` +
+      "and adopting it would let two stacks act on it. If that stack no longer tracks it, or is being " +
+      'retired, and taking it over is intended, also set adoptFromScope: "a/b/c".',
+  );
+  expect(h.mutating()).toEqual([]);
+
+  const adopted = await create({ ...adoption, adoptFromScope: "a/b/c" });
+  expect(adopted.id).toBe(id);
+  expect(h.running.emulator.state().registries).toHaveLength(1);
+  // The other resource's creation tag released and its owner tag replaced by this resource's, in one PUT.
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
+  expect(await liveTags(id)).toEqual([expectedOwnerTag("proj/dev/other")]);
 });
 
 it("keeps a failed registry in the stack and resumes a stuck one in update", async () => {

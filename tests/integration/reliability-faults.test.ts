@@ -2,8 +2,8 @@
  * Fault matrix: the whole main example (cluster, backup, registry, volume attachment) is created, refreshed
  * and destroyed through the providers while the emulator answers ~20% 5xx, 10% 429, drops 5% of the
  * connections before processing and 5% after processing, with random latency. After each phase the service
- * must hold exactly what the state says: no orphan, nothing missing, no duplicate creation tag, one object
- * created per resource.
+ * must hold exactly what the state says: no orphan, nothing missing, no tag of this package on two objects, no
+ * object still carrying its creation tag, one object created per resource.
  *
  * The emulator's faults apply to every method (its `methods` filter would restrict all of them at once), so
  * its drops after processing hit GET, PUT, DELETE and POST alike, a few POSTs per seed at most. To make the
@@ -43,7 +43,7 @@ const ONE_EACH = {
   registries: ["registry-0001"],
   attachments: [`${KAAS}:${DATA_VOLUME}`],
 };
-const CLEAN = { orphans: [], missing: [], duplicateTags: [], unsettled: [] };
+const CLEAN = { orphans: [], missing: [], duplicateTags: [], unreleased: [], unsettled: [] };
 
 /** What the emulator injected, from its request log. */
 function injected(log: RequestLogEntry[]) {
@@ -217,7 +217,13 @@ it("resumes a cluster whose create outlived its deadline under faults, with upda
     state: "InCreation",
     __provider: expect.any(String),
   });
-  expect(reconcile(h.emulator, engine)).toMatchObject({ orphans: [], missing: [], duplicateTags: [] });
+  // The create never saw its cluster settle, so it still carries its creation tag: the next up releases it.
+  expect(reconcile(h.emulator, engine)).toMatchObject({
+    orphans: [],
+    missing: [],
+    duplicateTags: [],
+    unreleased: [KAAS],
+  });
 
   // The next `up` calls update without changes, which waits until the cluster is Active.
   expect(await engine.up("cluster", "Kaas", args)).toBe(1);

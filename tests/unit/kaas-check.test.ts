@@ -2,6 +2,7 @@
  * `check` of a Kaas: every problem reported at once as an exact `{property, reason}`, defaults and the
  * creation token, unknown values passed through unvalidated, refusals that need the previous inputs.
  */
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
@@ -21,14 +22,18 @@ import {
   setAt,
   type Path,
 } from "./support/kaas-fixtures";
+import { expectedCreationToken } from "../support/creation-token";
 
-/** The creation token of `baselineInputs()`: pinned, since a change orphans interrupted creates. */
-const BASELINE_TOKEN = "a7d3e79a47eef744c2c4";
+/**
+ * The creation token of `baselineInputs()` (scope `shop/dev/prod`, no backend): pinned, since a change of the
+ * derivation orphans interrupted creates.
+ */
+const BASELINE_TOKEN = "f5ffb17cce45b1c4b31e";
 const TOP_LEVEL_ALLOWED =
   "projectId, name, location, tags, preset, vpcUri, subnetUri, nodeCidr, podCidr, securityGroupName, " +
   "kubernetesVersion, upgradeDate, nodePools, ha, maxCumulativeVolumeSize, billingPeriod, identity, " +
   "authorizedIpRanges, enablePrivateCluster, autoscalerProfile, deleteOnCascade, timeouts, adoptId, " +
-  "creationScope, creationToken";
+  "adoptFromScope, creationScope, creationToken";
 const POOL_ALLOWED = "name, nodes, instance, dataCenter, autoscaling, minCount, maxCount";
 const PRIVATE = "must lie within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16";
 const HA_REFUSED =
@@ -591,10 +596,11 @@ describe("checkKaas accepts and normalises valid inputs", () => {
 });
 
 describe("the creation token", () => {
-  const token = (inputs: Inputs) => check(inputs).inputs.creationToken;
+  const token = (inputs: Inputs, olds: Inputs = {}) => check(inputs, olds).inputs.creationToken;
 
-  it("is 20 lower-case hex characters and pinned for the baseline", () => {
-    expect(token(baselineInputs())).toMatch(/^[0-9a-f]{20}$/);
+  it("is the first 20 hex digits of sha256 of [creation/v2, scope, backend], pinned for the baseline", () => {
+    const seed = '["creation/v2","shop/dev/prod",""]';
+    expect(createHash("sha256").update(seed).digest("hex").slice(0, 20)).toBe(BASELINE_TOKEN);
     expect(token(baselineInputs())).toBe(BASELINE_TOKEN);
   });
 
@@ -610,60 +616,96 @@ describe("the creation token", () => {
     );
   });
 
-  it("replaces a token supplied in the inputs", () => {
+  it("replaces a token supplied in the new inputs when there are no old inputs (a create)", () => {
     expect(token(withArgs({ creationToken: "0".repeat(20) }))).toBe(BASELINE_TOKEN);
   });
 
-  it.each([
-    ["nodeCidr", { address: UNKNOWN, name: "prod-nodes" }],
-    ["location", UNKNOWN],
-  ])("is unknown while the create-only %s is unknown (a preview)", (key, value) => {
-    expect(token(withArgs({ [key]: value }))).toBe(UNKNOWN);
-  });
-
-  it("is known while only an updatable argument is unknown", () => {
-    expect(token(withArgs({ name: UNKNOWN }))).toMatch(/^[0-9a-f]{20}$/);
+  it("is unknown while creationScope is unknown (a preview)", () => {
+    expect(token(withArgs({ creationScope: UNKNOWN }))).toBe(UNKNOWN);
   });
 
   it.each<[string, unknown]>([
+    ["nodeCidr", { address: UNKNOWN, name: "prod-nodes" }],
+    ["location", UNKNOWN],
+    ["name", UNKNOWN],
+    ["identity", { clientId: "client-1", clientSecret: UNKNOWN }],
+  ])("is known while %s is unknown", (key, value) => {
+    expect(token(withArgs({ [key]: value }))).toBe(BASELINE_TOKEN);
+  });
+
+  // Every argument, create-only ones and the identity's secret included: no argument seeds the token.
+  it.each<[string, unknown, Inputs?]>([
+    ["projectId", "proj-2"],
     ["name", "staging"],
+    ["location", "ITMI-Milano"],
     ["tags", ["other"]],
+    ["preset", false, { vpcUri: "/vpcs/v-1", subnetUri: "/subnets/s-1" }],
+    ["vpcUri", "/vpcs/v-2", { preset: false, subnetUri: "/subnets/s-1" }],
+    ["nodeCidr", { address: "10.11.0.0/16", name: "prod-nodes" }],
+    ["podCidr", "100.65.0.0/16"],
+    ["securityGroupName", "other-sg"],
     ["kubernetesVersion", "1.34.0"],
+    ["upgradeDate", "2026-07-01T02:00:00Z"],
     ["nodePools", [{ name: "solo", nodes: 1, instance: "K2A4", dataCenter: "ITBG-3" }]],
     ["ha", true],
     ["maxCumulativeVolumeSize", 900],
     ["billingPeriod", "Year"],
+    ["identity", { clientId: "client-2", clientSecret: "s3cret" }],
+    ["identity", { clientId: "client-1", clientSecret: "another-secret" }],
     ["authorizedIpRanges", ["198.51.100.0/24"]],
     ["enablePrivateCluster", true],
+    ["autoscalerProfile", { expander: "random" }],
     ["deleteOnCascade", true],
     ["timeouts", { create: "2h" }],
     ["adoptId", "kaas-7"],
-  ])("stays the same when %s changes (not create-only)", (key, value) => {
-    expect(token(withArgs({ [key]: value }))).toBe(BASELINE_TOKEN);
+    ["adoptFromScope", "shop/dev/old"],
+  ])("stays the same when %s changes to %j", (key, value, together: Inputs = {}) => {
+    const inputs = withArgs({ [key]: value, ...together });
+    expect(check(inputs).failures).toEqual([]);
+    expect(token(inputs)).toBe(BASELINE_TOKEN);
   });
 
-  // The create-only arguments of sdk/kaas.ts (those documented "Replaces"), written out.
-  const createOnlyChanges: Record<string, unknown> = {
-    projectId: "proj-2",
-    location: "ITMI-Milano",
-    preset: false,
-    vpcUri: "/vpcs/v-1",
-    subnetUri: "/subnets/s-1",
-    nodeCidr: { address: "10.11.0.0/16", name: "prod-nodes" },
-    podCidr: "100.65.0.0/16",
-    securityGroupName: "other-sg",
-    identity: { clientId: "client-2", clientSecret: "s3cret" },
-    autoscalerProfile: { expander: "random" },
-  };
-  it.each(Object.entries(createOnlyChanges))("changes when the create-only %s changes", (key, value) => {
-    const other = token(withArgs({ [key]: value }));
-    expect(other).toMatch(/^[0-9a-f]{20}$/);
-    expect(other).not.toBe(BASELINE_TOKEN);
+  it.each<[string, string | undefined, string]>([
+    ["another resource of the stack", "shop/dev/prod-2", "11c2b4af207ede984622"],
+    ["the same name in another stack", "shop/prod/prod", "9cc4ab4eefe194547d93"],
+    ["no scope at all", undefined, "d9fc9b9fc167bdfa00d5"],
+  ])("changes with the creationScope: %s", (_title, creationScope, expected) => {
+    expect(expected).toBe(expectedCreationToken(creationScope ?? ""));
+    expect(token(withArgs({ creationScope }))).toBe(expected);
   });
 
-  it("changes with the resource's creationScope (another resource with the same arguments)", () => {
-    expect(token(withArgs({ creationScope: "shop/dev/prod-2" }))).not.toBe(BASELINE_TOKEN);
-    expect(token(withArgs({ creationScope: undefined }))).not.toBe(BASELINE_TOKEN);
+  it.each<[string, string]>([
+    ["s3://bucket", "5fe3ee6c67cc1d621fa6"],
+    ["https://api.example.com", "9bafadcf647e23fccbd3"],
+  ])("changes with the backend %s", (backend, expected) => {
+    expect(expected).toBe(expectedCreationToken("shop/dev/prod", backend));
+    const result = checkKind(KAAS, {}, baselineInputs(), { ...CHECK_CONTEXT, backend });
+    expect(result.inputs.creationToken).toBe(expected);
+  });
+
+  it("keeps the token of the old inputs (a resource in the state), whatever changed since", () => {
+    const kept = "0123456789abcdef0123";
+    const olds = { ...checked(baselineInputs()), creationToken: kept };
+    expect(token(baselineInputs(), olds)).toBe(kept);
+    expect(
+      token(
+        withArgs({ creationScope: "shop/dev/prod-2", nodeCidr: { address: "10.11.0.0/16", name: "n" } }),
+        olds,
+      ),
+    ).toBe(kept);
+    const otherBackend = checkKind(KAAS, olds, baselineInputs(), {
+      ...CHECK_CONTEXT,
+      backend: "s3://bucket",
+    });
+    expect(otherBackend.inputs.creationToken).toBe(kept);
+  });
+
+  it.each<[string, Inputs]>([
+    ["carry no token", { ...checked(baselineInputs()), creationToken: undefined }],
+    ["carry an empty token", { ...checked(baselineInputs()), creationToken: "" }],
+    ["carry a token that is not a string", { ...checked(baselineInputs()), creationToken: 7 }],
+  ])("computes the token when the old inputs %s", (_title, olds) => {
+    expect(token(baselineInputs(), olds)).toBe(BASELINE_TOKEN);
   });
 });
 

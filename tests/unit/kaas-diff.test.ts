@@ -39,7 +39,7 @@ const REPLACE_FIELDS = [
   "autoscalerProfile",
 ] as const;
 type ReplaceField = (typeof REPLACE_FIELDS)[number];
-const IGNORED_FIELDS = ["adoptId", "creationScope", "creationToken"];
+const IGNORED_FIELDS = ["adoptId", "adoptFromScope", "creationScope", "creationToken"];
 const HA_REFUSED =
   "ha: cannot be disabled: the service cannot turn high availability off once enabled, and replacing the cluster would destroy it; keep ha: true";
 
@@ -158,6 +158,7 @@ describe("diffKaas", () => {
 
   it.each<[string, unknown]>([
     ["adoptId", "kaas-7"],
+    ["adoptFromScope", "shop/dev/old"],
     ["creationScope", "shop/dev/other"],
     ["creationToken", "0123456789abcdef0123"],
   ])("ignores a change of the bookkeeping argument %s", (field, value) => {

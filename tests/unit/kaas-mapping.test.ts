@@ -32,9 +32,12 @@ import {
   versionArb,
   withArguments,
 } from "./support/kaas-fixtures";
+import { expectedCreationTag, expectedCreationToken, expectedOwnerTag } from "../support/creation-token";
 
 const base = checked(baselineInputs());
-const CREATION_TAG = "pulumi-ct-a7d3e79a47eef744c2c4";
+/** The tags of the baseline's scope, `shop/dev/prod`, with no backend (the check context has none). */
+const CREATION_TAG = expectedCreationTag("shop/dev/prod");
+const OWNER_TAG = expectedOwnerTag("shop/dev/prod");
 const [system, workers] = base.nodePools as NodePoolArgs[];
 const SYSTEM_REQUEST = {
   name: "system",
@@ -52,11 +55,14 @@ const WORKERS_REQUEST = {
   minCount: 2,
   maxCount: 10,
 };
+/** The metadata of an update: the user tags and the owner tag, never the creation tag. */
 const METADATA = {
   name: "prod",
   location: { value: "ITBG-Bergamo" },
-  tags: ["team-a", "env-prod", CREATION_TAG],
+  tags: ["team-a", "env-prod", OWNER_TAG],
 };
+/** The metadata of the create request: the user tags, then the creation tag, then the owner tag. */
+const INSERT_METADATA = { ...METADATA, tags: ["team-a", "env-prod", CREATION_TAG, OWNER_TAG] };
 const NOTHING: UpdatePlan = { cluster: undefined, pools: [] };
 
 /** The checked baseline with arguments replaced (`undefined` removes one). */
@@ -71,10 +77,10 @@ function expectPlanMatchesSchemas(plan: UpdatePlan): void {
 }
 
 describe("insertBody", () => {
-  it("builds the exact body of the baseline, with the creation tag appended and identity passed through", () => {
+  it("builds the exact body of the baseline, with the creation and owner tags appended and identity passed through", () => {
     const body = insertBody(base);
     expect(body).toStrictEqual({
-      metadata: METADATA,
+      metadata: INSERT_METADATA,
       properties: {
         preset: true,
         nodeCidr: { address: "10.10.0.0/16", name: "prod-nodes" },
@@ -96,10 +102,8 @@ describe("insertBody", () => {
   it("sends the VPC, subnet and autoscaler profile, never the upgrade date or provider-only arguments", () => {
     const full = checked(fullInputs());
     const body = insertBody(full);
-    expect(body.metadata).toStrictEqual({
-      ...METADATA,
-      tags: ["team-a", "env-prod", `pulumi-ct-${full.creationToken}`],
-    });
+    expect(full.creationToken).toBe(expectedCreationToken("shop/dev/prod"));
+    expect(body.metadata).toStrictEqual(INSERT_METADATA);
     expect(body.properties).toStrictEqual({
       preset: false,
       vpc: { uri: "/projects/proj-1/providers/Vendor.Network/vpcs/vpc-1" },
@@ -119,7 +123,7 @@ describe("insertBody", () => {
     expect(validateSchema(KaasInsert, body)).toEqual([]);
   });
 
-  it("sends only what is set for minimal inputs: no tags but the creation tag, no optional objects", () => {
+  it("sends only what is set for minimal inputs without a scope: no tags but the creation tag, no owner tag, no optional objects", () => {
     const minimal = checked({
       name: "mini",
       location: "ITBG-Bergamo",
@@ -132,7 +136,7 @@ describe("insertBody", () => {
       metadata: {
         name: "mini",
         location: { value: "ITBG-Bergamo" },
-        tags: [`pulumi-ct-${minimal.creationToken}`],
+        tags: [expectedCreationTag("")],
       },
       properties: {
         preset: true,
@@ -177,9 +181,11 @@ describe("insertBody", () => {
         const body = insertBody(x);
         expect(undefinedPaths(body)).toEqual([]);
         expect(validateSchema(KaasInsert, body)).toEqual([]);
+        const scope = x.creationScope;
         expect(body.metadata.tags).toEqual([
           ...((x.tags as string[] | undefined) ?? []),
-          `pulumi-ct-${x.creationToken}`,
+          expectedCreationTag(scope ?? ""),
+          ...(scope === undefined ? [] : [expectedOwnerTag(scope)]),
         ]);
       }),
     );
@@ -206,9 +212,9 @@ describe("updatePlan", () => {
     expect(plan(next)).toStrictEqual(NOTHING);
   });
 
-  it("sends only metadata for a tags-only change, keeping the creation tag", () => {
+  it("sends only metadata for a tags-only change, with the owner tag and without the creation tag", () => {
     expect(plan(news({ tags: ["team-a"] }))).toStrictEqual({
-      cluster: { metadata: { ...METADATA, tags: ["team-a", CREATION_TAG] }, properties: {} },
+      cluster: { metadata: { ...METADATA, tags: ["team-a", OWNER_TAG] }, properties: {} },
       pools: [],
     });
   });
@@ -223,7 +229,7 @@ describe("updatePlan", () => {
   it("omits location from the metadata when it is absent", () => {
     const olds = news({ location: undefined });
     expect(plan(news({ tags: [] }, olds), "1.33.2", olds)).toStrictEqual({
-      cluster: { metadata: { name: "prod", tags: [CREATION_TAG] }, properties: {} },
+      cluster: { metadata: { name: "prod", tags: [OWNER_TAG] }, properties: {} },
       pools: [],
     });
   });
@@ -284,7 +290,7 @@ describe("updatePlan", () => {
 
   it("sends metadata and the pool update together when tags and a pool size change", () => {
     expect(plan(news({ tags: [], nodePools: [{ ...system, nodes: 2 }, workers] }))).toStrictEqual({
-      cluster: { metadata: { ...METADATA, tags: [CREATION_TAG] }, properties: {} },
+      cluster: { metadata: { ...METADATA, tags: [OWNER_TAG] }, properties: {} },
       pools: [{ name: "system", body: { properties: { nodes: 2 } } }],
     });
   });
@@ -405,7 +411,7 @@ describe("updatePlan", () => {
     const next = news({ ha: true, billingPeriod: "Hour", kubernetesVersion: "1.34.0", tags: ["x"] });
     expect(plan(next)).toStrictEqual({
       cluster: {
-        metadata: { ...METADATA, tags: ["x", CREATION_TAG] },
+        metadata: { ...METADATA, tags: ["x", OWNER_TAG] },
         properties: {
           kubernetesVersion: { value: "1.34.0" },
           ha: true,
@@ -429,6 +435,20 @@ describe("updatePlan", () => {
           expect(undefinedPaths(result.pools)).toEqual([]);
         },
       ),
+    );
+  });
+
+  it("sends the owner tag of the new inputs' scope and never a creation tag in any update", () => {
+    fc.assert(
+      fc.property(checkedKaasInputsArb, checkedKaasInputsArb, versionArb, (x, y, live) => {
+        const tags = updatePlan(x, y, live).cluster?.metadata?.tags;
+        if (tags === undefined) return;
+        const scope = y.creationScope;
+        expect(tags).toEqual([
+          ...((y.tags as string[] | undefined) ?? []),
+          ...(scope === undefined ? [] : [expectedOwnerTag(scope)]),
+        ]);
+      }),
     );
   });
 
@@ -683,9 +703,9 @@ describe("liveInputs", () => {
     );
   });
 
-  it("takes the live tags without the creation tag", () => {
+  it("takes the live tags without the creation tag and without any owner tag", () => {
     const response = responseFor(base);
-    response.metadata.tags = ["team-a", "added-by-hand", CREATION_TAG];
+    response.metadata.tags = ["team-a", CREATION_TAG, "added-by-hand", OWNER_TAG, "pulumi-ct-owner:shop/x/y"];
     expect(liveInputs(base, response).tags).toEqual(["team-a", "added-by-hand"]);
   });
 

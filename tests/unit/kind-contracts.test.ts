@@ -80,6 +80,7 @@ const CONTRACTS: Contract[] = [
       { argument: "deleteOnCascade", value: true, effect: "update" },
       { argument: "timeouts", value: { create: "2h" }, effect: "update" },
       { argument: "adoptId", value: "kaas-7", effect: "ignore" },
+      { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
       { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
     ],
     arguments: [
@@ -106,6 +107,7 @@ const CONTRACTS: Contract[] = [
       "deleteOnCascade",
       "timeouts",
       "adoptId",
+      "adoptFromScope",
     ],
     defaults: { preset: true },
     computed: KAAS_OUTPUTS,
@@ -137,6 +139,7 @@ const CONTRACTS: Contract[] = [
       { argument: "billingPeriod", value: "Year", effect: "update" },
       { argument: "timeouts", value: { create: "5m" }, effect: "update" },
       { argument: "adoptId", value: "backup-9", effect: "ignore" },
+      { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
       { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
     ],
     arguments: [
@@ -150,6 +153,7 @@ const CONTRACTS: Contract[] = [
       "billingPeriod",
       "timeouts",
       "adoptId",
+      "adoptFromScope",
     ],
     defaults: {},
     computed: BACKUP_OUTPUTS,
@@ -183,6 +187,7 @@ const CONTRACTS: Contract[] = [
       { argument: "adminPasswordResetTrigger", value: "2026-12", effect: "update" },
       { argument: "timeouts", value: { create: "5m" }, effect: "update" },
       { argument: "adoptId", value: "registry-9", effect: "ignore" },
+      { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
       { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
     ],
     arguments: [
@@ -202,6 +207,7 @@ const CONTRACTS: Contract[] = [
       "adminPasswordResetTrigger",
       "timeouts",
       "adoptId",
+      "adoptFromScope",
     ],
     defaults: { preset: true },
     computed: REGISTRY_OUTPUTS,
@@ -291,14 +297,32 @@ describe.each(CONTRACTS.map((c) => [c.kind, c] as const))("%s", (_kind, contract
         expect(news).not.toHaveProperty("creationToken");
         return;
       }
-      // The creation token is the identity of one create call: a replacement makes a new object, so it
-      // gets a new token; an in-place change keeps it. creationScope is the resource's identity itself.
-      const sameToken = row.effect !== "replace" && row.argument !== "creationScope";
-      expect(news.creationToken).toMatch(/^[0-9a-f]{20}$/);
-      if (sameToken) expect(news.creationToken).toBe(state.creationToken);
-      else expect(news.creationToken).not.toBe(state.creationToken);
+      // A resource in the state keeps its creation token, whatever changed (creationScope included).
+      expect(state.creationToken).toMatch(/^[0-9a-f]{20}$/);
+      expect(news.creationToken).toBe(state.creationToken);
     },
   );
+
+  if (contract.token) {
+    // The engine checks a replacement with no old inputs: its token comes from the scope and the backend
+    // only, so it is the token of the resource it replaces, and no argument (a secret least of all) seeds it.
+    it.each(
+      contract.rows
+        .filter((row) => row.argument !== "creationScope")
+        .map((row) => [row.argument, row] as const),
+    )("a new resource differing in %s gets the same creation token", async (_argument, row) => {
+      const state = await checked(contract.kind, contract.base);
+      const fresh = await checked(contract.kind, withArgument(contract.base, row.argument, row.value));
+      expect(fresh.creationToken).toBe(state.creationToken);
+    });
+
+    it("a new resource of another creationScope gets another creation token", async () => {
+      const state = await checked(contract.kind, contract.base);
+      const other = await checked(contract.kind, { ...contract.base, creationScope: "shop/dev/other" });
+      expect(other.creationToken).toMatch(/^[0-9a-f]{20}$/);
+      expect(other.creationToken).not.toBe(state.creationToken);
+    });
+  }
 
   it("check returns no computed output and refuses each as an argument", async () => {
     const inputs = await checked(contract.kind, contract.base);
@@ -327,32 +351,38 @@ describe("arguments that only change together", () => {
     ["Kaas", "subnetUri", "/subnets/s-2"],
     ["Registry", "vpcUri", "/vpcs/v-2"],
     ["Registry", "subnetUri", "/subnets/s-2"],
-  ])("%s replaces when %s changes", async (kind, argument, value) => {
-    const contract = CONTRACTS.find((c) => c.kind === kind)!;
-    const base = { ...contract.base, ...network };
-    const state = await checked(kind, base);
-    const news = await checked(kind, { ...base, [argument]: value }, state);
-    await expect(provider(kind).diff("id-1", state, news)).resolves.toEqual({
-      changes: true,
-      replaces: [argument],
-      deleteBeforeReplace: false,
-    });
-    expect(news.creationToken).not.toBe(state.creationToken);
-  });
+  ])(
+    "%s replaces when %s changes, keeping the creation token of the state",
+    async (kind, argument, value) => {
+      const contract = CONTRACTS.find((c) => c.kind === kind)!;
+      const base = { ...contract.base, ...network };
+      const state = await checked(kind, base);
+      const news = await checked(kind, { ...base, [argument]: value }, state);
+      await expect(provider(kind).diff("id-1", state, news)).resolves.toEqual({
+        changes: true,
+        replaces: [argument],
+        deleteBeforeReplace: false,
+      });
+      expect(news.creationToken).toBe(state.creationToken);
+    },
+  );
 
-  it.each(["Kaas", "Registry"])("%s replaces when it moves from its own network to preset", async (kind) => {
-    const contract = CONTRACTS.find((c) => c.kind === kind)!;
-    const state = await checked(kind, { ...contract.base, ...network });
-    const news = await checked(kind, contract.base, state);
-    expect(news.preset).toBe(true);
-    const result = await provider(kind).diff("id-1", state, news);
-    expect({ ...result, replaces: [...result.replaces].sort() }).toEqual({
-      changes: true,
-      replaces: ["preset", "subnetUri", "vpcUri"],
-      deleteBeforeReplace: false,
-    });
-    expect(news.creationToken).not.toBe(state.creationToken);
-  });
+  it.each(["Kaas", "Registry"])(
+    "%s replaces when it moves from its own network to preset, keeping the creation token of the state",
+    async (kind) => {
+      const contract = CONTRACTS.find((c) => c.kind === kind)!;
+      const state = await checked(kind, { ...contract.base, ...network });
+      const news = await checked(kind, contract.base, state);
+      expect(news.preset).toBe(true);
+      const result = await provider(kind).diff("id-1", state, news);
+      expect({ ...result, replaces: [...result.replaces].sort() }).toEqual({
+        changes: true,
+        replaces: ["preset", "subnetUri", "vpcUri"],
+        deleteBeforeReplace: false,
+      });
+      expect(news.creationToken).toBe(state.creationToken);
+    },
+  );
 
   it.each(["Kaas", "Registry"])("%s has no change when preset is given as its default", async (kind) => {
     const contract = CONTRACTS.find((c) => c.kind === kind)!;

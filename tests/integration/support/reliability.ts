@@ -536,8 +536,13 @@ export interface Reconciliation {
   orphans: string[];
   /** State entries the service does not hold. */
   missing: string[];
-  /** Creation tags carried by more than one object (tombstones included). */
+  /**
+   * Tags of this package (creation tags, owner tags) carried by more than one object, tombstones included: a
+   * resource whose create made two objects.
+   */
   duplicateTags: string[];
+  /** Live objects still carrying a creation tag: a create whose object was never released (recorded as owned). */
+  unreleased: string[];
   /** Live objects that are not settled (`Active`), with their state. */
   unsettled: string[];
   /** Objects the service ever created per kind (its id counters): more than the state knows means a duplicate. */
@@ -592,6 +597,12 @@ export function reconcile(emulator: Emulator, engine: SimulatedEngine): Reconcil
       if (tag.startsWith("pulumi-ct-")) byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
     }
   }
+  const unreleased = all
+    .filter(isLive)
+    .filter((r) =>
+      (r.metadata.tags ?? []).some((t) => t.startsWith("pulumi-ct-") && !t.startsWith("pulumi-ct-owner:")),
+    )
+    .map((r) => r.metadata.id);
   const unsettled = all
     .filter(isLive)
     .filter((r) => r.status?.state !== "Active")
@@ -601,6 +612,7 @@ export function reconcile(emulator: Emulator, engine: SimulatedEngine): Reconcil
     orphans,
     missing,
     duplicateTags: [...byTag].filter(([, n]) => n > 1).map(([tag]) => tag),
+    unreleased,
     unsettled,
     created: { ...snapshot.counters },
   };

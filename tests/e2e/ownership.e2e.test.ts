@@ -1,0 +1,342 @@
+/**
+ * A create never takes over, or lets the engine delete, an object that is not its own (issue 19), through the
+ * real engine against the emulator in its default and its strictest (published interface only) mode:
+ *
+ * - `pulumi up --replace` of an Active Kaas, Registry and KaasBackup makes a new object, tracked by the stack,
+ *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`.
+ * - A second state backend holding the same project, stack and program makes its own cluster and never touches
+ *   the first backend's.
+ * - A create request the service processed and then answered 502, 503 or 504, or whose connection it dropped,
+ *   leaves exactly one object of each kind.
+ * - A create resumed after its run was killed reports the cluster as the service has it: the next preview
+ *   plans the resize an operator made meanwhile.
+ * - A create in a project holding 400 other clusters sends exactly the requests it sends in an empty one.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
+import { backup, cluster, registry } from "./support/args";
+import { PROJECT, openSuite, type Declared, type Suite } from "./support/suite";
+
+/** How long a create takes while a run is killed: far longer than the test, until the clock moves. */
+const LONG_MS = 10 * 60 * 1000;
+const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
+
+/** The state entries of the stack: `name id` for each resource of this package. */
+async function trackedOf(stack: Stack): Promise<Record<string, string>> {
+  const { deployment } = await stack.exportStack();
+  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
+  return Object.fromEntries(
+    resources
+      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/vendor-container:"))
+      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
+  );
+}
+
+/** The URN of resource `name` of `kind` in the stack. */
+const urnOf = (stack: Stack, project: string, kind: string, name: string) =>
+  `urn:pulumi:${stack.name}::${project}::pulumi-nodejs:dynamic/vendor-container:${kind}::${name}`;
+
+/** Polls until `condition` holds; fails after `timeoutMs`, or at once when `stop()` says waiting is pointless. */
+async function waitFor(
+  what: string,
+  condition: () => boolean,
+  stop: () => boolean = () => false,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (stop() || Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Every process of this machine as `/proc` shows it: pid, parent and process group. */
+function processes(): { pid: number; ppid: number; pgid: number; state: string }[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((name) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+        const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return [{ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), state }];
+      } catch {
+        return [];
+      }
+    });
+}
+
+describe.each<[string, WireReadings]>([
+  ["default wire", DEFAULT_WIRE],
+  ["published interface only", STRICT_WIRE],
+])("a create takes over nothing that is not its own, %s", (label, wire) => {
+  let s: Suite;
+  let dir: string;
+  const project = `own-${label.split(" ")[0]}`;
+
+  beforeAll(async () => {
+    s = await openSuite(project, { wire });
+    dir = s.program(project);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const emulator = () => s.emulator.emulator;
+  /** The objects of each kind the service holds that are not deleted, by id. */
+  const live = () => {
+    const state = emulator().state();
+    const alive = (items: { metadata: { id: string }; status?: { state?: string | null } | null }[]) =>
+      items.filter((i) => i.status?.state !== "Deleted").map((i) => `${i.metadata.id} ${i.status?.state}`);
+    return { kaas: alive(state.kaas), registries: alive(state.registries), backups: alive(state.backups) };
+  };
+
+  function reset(): void {
+    emulator().reset();
+    emulator().updateConfig({ wire });
+  }
+
+  async function freshStack(name: string, resources: Declared[]): Promise<Stack> {
+    const stack = await s.stack(name, dir);
+    await s.declare(stack, resources);
+    return stack;
+  }
+
+  it("pulumi up --replace of an Active Kaas, KaasBackup and Registry makes new objects and deletes the old ones", async () => {
+    reset();
+    const stack = await freshStack("replace", [cluster(), backup(), registry()]);
+    await stack.up();
+    const before = await trackedOf(stack);
+    expect(before).toEqual({ cluster: "kaas-0001", nightly: "backup-0001", images: "registry-0001" });
+
+    // The backup and the registry first: the cluster's replacement replaces its backup too (a new kaasId).
+    await stack.up({
+      replace: [urnOf(stack, project, "KaasBackup", "nightly"), urnOf(stack, project, "Registry", "images")],
+    });
+    expect(await trackedOf(stack)).toEqual({
+      cluster: "kaas-0001",
+      nightly: "backup-0002",
+      images: "registry-0002",
+    });
+    expect(live()).toEqual({
+      kaas: ["kaas-0001 Active"],
+      registries: ["registry-0002 Active"],
+      backups: ["backup-0002 Active"],
+    });
+
+    await stack.up({ replace: [urnOf(stack, project, "Kaas", "cluster")] });
+    expect(await trackedOf(stack)).toEqual({
+      cluster: "kaas-0002",
+      nightly: "backup-0003",
+      images: "registry-0002",
+    });
+    expect(live()).toEqual({
+      kaas: ["kaas-0002 Active"],
+      registries: ["registry-0002 Active"],
+      backups: ["backup-0003 Active"],
+    });
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+    expect(live()).toEqual({ kaas: [], registries: [], backups: [] });
+  });
+
+  it("a pulumi up --replace killed mid-create, then cancel and the same command again: one cluster, nothing orphaned", async () => {
+    reset();
+    const stack = await freshStack("killed-replace", [cluster()]);
+    await stack.up();
+    emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
+    const urn = urnOf(stack, project, "Kaas", "cluster");
+    s.clearRequests();
+    const killed = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir, {
+      detached: true,
+    });
+    let exited = false;
+    void killed.done.then(() => (exited = true));
+    const posted = () =>
+      s.requests().some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300);
+    await waitFor("the replacement's create request", posted, () => exited);
+    const tree = processes().filter((p) => p.pid === killed.child.pid);
+    for (let i = 0; i < tree.length; i++) tree.push(...processes().filter((p) => p.ppid === tree[i].pid));
+    for (const pgid of new Set([killed.child.pid!, ...tree.map((p) => p.pgid)]))
+      process.kill(-pgid, "SIGKILL");
+    await killed.done;
+    await waitFor("the killed processes to end", () =>
+      processes().every((p) => !tree.some((t) => t.pid === p.pid) || p.state === "Z"),
+    );
+    expect(live().kaas).toEqual(["kaas-0001 Active", "kaas-0002 InCreation"]);
+
+    expect((await s.cli(["cancel", "--yes", "--stack", stack.name], dir).done).code).toBe(0);
+    emulator().updateConfig({ durations: { kaasCreateMs: 1200 } });
+    s.clearRequests();
+    const again = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir);
+    // The half-made replacement is waited for, not sent again; let it finish.
+    await waitFor("the provider to poll the replacement", () =>
+      s.requests().some((r) => r.method === "GET" && r.path === `${PREFIX}/kaas/kaas-0002`),
+    );
+    emulator().advanceClock(LONG_MS);
+    const result = await again.done;
+    expect(result.code).toBe(0);
+    expect(result.output).toContain("resuming the creation of kaas-0002 started by an earlier run");
+    expect(s.mutations().filter((m) => m.startsWith("POST"))).toEqual([]);
+    expect((await trackedOf(stack)).cluster).toBe("kaas-0002");
+    expect(live().kaas).toEqual(["kaas-0002 Active"]);
+    // The killed run's pending create goes, as the README says.
+    await stack.refresh({ clearPendingCreates: true });
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+  });
+
+  it("a cluster that ended Failed, then the README's recovery (pulumi up --replace): one Active cluster, the Failed one deleted", async () => {
+    reset();
+    emulator().setFaults({ provisioning: { kaas: "fail", registry: "ok", backup: "ok" } });
+    const stack = await freshStack("failed", [cluster()]);
+    await expect(stack.up()).rejects.toThrow(/kaas-0001/);
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
+    expect(live().kaas).toEqual(["kaas-0001 Failed"]);
+
+    emulator().setFaults({});
+    await stack.up({ replace: [urnOf(stack, project, "Kaas", "cluster")] });
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0002" });
+    expect(live().kaas).toEqual(["kaas-0002 Active"]);
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+  });
+
+  it("a second state backend with the same project, stack and program makes its own cluster and leaves the first's alone", async () => {
+    reset();
+    const first = await freshStack("dev", [cluster()]);
+    await first.up();
+    expect(await trackedOf(first)).toEqual({ cluster: "kaas-0001" });
+
+    const otherBackend = path.join(s.dir, "other-backend");
+    fs.mkdirSync(otherBackend, { recursive: true });
+    const second = await s.stack("dev", dir, {}, { PULUMI_BACKEND_URL: `file://${otherBackend}` });
+    await s.declare(second, [cluster()]);
+    await second.up();
+    expect(await trackedOf(second)).toEqual({ cluster: "kaas-0002" });
+    expect(live().kaas).toEqual(["kaas-0001 Active", "kaas-0002 Active"]);
+
+    await second.destroy();
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+    await first.preview({ expectNoChanges: true });
+    await first.destroy();
+  });
+
+  it.each([502, 503, 504, "dropped"] as const)(
+    "a create request processed and then answered %s leaves exactly one object of each kind",
+    async (fault) => {
+      reset();
+      emulator().setFaults(
+        fault === "dropped"
+          ? { dropAfterProcessingRate: 1, methods: ["POST"] }
+          : { errorAfterProcessingRates: { [fault]: 1 }, methods: ["POST"] },
+      );
+      const stack = await freshStack(`lost-${fault}`, [cluster(), backup(), registry()]);
+      s.clearRequests();
+      const result = await stack.up();
+      const posts = s.mutations().filter((m) => m.startsWith("POST"));
+      expect(posts.sort()).toEqual(["POST /kaas", "POST /kaas/kaas-0001/backups", "POST /registries"]);
+      expect(result.stdout).toContain("checking before retrying");
+      expect(live()).toEqual({
+        kaas: ["kaas-0001 Active"],
+        registries: ["registry-0001 Active"],
+        backups: ["backup-0001 Active"],
+      });
+      expect(await trackedOf(stack)).toEqual({
+        cluster: "kaas-0001",
+        nightly: "backup-0001",
+        images: "registry-0001",
+      });
+      emulator().setFaults({});
+      await stack.preview({ expectNoChanges: true });
+      await stack.destroy();
+    },
+  );
+
+  it("a create resumed after a killed run reports the cluster as it is: the next preview plans the resize back", async () => {
+    reset();
+    emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
+    const stack = await freshStack("resized", [cluster()]);
+    const killed = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name], dir, { detached: true });
+    let exited = false;
+    void killed.done.then(() => (exited = true));
+    await waitFor(
+      "the create request",
+      () => live().kaas.length === 1,
+      () => exited,
+    );
+    const tree = processes().filter((p) => p.pid === killed.child.pid);
+    for (let i = 0; i < tree.length; i++) tree.push(...processes().filter((p) => p.ppid === tree[i].pid));
+    for (const pgid of new Set([killed.child.pid!, ...tree.map((p) => p.pgid)]))
+      process.kill(-pgid, "SIGKILL");
+    await killed.done;
+    // The cluster finishes, then an operator resizes a pool before anyone runs pulumi again.
+    emulator().advanceClock(LONG_MS);
+    emulator().scaleNodePool("kaas-0001", "system", 4);
+    expect((await s.cli(["cancel", "--yes", "--stack", stack.name], dir).done).code).toBe(0);
+
+    const resumed = await stack.up();
+    expect(resumed.stdout).toContain("resuming the creation of kaas-0001 started by an earlier run");
+    const preview = await stack.preview({ diff: true });
+    expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
+    expect(preview.stdout).toMatch(/nodePools/);
+    s.clearRequests();
+    await stack.up();
+    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0001/nodePools/system"]);
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+  });
+
+  it("a stack created anew with another client secret and otherwise the same inputs sends the same creation tag", async () => {
+    reset();
+    const withSecret = (secret: string) =>
+      cluster({ identity: { clientId: "cluster-app", clientSecret: { $secret: secret } } });
+    /** The creation tag the create's lookup asked the service for. */
+    const tagOfCreate = async (stack: Stack) => {
+      s.clearRequests();
+      await stack.up();
+      const lookup = s.requests().find((r) => r.method === "GET" && r.path === `${PREFIX}/kaas`);
+      return lookup?.query.filter;
+    };
+    const stack = await s.stack("secrets", dir);
+    await s.declare(stack, [withSecret("first-client-secret")], { secret: true });
+    const first = await tagOfCreate(stack);
+    await stack.destroy();
+    await s.declare(stack, [withSecret("second-client-secret")], { secret: true });
+    const second = await tagOfCreate(stack);
+    await stack.destroy();
+    expect(first).toMatch(/^metadata\.tags:eq\("pulumi-ct-[0-9a-f]{20}"\)$/);
+    expect(second).toBe(first);
+  });
+
+  it.each(["membership", "whole"] as const)(
+    "a create in a project of 400 other clusters lists exactly as often as in an empty one (filters: %s)",
+    async (filters) => {
+      /** The list requests (`GET /kaas`) of one `up` creating one cluster. */
+      const listsOfOneCreate = async (stackName: string) => {
+        const stack = await freshStack(stackName, [cluster()]);
+        s.clearRequests();
+        await stack.up();
+        const lists = s.requests().filter((r) => r.method === "GET" && r.path === `${PREFIX}/kaas`);
+        await stack.destroy();
+        return lists.map((r) => r.query.filter ?? null);
+      };
+      reset();
+      emulator().updateConfig({ wire: { ...wire, filters } });
+      const empty = await listsOfOneCreate(`empty-${filters}`);
+      reset();
+      emulator().updateConfig({ wire: { ...wire, filters } });
+      emulator().seed({ projectId: PROJECT, kind: "kaas", count: 400 });
+      const crowded = await listsOfOneCreate(`crowded-${filters}`);
+      // The tag filter, then the name filter: under `whole` the owner tag keeps the tag filter from matching.
+      expect(empty).toHaveLength(2);
+      expect(empty[0]).toMatch(/^metadata\.tags:eq\("pulumi-ct-[0-9a-f]{20}"\)$/);
+      expect(empty[1]).toBe('metadata.name:eq("e2e-cluster")');
+      expect(crowded).toHaveLength(2);
+      expect(crowded[0]).toMatch(/^metadata\.tags:eq\("pulumi-ct-[0-9a-f]{20}"\)$/);
+      expect(crowded[1]).toBe('metadata.name:eq("e2e-cluster")');
+    },
+  );
+});
