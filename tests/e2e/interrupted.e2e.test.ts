@@ -13,7 +13,6 @@
  * - A `pulumi destroy` killed while the cluster is `Deleting`: after `pulumi cancel`, `destroy` waits for the
  *   deletion in flight without a second DELETE and empties the stack.
  */
-import fs from "node:fs";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { WireReadings } from "../../emulator";
 import { insertBody } from "../../provider/kaas/mapping";
@@ -21,7 +20,8 @@ import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { cluster } from "./support/args";
-import { PROJECT, TOKEN, openSuite, values, type CliRun, type Suite } from "./support/suite";
+import { killWhen, waitFor } from "./support/processes";
+import { PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
 
 type Reading = WireReadings["filters"];
 
@@ -67,20 +67,6 @@ async function createDecoy(): Promise<string> {
   return (await client.createKaas(PROJECT, body)).metadata.id;
 }
 
-/** Polls until `condition` holds; fails after `timeoutMs`, or at once when `stop()` says waiting is pointless. */
-async function waitFor(
-  what: string,
-  condition: () => boolean,
-  stop: () => boolean = () => false,
-  timeoutMs = 120_000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (stop() || Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The lifecycle state of the cluster `id` as the service holds it, or undefined once it is gone. */
 const stateOf = (id: string): string | undefined =>
   emulator()
@@ -91,59 +77,14 @@ const stateOf = (id: string): string | undefined =>
 const answered = (method: string, path: string) => () =>
   s.requests().some((r) => r.method === method && r.path === `${KAAS_PATH}${path}` && (r.status ?? 0) < 300);
 
-/** A process of the tree below a CLI run, as `/proc/<pid>/stat` shows it. */
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  state: string;
-}
-
-/** Every process of this machine, from `/proc` (the engine in `.tools/bin` is built for Linux). */
-function processes(): ProcessInfo[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-        // `pid (comm) state ppid pgrp ...`: comm may hold spaces and parentheses, so split after its last `)`.
-        const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return [{ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), state }];
-      } catch {
-        return []; // exited meanwhile
-      }
-    });
-}
-
-/** `root` and all its descendants. */
-function processTree(root: number): ProcessInfo[] {
-  const all = processes();
-  const tree = all.filter((p) => p.pid === root);
-  for (let i = 0; i < tree.length; i++) tree.push(...all.filter((p) => p.ppid === tree[i].pid));
-  return tree;
-}
-
-/** True while `pid` runs (a zombie waiting to be reaped does not). */
-const running = (pid: number) => processes().some((p) => p.pid === pid && p.state !== "Z");
-
 /**
- * Starts `pulumi <args>` in a process group of its own and, as soon as `killWhen` holds, kills with SIGKILL
- * the CLI's group and the group of every process below it: the CLI starts the language host and the dynamic
- * provider each in a process group of their own, so killing the CLI's group alone leaves them running (and
- * the orphaned provider polling the service). Waits until none of them runs any more.
+ * Starts `pulumi <args>` in a process group of its own and, as soon as `killWhen` holds, kills it with every
+ * process it started (see `support/processes.ts`).
  */
-async function runAndKill(args: string[], killWhen: () => boolean, what: string) {
-  const run: CliRun = s.cli(args, dir, { detached: true });
-  let exited = false;
-  void run.done.then(() => (exited = true));
-  await waitFor(what, killWhen, () => exited);
-  const tree = processTree(run.child.pid!);
-  for (const pgid of new Set([run.child.pid!, ...tree.map((p) => p.pgid)])) process.kill(-pgid, "SIGKILL");
-  const result = await run.done;
-  await waitFor("the killed processes to end", () => !tree.some((p) => running(p.pid)));
+async function runAndKill(args: string[], condition: () => boolean, what: string) {
+  const { result, killed } = await killWhen(s.cli(args, dir, { detached: true }), condition, what);
   // The language host and the dynamic provider were there to be killed.
-  expect(tree.length).toBeGreaterThanOrEqual(3);
+  expect(killed.length).toBeGreaterThanOrEqual(3);
   return result;
 }
 

@@ -17,6 +17,7 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { backup, cluster, registry } from "./support/args";
+import { killWhen, waitFor } from "./support/processes";
 import { PROJECT, openSuite, type Declared, type Suite } from "./support/suite";
 
 /** How long a create takes while a run is killed: far longer than the test, until the clock moves. */
@@ -37,36 +38,6 @@ async function trackedOf(stack: Stack): Promise<Record<string, string>> {
 /** The URN of resource `name` of `kind` in the stack. */
 const urnOf = (stack: Stack, project: string, kind: string, name: string) =>
   `urn:pulumi:${stack.name}::${project}::pulumi-nodejs:dynamic/vendor-container:${kind}::${name}`;
-
-/** Polls until `condition` holds; fails after `timeoutMs`, or at once when `stop()` says waiting is pointless. */
-async function waitFor(
-  what: string,
-  condition: () => boolean,
-  stop: () => boolean = () => false,
-  timeoutMs = 120_000,
-): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (stop() || Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Every process of this machine as `/proc` shows it: pid, parent and process group. */
-function processes(): { pid: number; ppid: number; pgid: number; state: string }[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .flatMap((name) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-        const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        return [{ pid: Number(name), ppid: Number(ppid), pgid: Number(pgid), state }];
-      } catch {
-        return [];
-      }
-    });
-}
 
 describe.each<[string, WireReadings]>([
   ["default wire", DEFAULT_WIRE],
@@ -149,21 +120,14 @@ describe.each<[string, WireReadings]>([
     emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
     const urn = urnOf(stack, project, "Kaas", "cluster");
     s.clearRequests();
-    const killed = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir, {
-      detached: true,
-    });
-    let exited = false;
-    void killed.done.then(() => (exited = true));
     const posted = () =>
       s.requests().some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300);
-    await waitFor("the replacement's create request", posted, () => exited);
-    const tree = processes().filter((p) => p.pid === killed.child.pid);
-    for (let i = 0; i < tree.length; i++) tree.push(...processes().filter((p) => p.ppid === tree[i].pid));
-    for (const pgid of new Set([killed.child.pid!, ...tree.map((p) => p.pgid)]))
-      process.kill(-pgid, "SIGKILL");
-    await killed.done;
-    await waitFor("the killed processes to end", () =>
-      processes().every((p) => !tree.some((t) => t.pid === p.pid) || p.state === "Z"),
+    await killWhen(
+      s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir, {
+        detached: true,
+      }),
+      posted,
+      "the replacement's create request",
     );
     expect(live().kaas).toEqual(["kaas-0001 Active", "kaas-0002 InCreation"]);
 
@@ -259,19 +223,11 @@ describe.each<[string, WireReadings]>([
     reset();
     emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
     const stack = await freshStack("resized", [cluster()]);
-    const killed = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name], dir, { detached: true });
-    let exited = false;
-    void killed.done.then(() => (exited = true));
-    await waitFor(
-      "the create request",
+    await killWhen(
+      s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name], dir, { detached: true }),
       () => live().kaas.length === 1,
-      () => exited,
+      "the create request",
     );
-    const tree = processes().filter((p) => p.pid === killed.child.pid);
-    for (let i = 0; i < tree.length; i++) tree.push(...processes().filter((p) => p.ppid === tree[i].pid));
-    for (const pgid of new Set([killed.child.pid!, ...tree.map((p) => p.pgid)]))
-      process.kill(-pgid, "SIGKILL");
-    await killed.done;
     // The cluster finishes, then an operator resizes a pool before anyone runs pulumi again.
     emulator().advanceClock(LONG_MS);
     emulator().scaleNodePool("kaas-0001", "system", 4);
