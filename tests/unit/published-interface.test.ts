@@ -1,6 +1,7 @@
 /**
  * What the provider reads from responses, tied to the service's published interface description
- * (`container-api.openapi.json`, reference data beside the repository: read here, never copied).
+ * (`container-api.openapi.json`) through the repository's record of its facts, schemas/published/interface.json
+ * (written by scripts/published-interface.mjs; nothing outside the repository is read).
  *
  * The provider reads every response through the TypeBox response schemas of `schemas/`: the REST client
  * validates each answer with them and the mappings (`provider/* /mapping.ts`, `provider.ts`) read the types
@@ -13,8 +14,6 @@
  * dataCenter.code`), so one row covers every endpoint and list that carries the object; under an absent
  * field nothing more is reported.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import {
   BackupList,
@@ -31,12 +30,7 @@ import {
 } from "../../schemas";
 import * as schemas from "../../schemas";
 import { ENDPOINTS, ENDPOINT_NAMES, type Endpoint } from "../../schemas/endpoints";
-
-/** Laid beside the clone, in CI as here: `<dir>/main` (this repository) and `<dir>/shared`. */
-const PUBLISHED_PATH = path.resolve(__dirname, "../../../shared/reference/container-api.openapi.json");
-const PREFIX = "/projects/{projectId}/providers/Vendor.Container";
-
-type Json = Record<string, unknown>;
+import { PublishedInterface, isObject, type Json } from "./support/published-interface";
 
 /** The schema objects whose fields are reported under their own name, wherever they appear. */
 const NAMED: [string, TSchema][] = [
@@ -104,73 +98,8 @@ const TOLERATED: Record<string, string> = {
   "Problem: traceId": "an extension member the service adds to problem details",
 };
 
-function loadPublished(): Json {
-  if (!fs.existsSync(PUBLISHED_PATH)) {
-    throw new Error(`the published interface description is missing at ${PUBLISHED_PATH}`);
-  }
-  return JSON.parse(fs.readFileSync(PUBLISHED_PATH, "utf8")) as Json;
-}
-
-const published = loadPublished();
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** Follows `$ref`s (`#/components/schemas/...`) to the schema they name. */
-function deref(schema: Json): Json {
-  const seen = new Set<string>();
-  let current = schema;
-  while (typeof current.$ref === "string") {
-    const ref = current.$ref;
-    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
-    seen.add(ref);
-    if (!ref.startsWith("#/")) throw new Error(`external $ref ${ref} is not supported`);
-    let target: unknown = published;
-    for (const part of ref.slice(2).split("/")) {
-      target = isObject(target) ? target[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-    }
-    if (!isObject(target)) throw new Error(`unresolved $ref ${ref}`);
-    current = target;
-  }
-  return current;
-}
-
-/** The schema and its alternatives and parts (`allOf`, `oneOf`, `anyOf`), each dereferenced. */
-function variants(schema: Json): Json[] {
-  const resolved = deref(schema);
-  const parts = ["allOf", "oneOf", "anyOf"].flatMap((key) =>
-    Array.isArray(resolved[key]) ? (resolved[key] as unknown[]).filter(isObject) : [],
-  );
-  return [resolved, ...parts.flatMap(variants)];
-}
-
-/** The published schema of property `name` (declared properties only: an open object describes nothing). */
-function publishedProperty(schema: Json, name: string): Json | undefined {
-  for (const variant of variants(schema)) {
-    const properties = variant.properties;
-    if (isObject(properties) && isObject(properties[name])) return properties[name];
-  }
-  return undefined;
-}
-
-function publishedItems(schema: Json): Json | undefined {
-  for (const variant of variants(schema)) if (isObject(variant.items)) return variant.items;
-  return undefined;
-}
-
-/** The published schema of the response `METHOD /path STATUS` (below the provider prefix). */
-function publishedResponse(response: string): Json | undefined {
-  const [method, route, status] = response.split(" ");
-  const paths = published.paths as Json;
-  const operation = (paths[PREFIX + route] as Json | undefined)?.[method.toLowerCase()];
-  if (!isObject(operation)) throw new Error(`the published interface has no operation ${method} ${route}`);
-  const answer = (operation.responses as Json)[status];
-  if (!isObject(answer)) throw new Error(`the published ${method} ${route} declares no ${status} response`);
-  const content = answer.content;
-  if (!isObject(content)) return undefined;
-  const media = (content["application/json"] ?? Object.values(content)[0]) as Json | undefined;
-  return isObject(media?.schema) ? media.schema : undefined;
-}
+/** The record of the published interface (schemas/published/interface.json), with its lookups. */
+const published = new PublishedInterface();
 
 /** A TypeBox schema's identity for `NAMED`: its JSON (TypeBox copies schemas when it wraps them). */
 const keyOf = (schema: unknown) => JSON.stringify(schema);
@@ -199,13 +128,13 @@ function walk(schema: TSchema, publishedSchema: Json | undefined, name: string, 
     for (const [field, sub] of Object.entries(schema.properties as Record<string, TSchema>)) {
       const here = at === "" ? field : `${at}.${field}`;
       out.read.add(`${name}: ${here}`);
-      const match = publishedSchema && publishedProperty(publishedSchema, field);
+      const match = publishedSchema && published.property(publishedSchema, field);
       if (!match) out.absent.add(`${name}: ${here}`);
       else walk(sub, match, name, here, out);
     }
   }
   if (schema.type === "array" && schema.items) {
-    const items = publishedSchema && publishedItems(publishedSchema);
+    const items = publishedSchema && published.items(publishedSchema);
     walk(schema.items as TSchema, items, name, `${at}[]`, out);
   }
 }
@@ -215,7 +144,7 @@ function walkAll(): Walk {
   const out: Walk = { read: new Set(), absent: new Set() };
   for (const check of CHECKED) {
     for (const response of check.responses)
-      walk(check.schema, publishedResponse(response), check.name, "", out);
+      walk(check.schema, published.response(response), check.name, "", out);
   }
   return out;
 }
@@ -282,7 +211,7 @@ describe("the fields the provider reads, against the published response schemas"
         },
       },
     } as unknown as TSchema;
-    walk(probe, publishedResponse("GET /kaas/{id} 200"), "Probe", "", out);
+    walk(probe, published.response("GET /kaas/{id} 200"), "Probe", "", out);
     expect([...out.absent].sort()).toEqual([
       "Probe: metadata.colour",
       "Probe: properties.nodePools[].labels",
