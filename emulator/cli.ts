@@ -49,7 +49,9 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
   --wire K=V             reading of what the published interface leaves open (repeatable):
                            attachments=attachedVolumes|linkedResources|hidden, nodeIds=shown|hidden,
                            errors=array|map|absent, dataCenter=code|name,
-                           filters=membership|whole|ignored|refused
+                           filters=membership|whole|ignored|refused,
+                           registryVpc=accepted|rejected, goneNode=404|400,
+                           states=service|upper|alternate
   --strict               the published interface only (every --wire at its strictest); later --wire
                          options still apply
   --help                 print this text

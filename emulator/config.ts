@@ -146,6 +146,26 @@ export interface WireReadings {
    * filter answered 400).
    */
   filters: "membership" | "whole" | "ignored" | "refused";
+  /**
+   * A registry insert's `properties.vpc`, which real clients send (api-notes "Registry") and the published
+   * insert body lacks: `accepted` (stored and answered; default) or `rejected` (400 naming `properties.vpc`,
+   * as for any unknown property). Under both, a registry created with a subnet and no `vpc` reports the VPC
+   * its subnet's URI lies under (`.../vpcs/{vpc}/subnets/{subnet}`), or none.
+   */
+  registryVpc: "accepted" | "rejected";
+  /**
+   * The node-level detach of a volume whose node is gone (its pool scaled down): `404` (default) or `400` with
+   * a field error on `nodeId` (the published detach answers list only 400 and 500).
+   */
+  goneNode: "404" | "400";
+  /**
+   * The names `status.state` answers, which the published interface does not list: `service` (the names the
+   * api-notes list, `InCreation`, `Active`...; default), `upper` (the same in capitals, `INCREATION`,
+   * `ACTIVE`...) or `alternate` (another vocabulary: `Starting`, `Changing`, `Ready`, `Broken`, `Removing`,
+   * `Removed` for creating, updating, active, failed, deleting, deleted). Only the rendering changes: the
+   * emulator's lifecycle, refusals and problem texts keep its own names (render.ts `STATE_VOCABULARIES`).
+   */
+  states: "service" | "upper" | "alternate";
 }
 
 /** The default readings: the richest answers. */
@@ -155,15 +175,26 @@ export const DEFAULT_WIRE: WireReadings = {
   errors: "array",
   dataCenter: "code",
   filters: "membership",
+  registryVpc: "accepted",
+  goneNode: "404",
+  states: "service",
 };
 
-/** The strictest readings: only what the published interface defines, filters refused, no field errors. */
+/**
+ * The strictest readings: only what the published interface defines, filters refused, no field errors, no
+ * registry `vpc` on insert, and a detach on a gone node answered with one of the listed statuses (400).
+ */
 export const STRICT_WIRE: WireReadings = {
   attachments: "hidden",
   nodeIds: "hidden",
   errors: "absent",
   dataCenter: "name",
   filters: "refused",
+  registryVpc: "rejected",
+  goneNode: "400",
+  // The published interface lists no state names, so no vocabulary is stricter than another: strict keeps
+  // the default one, which the other strict readings are tested with.
+  states: "service",
 };
 
 /** Every admissible value of each reading, for validation and the command line. */
@@ -173,6 +204,9 @@ export const WIRE_CHOICES: { readonly [K in keyof WireReadings]: readonly WireRe
   errors: ["array", "map", "absent"],
   dataCenter: ["code", "name"],
   filters: ["membership", "whole", "ignored", "refused"],
+  registryVpc: ["accepted", "rejected"],
+  goneNode: ["404", "400"],
+  states: ["service", "upper", "alternate"],
 };
 
 /** The whole run-time configuration. */

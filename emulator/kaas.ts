@@ -368,10 +368,37 @@ function startDetach(svc: Service, rec: KaasRecord, index: number): Reply {
   return { status: 202 };
 }
 
-/** `POST .../nodePools/{pool}/nodes/{node}/detach`: 202; 404 when the node is gone or the volume is not on it. */
+/**
+ * The refusal of a node-level detach whose pool or node is gone, under the reading `goneNode=400`: a field
+ * error on the path parameter (the published detach lists only 400 and 500; api-notes "Volumes").
+ */
+function goneNodeProblem(rec: KaasRecord, poolName: string, nodeId: string): ApiProblem | undefined {
+  const pool = rec.props.nodePools.find((p) => p.name === poolName);
+  if (!pool) {
+    return validationProblem([
+      { fieldName: "nodePoolId", errorMessage: `node pool "${poolName}" does not exist in KaaS "${rec.id}"` },
+    ]);
+  }
+  if (pool.nodeIds.includes(nodeId)) return undefined;
+  return validationProblem([
+    {
+      fieldName: "nodeId",
+      errorMessage: `node "${nodeId}" does not exist in node pool "${poolName}" of KaaS "${rec.id}"`,
+    },
+  ]);
+}
+
+/**
+ * `POST .../nodePools/{pool}/nodes/{node}/detach`: 202. A gone pool or node is answered as the reading
+ * `goneNode` says (404, or 400 naming `nodeId`); a volume not on the node, 404.
+ */
 export function detachVolumeFromNode(svc: Service, req: ApiRequest): Reply {
   const body = validateBody<VolumeAction>(VolumeAction, req.body);
   const rec = svc.kaas(req.projectId, req.params.id);
+  if (svc.config.wire.goneNode === "400") {
+    const gone = goneNodeProblem(rec, req.params.pool, req.params.node);
+    if (gone) throw gone;
+  }
   const pool = poolOr404(rec, req.params.pool);
   nodeOr404(rec, pool, req.params.node);
   assertMutable(rec, "action");

@@ -22,6 +22,7 @@ import type { AnyResponse } from "./render";
 import { compareVersions } from "./rules";
 import { notFound } from "./service";
 import type { AnyRecord, KaasRecord, Kind, LifeState } from "./store";
+import { checkWireOverrides } from "./wireOverrides";
 
 /** Out-of-band change of a stored resource (`PATCH /_emulator/resources/{kind}/{id}`). */
 export interface ResourcePatch {
@@ -34,6 +35,12 @@ export interface ResourcePatch {
   disabledReasons?: string[];
   /** JSON merge patch (RFC 7396) applied to the stored properties (see `store.ts` for their shape). */
   properties?: Record<string, unknown>;
+  /**
+   * Values answered in place of the rendered ones, by JSON pointer into the response (`/metadata/id`,
+   * `/properties/nodePools/0/name`), in every answer that shows the resource: a malformed object such as
+   * the published schemas allow (issue 20, part 4). Replaces the earlier overrides; `{}` removes them.
+   */
+  wireOverrides?: Record<string, unknown>;
 }
 
 /**
@@ -196,6 +203,11 @@ export function patchResource(core: EmulatorCore, kind: Kind, id: string, patch:
   if (patch.name !== undefined) rec.name = patch.name;
   if (patch.tags !== undefined) rec.tags = [...patch.tags];
   if (patch.disabledReasons !== undefined) rec.disabledReasons = [...patch.disabledReasons];
+  if (patch.wireOverrides !== undefined) {
+    const problems = checkWireOverrides(patch.wireOverrides);
+    if (problems.length > 0) throw invalid(problems);
+    rec.wireOverrides = Object.keys(patch.wireOverrides).length > 0 ? { ...patch.wireOverrides } : undefined;
+  }
   if (patch.properties !== undefined) {
     (rec as { props: unknown }).props = mergePatch(rec.props, patch.properties);
   }

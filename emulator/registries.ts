@@ -1,4 +1,6 @@
 /** Registry handlers (spec §4.3): CRUD, list with `loadEngineVersion`, admin password reset. */
+import { Type, type Static } from "@sinclair/typebox";
+import { Strict, UriRef } from "../schemas/common";
 import { RegistryInsert, RegistryPasswordReset, RegistryUpdate } from "../schemas/registry";
 import { listEnvelope, parseListParams } from "./filter";
 import { beginDelete, beginUpdate } from "./lifecycle";
@@ -17,17 +19,37 @@ import {
 import type { BaseRecord, RegistryRecord } from "./store";
 
 /**
+ * The insert body under the reading `registryVpc=accepted`: the published body plus the `vpc{uri}` real
+ * clients send (api-notes "Registry"). Under `rejected` the published body alone applies, so a `vpc` is
+ * refused like any unknown property (spec §2).
+ */
+const RegistryInsertWithVpc = Strict({
+  metadata: RegistryInsert.properties.metadata,
+  properties: Strict({ ...RegistryInsert.properties.properties.properties, vpc: Type.Optional(UriRef) }),
+});
+type RegistryInsertWithVpc = Static<typeof RegistryInsertWithVpc>;
+
+/**
+ * The VPC a subnet URI lies under, when it is spelled `.../vpcs/{vpc}/subnets/{subnet}` (as the emulator's
+ * preset subnets are); undefined otherwise. Where the create sent no `vpc`, the emulated service reports this
+ * one: the documents do not say how the real one learns the VPC of a subnet.
+ */
+export function vpcOfSubnet(subnetUri: string | undefined): string | undefined {
+  return subnetUri === undefined ? undefined : /^(.*\/vpcs\/[^/]+)\/subnets\/[^/]+\/?$/.exec(subnetUri)?.[1];
+}
+
+/**
  * The stored registry of a create's properties, on the fields every record shares (`newRecordBase`). Shared
  * by `POST P/registries` and the control API's seeding (`seed.ts`).
  */
-export function newRegistryRecord(base: BaseRecord, p: RegistryInsert["properties"]): RegistryRecord {
+export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["properties"]): RegistryRecord {
   return {
     kind: "registry",
     ...base,
     passwordResetAt: null,
     props: {
       preset: p.preset === true,
-      vpcUri: p.vpc?.uri ?? null,
+      vpcUri: p.vpc?.uri ?? vpcOfSubnet(p.subnet?.uri) ?? null,
       subnetUri: p.subnet?.uri ?? null,
       securityGroupUri: p.securityGroup?.uri ?? null,
       publicIpUri: p.publicIp?.uri ?? null,
@@ -39,9 +61,10 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsert["propertie
   };
 }
 
-/** `POST P/registries`: 201 with the registry `InCreation`. */
+/** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
 export function createRegistry(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<RegistryInsert>(RegistryInsert, req.body);
+  const schema = svc.config.wire.registryVpc === "accepted" ? RegistryInsertWithVpc : RegistryInsert;
+  const body = validateBody<RegistryInsertWithVpc>(schema, req.body);
   rejectIf(checkRegistryInsert(body));
   const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
   const rec = newRegistryRecord(base, body.properties);

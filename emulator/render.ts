@@ -3,17 +3,18 @@
  * spellings from api-notes: `nodecidr`, `podcidr`, pool `instance` as an object, `billingPlan.billingPeriod`
  * in the lower-case `hourly/monthly/yearly` variant, `identity{clientId}` only, registry `metadata.uri` under
  * `containerRegistries`). The shapes satisfy `KaasResponse`, `BackupResponse` and `RegistryResponse` of
- * `schemas/`, which the integration tests check. The wire readings `nodeIds` and `dataCenter` (config.ts
+ * `schemas/`, which the integration tests check. The wire readings `nodeIds`, `dataCenter` and `states` (config.ts
  * `WireReadings`) are read on every rendering, so `PUT /_emulator/config` applies to the next answer.
  */
 import type { BackupResponse } from "../schemas/backup";
 import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
 import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";
-import { instanceSizeOf, type EmulatorConfig } from "./config";
+import { instanceSizeOf, type EmulatorConfig, type WireReadings } from "./config";
 import { PHASE_NAMES } from "./lifecycle";
 import { cidrOverlaps, parseCidr } from "./rules";
-import type { BackupRecord, BaseRecord, KaasRecord, RegistryRecord } from "./store";
+import { withWireOverrides } from "./wireOverrides";
+import type { BackupRecord, BaseRecord, KaasRecord, LifeState, RegistryRecord } from "./store";
 
 /** What rendering needs besides the record. */
 export interface RenderContext {
@@ -79,11 +80,44 @@ function metadataResponse(
   };
 }
 
-function statusResponse(rec: BaseRecord) {
+/**
+ * The `status.state` each lifecycle state answers under each `states` reading (config.ts `WireReadings`). The
+ * emulator reasons on its own states; only responses, and so list filters on `status.state`, see these.
+ */
+export const STATE_VOCABULARIES: {
+  readonly [V in WireReadings["states"]]: Readonly<Record<LifeState, string>>;
+} = {
+  service: {
+    InCreation: "InCreation",
+    Updating: "Updating",
+    Deleting: "Deleting",
+    Active: "Active",
+    Failed: "Failed",
+    Deleted: "Deleted",
+  },
+  upper: {
+    InCreation: "INCREATION",
+    Updating: "UPDATING",
+    Deleting: "DELETING",
+    Active: "ACTIVE",
+    Failed: "FAILED",
+    Deleted: "DELETED",
+  },
+  alternate: {
+    InCreation: "Starting",
+    Updating: "Changing",
+    Deleting: "Removing",
+    Active: "Ready",
+    Failed: "Broken",
+    Deleted: "Removed",
+  },
+};
+
+function statusResponse(rec: BaseRecord, states: WireReadings["states"]) {
   const failed = rec.life.state === "Failed";
   const disabledReasons = rec.disabledReasons ?? [];
   return {
-    state: rec.life.state,
+    state: STATE_VOCABULARIES[states][rec.life.state],
     creationDate: iso(rec.createdAt),
     failureReason: failed ? rec.life.failureReason : null,
     error: failed ? { reason: null, message: rec.life.failureReason } : null,
@@ -208,6 +242,10 @@ function attachmentFields(
 
 /** Renders a cluster. */
 export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
+  return withWireOverrides(rec, renderKaasAsStored(rec, ctx));
+}
+
+function renderKaasAsStored(rec: KaasRecord, ctx: RenderContext): KaasResponse {
   const attachments = attachmentFields(rec, ctx);
   const p = rec.props;
   const uri = kaasUri(ctx.namespace, rec.projectId, rec.id);
@@ -221,7 +259,7 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
       ...metadataResponse(rec, uri, ctx.namespace, kaasTypology(rec)),
       ...attachments.metadata,
     },
-    status: statusResponse(rec),
+    status: statusResponse(rec, ctx.config.wire.states),
     properties: {
       linkedResources: [vpcUri, subnetUri].filter((u): u is string => u !== null).map((u) => ({ uri: u })),
       preset: p.preset,
@@ -291,6 +329,10 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
 
 /** Renders a backup. */
 export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupResponse {
+  return withWireOverrides(rec, renderBackupAsStored(rec, ctx));
+}
+
+function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupResponse {
   const cluster = ctx.findKaas(rec.kaasId);
   const clusterUri = kaasUri(ctx.namespace, rec.projectId, rec.kaasId);
   const uri = `${clusterUri}/backups/${rec.id}`;
@@ -298,7 +340,7 @@ export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupRespo
   const days = rec.props.retentionDays;
   return {
     metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas-backup", name: "KaaS Backup" }),
-    status: statusResponse(rec),
+    status: statusResponse(rec, ctx.config.wire.states),
     properties: {
       linkedResources: [{ uri: clusterUri }],
       billingPeriod: rec.props.billingPeriod,
@@ -320,6 +362,10 @@ export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupRespo
 
 /** Renders a registry. */
 export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): RegistryResponse {
+  return withWireOverrides(rec, renderRegistryAsStored(rec, ctx));
+}
+
+function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): RegistryResponse {
   const p = rec.props;
   // Known quirk (api-notes "Registry"): the REST path is `registries/{id}` but `metadata.uri` says
   // `containerRegistries`.
@@ -334,7 +380,7 @@ export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): Registr
       id: "container-registry",
       name: "Container Registry",
     }),
-    status: statusResponse(rec),
+    status: statusResponse(rec, ctx.config.wire.states),
     properties: {
       linkedResources: [],
       preset: p.preset,

@@ -46,6 +46,11 @@ export interface BaseRecord {
    * disabled. Set only through the control API (`ResourcePatch.disabledReasons`).
    */
   disabledReasons?: string[];
+  /**
+   * Values that replace parts of the rendered response, by JSON pointer (`wireOverrides.ts`); set only through
+   * the control API (`ResourcePatch.wireOverrides`).
+   */
+  wireOverrides?: Record<string, unknown>;
 }
 
 /** A node pool as stored. `nodeIds.length` is the node count. */

@@ -4,6 +4,7 @@
  * here is a thin call of `request` over that table, which hands the rest to the choke point
  * (`HttpClient.request`).
  */
+import type { TSchema } from "@sinclair/typebox";
 import type { ListPage } from "../schemas/common";
 import {
   ENDPOINTS,
@@ -13,6 +14,8 @@ import {
   type PathParams,
   type ResponseOf,
 } from "../schemas/endpoints";
+import { projectedListOf, type ListedAs, type Projected } from "../schemas/projection";
+import type { SchemaProblem } from "../schemas/validate";
 import type {
   BackupInsert,
   BackupResponse,
@@ -31,11 +34,28 @@ import type {
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
 import { HttpClient, type QueryValue } from "./http";
-import { paginate } from "./paginate";
+import {
+  hasProjection,
+  paginate,
+  unreadableItemLine,
+  type ReadPage,
+  type UnreadableItem,
+  type UnreadableSink,
+} from "./paginate";
 import { registerSecret } from "./redact";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { VendorSettings } from "./settings";
-import { TRANSITIONAL_STATES, classifyState, waitFor, type WaitVerdict } from "./waiter";
+import {
+  DEFAULT_UNKNOWN_STATE_TIMEOUT_MS,
+  classifyState,
+  failureReasonOf,
+  isBusyState,
+  stateClassOf,
+  stateNamesOf,
+  waitFor,
+  type StateNames,
+  type WaitVerdict,
+} from "./waiter";
 
 /** Query of the list endpoints (spec §4.1). `filter` uses the `field:op(args)` grammar (api-notes). */
 export interface ListQuery {
@@ -45,6 +65,15 @@ export interface ListQuery {
   offset?: number;
   limit?: number;
 }
+
+/**
+ * Query of an iteration over every page: the list query without paging, and where the lines about skipped
+ * items go (`rest/paginate.ts`; default standard error).
+ */
+export type ListIteration = Omit<ListQuery, "offset" | "limit"> & { onUnreadable?: UnreadableSink };
+
+/** What a list asked with query `Q` holds: whole `T`s, or projected ones when `Q` carries a projection. */
+export type ListedItem<Q, T> = ListedAs<Q, T, Projected<T>>;
 
 /** A resource with a status, as every response of the service is. */
 interface WithStatus {
@@ -80,6 +109,13 @@ export interface ClientOptions {
 export class VendorContainerClient {
   readonly http: HttpClient;
   readonly pollIntervalMs: number;
+  /**
+   * The state names this client knows: the api-notes' and those of the `vendor:stateNames` setting. Every
+   * judgement of a state by the client and the providers reads them (rest/waiter.ts `stateClassOf`).
+   */
+  readonly stateNames: StateNames;
+  /** How long a wait gives a state it does not know (`vendor:unknownStateTimeout`). */
+  readonly unknownStateTimeoutMs: number;
   private readonly sleep?: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -111,6 +147,8 @@ export class VendorContainerClient {
             now: options.now,
           }));
     this.pollIntervalMs = options.pollIntervalMs ?? settings.pollIntervalMs;
+    this.stateNames = stateNamesOf(settings.stateNames);
+    this.unknownStateTimeoutMs = settings.unknownStateTimeoutMs ?? DEFAULT_UNKNOWN_STATE_TIMEOUT_MS;
     this.sleep = options.sleep;
     this.now = options.now ?? Date.now;
   }
@@ -140,7 +178,7 @@ export class VendorContainerClient {
       idempotent: endpoint.idempotent,
       responseType: endpoint.responseType === "text" ? "text" : undefined,
       transitionalProbe: probe
-        ? async () => TRANSITIONAL_STATES.has((await probe()).status?.state ?? "")
+        ? async () => isBusyState((await probe()).status?.state, this.stateNames)
         : undefined,
     });
     return result.data;
@@ -158,19 +196,57 @@ export class VendorContainerClient {
     return (await this.request(ENDPOINTS.createKaas, { projectId }, body)) as KaasResponse;
   }
 
-  /** `GET P/kaas`: one page. */
-  async listKaas(projectId: string, query: ListQuery = {}): Promise<ListPage<KaasResponse>> {
-    return (await this.request(
-      ENDPOINTS.listKaas,
-      { projectId },
-      undefined,
-      this.listQuery(query),
-    )) as ListPage<KaasResponse>;
+  /**
+   * Reads one page of a list endpoint. The answer is checked against the list schema, or with a `projection`
+   * against its deep-partial form (`schemas/projection.ts`: which fields a projection keeps is not
+   * documented). An item that fails it does not fail the page: it is left out of `values` and described in
+   * `unreadable` (issue 20, part 4); a problem of the envelope itself fails the request.
+   */
+  private async listPage<T>(
+    endpoint: Endpoint & { list: TSchema },
+    params: { projectId: string } & Record<string, string>,
+    query: Record<string, QueryValue>,
+  ): Promise<ReadPage<T>> {
+    const { projectId, ...pathParams } = params;
+    const result = await this.http.request<ListPage<unknown>>({
+      method: endpoint.method,
+      projectId,
+      path: expandPath(endpoint.path, pathParams),
+      responseSchema: hasProjection(query as ListQuery) ? projectedListOf(endpoint.list) : endpoint.response,
+      tolerates: isItemProblem,
+      query,
+      idempotent: endpoint.idempotent,
+    });
+    return readPage<T>(result.data, result.tolerated ?? [], Number(query.offset ?? 0));
   }
 
-  /** Every cluster matching `query`, across pages. */
-  iterateKaas(projectId: string, query: Omit<ListQuery, "offset" | "limit"> = {}, pageSize = 100) {
-    return paginate((offset, limit) => this.listKaas(projectId, { ...query, offset, limit }), pageSize);
+  /** The iteration of `list` across pages, reporting each skipped item of `request` to `query.onUnreadable`. */
+  private iterate<T>(
+    request: string,
+    query: ListIteration,
+    pageSize: number,
+    list: (offset: number, limit: number) => Promise<ReadPage<T>>,
+  ): AsyncGenerator<T, void, undefined> {
+    return paginate(list, pageSize, query.onUnreadable, (item) => unreadableItemLine(request, item));
+  }
+
+  /** `GET P/kaas`: one page; with a `projection`, of projected clusters. */
+  async listKaas<Q extends ListQuery = Record<never, never>>(
+    projectId: string,
+    query: Q = {} as Q,
+  ): Promise<ReadPage<ListedItem<Q, KaasResponse>>> {
+    return this.listPage(ENDPOINTS.listKaas, { projectId }, this.listQuery(query));
+  }
+
+  /** Every readable cluster matching `query`, across pages. */
+  iterateKaas<Q extends ListIteration = Record<never, never>>(
+    projectId: string,
+    query: Q = {} as Q,
+    pageSize = 100,
+  ): AsyncGenerator<ListedItem<Q, KaasResponse>, void, undefined> {
+    return this.iterate("GET /kaas", query, pageSize, (offset, limit) =>
+      this.listKaas(projectId, { ...query, offset, limit }),
+    ) as AsyncGenerator<ListedItem<Q, KaasResponse>, void, undefined>;
   }
 
   /** `GET P/kaas/{id}`. */
@@ -186,7 +262,7 @@ export class VendorContainerClient {
 
   /** The cluster, or undefined when it is gone (404 or status `Deleted`). */
   findKaas(projectId: string, id: string): Promise<KaasResponse | undefined> {
-    return findLive(() => this.getKaas(projectId, id));
+    return findLive(this.stateNames, () => this.getKaas(projectId, id));
   }
 
   /** `PUT P/kaas/{id}`: answers 200 without a body (api-notes); read the cluster afterwards. */
@@ -294,29 +370,26 @@ export class VendorContainerClient {
     return (await this.request(ENDPOINTS.createBackup, { projectId, kaasId }, body)) as BackupResponse;
   }
 
-  async listBackups(
+  /** `GET P/kaas/{kaasId}/backups`: one page; with a `projection`, of projected backups. */
+  async listBackups<Q extends ListQuery = Record<never, never>>(
     projectId: string,
     kaasId: string,
-    query: ListQuery = {},
-  ): Promise<ListPage<BackupResponse>> {
-    return (await this.request(
-      ENDPOINTS.listBackups,
-      { projectId, kaasId },
-      undefined,
-      this.listQuery(query),
-    )) as ListPage<BackupResponse>;
+    query: Q = {} as Q,
+  ): Promise<ReadPage<ListedItem<Q, BackupResponse>>> {
+    return this.listPage(ENDPOINTS.listBackups, { projectId, kaasId }, this.listQuery(query));
   }
 
-  iterateBackups(
+  /** Every readable backup of the cluster matching `query`, across pages. */
+  iterateBackups<Q extends ListIteration = Record<never, never>>(
     projectId: string,
     kaasId: string,
-    query: Omit<ListQuery, "offset" | "limit"> = {},
+    query: Q = {} as Q,
     pageSize = 100,
-  ) {
-    return paginate(
-      (offset, limit) => this.listBackups(projectId, kaasId, { ...query, offset, limit }),
-      pageSize,
-    );
+  ): AsyncGenerator<ListedItem<Q, BackupResponse>, void, undefined> {
+    const request = `GET ${expandPath(ENDPOINTS.listBackups.path, { kaasId })}`;
+    return this.iterate(request, query, pageSize, (offset, limit) =>
+      this.listBackups(projectId, kaasId, { ...query, offset, limit }),
+    ) as AsyncGenerator<ListedItem<Q, BackupResponse>, void, undefined>;
   }
 
   async getBackup(
@@ -331,7 +404,7 @@ export class VendorContainerClient {
   }
 
   findBackup(projectId: string, kaasId: string, id: string): Promise<BackupResponse | undefined> {
-    return findLive(() => this.getBackup(projectId, kaasId, id));
+    return findLive(this.stateNames, () => this.getBackup(projectId, kaasId, id));
   }
 
   async updateBackup(projectId: string, kaasId: string, id: string, body: BackupUpdate): Promise<void> {
@@ -352,23 +425,30 @@ export class VendorContainerClient {
     return (await this.request(ENDPOINTS.createRegistry, { projectId }, body)) as RegistryResponse;
   }
 
-  /** `GET P/registries`; `loadEngineVersion` fills `data.info.version`. */
-  async listRegistries(
+  /**
+   * `GET P/registries`: one page; `loadEngineVersion` fills `data.info.version`; with a `projection`, of
+   * projected registries.
+   */
+  async listRegistries<Q extends ListQuery & { loadEngineVersion?: boolean } = Record<never, never>>(
     projectId: string,
-    query: ListQuery & { loadEngineVersion?: boolean } = {},
-  ): Promise<ListPage<RegistryResponse>> {
-    return (await this.request(ENDPOINTS.listRegistries, { projectId }, undefined, {
-      ...this.listQuery(query),
-      loadEngineVersion: query.loadEngineVersion,
-    })) as ListPage<RegistryResponse>;
+    query: Q = {} as Q,
+  ): Promise<ReadPage<ListedItem<Q, RegistryResponse>>> {
+    return this.listPage(
+      ENDPOINTS.listRegistries,
+      { projectId },
+      { ...this.listQuery(query), loadEngineVersion: query.loadEngineVersion },
+    );
   }
 
-  iterateRegistries(
+  /** Every readable registry matching `query`, across pages. */
+  iterateRegistries<Q extends ListIteration & { loadEngineVersion?: boolean } = Record<never, never>>(
     projectId: string,
-    query: Omit<ListQuery, "offset" | "limit"> & { loadEngineVersion?: boolean } = {},
+    query: Q = {} as Q,
     pageSize = 100,
-  ) {
-    return paginate((offset, limit) => this.listRegistries(projectId, { ...query, offset, limit }), pageSize);
+  ): AsyncGenerator<ListedItem<Q, RegistryResponse>, void, undefined> {
+    return this.iterate("GET /registries", query, pageSize, (offset, limit) =>
+      this.listRegistries(projectId, { ...query, offset, limit }),
+    ) as AsyncGenerator<ListedItem<Q, RegistryResponse>, void, undefined>;
   }
 
   async getRegistry(
@@ -382,7 +462,7 @@ export class VendorContainerClient {
   }
 
   findRegistry(projectId: string, id: string): Promise<RegistryResponse | undefined> {
-    return findLive(() => this.getRegistry(projectId, id));
+    return findLive(this.stateNames, () => this.getRegistry(projectId, id));
   }
 
   async updateRegistry(projectId: string, id: string, body: RegistryUpdate): Promise<void> {
@@ -408,7 +488,9 @@ export class VendorContainerClient {
 
   /**
    * Polls `observe` until the resource is settled (`Active`...), failed, or the deadline passes. The
-   * observation may be undefined (gone), which is a failure while waiting to settle.
+   * observation may be undefined (gone), which is a failure while waiting to settle. A custom `judge` gets
+   * the client's state names (`stateNames`) to classify with; a state they do not know ends the wait after
+   * `unknownStateTimeoutMs`.
    */
   waitUntilSettled<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
@@ -417,7 +499,7 @@ export class VendorContainerClient {
       path: string;
       deadline: number;
       onProgress?: (line: string) => void;
-      judge?: (t: T) => WaitVerdict;
+      judge?: (t: T, states: StateNames) => WaitVerdict;
       /** What a custom `judge` waits for, for progress lines and errors. Default `Active`. */
       target?: string;
       /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
@@ -430,13 +512,21 @@ export class VendorContainerClient {
         t === undefined
           ? { kind: "failed", reason: "it no longer exists" }
           : args.judge
-            ? args.judge(t)
-            : classifyState(t.status),
-      { ...this.waitDefaults(args), target: args.target ?? "Active", method: "GET" },
+            ? args.judge(t, this.stateNames)
+            : classifyState(t.status, this.stateNames),
+      {
+        ...this.waitDefaults(args),
+        target: args.target ?? "Active",
+        method: "GET",
+        unknownStateTimeoutMs: this.unknownStateTimeoutMs,
+      },
     ) as Promise<T>;
   }
 
-  /** Polls `observe` until it answers undefined (404 or `Deleted`). */
+  /**
+   * Polls `observe` until it answers undefined (404 or a `deleted` state). Any state but a failure is waited
+   * on, one the client does not know included: a deletion under way may show any name until it is gone.
+   */
   async waitUntilGone<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
     args: {
@@ -452,8 +542,8 @@ export class VendorContainerClient {
       (t): WaitVerdict =>
         t === undefined
           ? { kind: "done" }
-          : t.status?.state === "Failed" || t.status?.state === "Error"
-            ? { kind: "failed", reason: classifyFailure(t) }
+          : stateClassOf(t.status?.state, this.stateNames) === "failed"
+            ? { kind: "failed", reason: failureReasonOf(t.status) }
             : { kind: "pending", state: t.status?.state ?? "Unknown" },
       { ...this.waitDefaults(args), target: "deleted", method: "DELETE" },
     );
@@ -479,16 +569,52 @@ export class VendorContainerClient {
   }
 }
 
-function classifyFailure(t: WithStatus): string {
-  const verdict = classifyState(t.status as never);
-  return verdict.kind === "failed" ? verdict.reason : `state ${t.status?.state}`;
+/** `/values/<index>` and the path inside that item, of a problem of a list answer's item. */
+const ITEM_PROBLEM = /^\/values\/(\d+)(\/.*)?$/;
+
+/** True for a problem inside one item of a list answer, which costs that item only. */
+const isItemProblem = (problem: SchemaProblem): boolean => ITEM_PROBLEM.test(problem.path);
+
+/**
+ * The page of `body` as the client reads it: the items named by `problems` (every one of them inside an
+ * item, see `isItemProblem`) moved out of `values` into `unreadable`, with paths inside the item. `offset`
+ * is the page's, so that each item is named by its place in the whole list.
+ */
+function readPage<T>(
+  body: ListPage<unknown> | undefined,
+  problems: SchemaProblem[],
+  offset: number,
+): ReadPage<T> {
+  const page = body ?? { values: [] };
+  if (problems.length === 0) return { ...page, values: page.values as T[], unreadable: [] };
+  const byIndex = new Map<number, SchemaProblem[]>();
+  for (const { path, message } of problems) {
+    const [, index, inside] = ITEM_PROBLEM.exec(path) as RegExpExecArray;
+    const list = byIndex.get(Number(index)) ?? [];
+    list.push({ path: inside ?? "/", message });
+    byIndex.set(Number(index), list);
+  }
+  const unreadable: UnreadableItem[] = [...byIndex.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, itemProblems]) => {
+      const id = (page.values[index] as { metadata?: { id?: unknown } } | null)?.metadata?.id;
+      return {
+        offset: offset + index,
+        ...(typeof id === "string" && id !== "" ? { id } : {}),
+        problems: itemProblems,
+      };
+    });
+  return { ...page, values: page.values.filter((_, i) => !byIndex.has(i)) as T[], unreadable };
 }
 
-/** Runs a GET and maps "gone" (404, or status `Deleted`) to undefined. */
-async function findLive<T extends WithStatus>(get: () => Promise<T>): Promise<T | undefined> {
+/** Runs a GET and maps "gone" (404, or a `deleted` state such as `Deleted`) to undefined. */
+async function findLive<T extends WithStatus>(
+  names: StateNames,
+  get: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     const found = await get();
-    return found.status?.state === "Deleted" ? undefined : found;
+    return stateClassOf(found.status?.state, names) === "deleted" ? undefined : found;
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;

@@ -17,7 +17,7 @@ import http from "node:http";
 import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import type { TSchema } from "@sinclair/typebox";
-import { formatProblems, validateSchema } from "../schemas/validate";
+import { formatProblems, validateSchema, type SchemaProblem } from "../schemas/validate";
 import type { TokenSource } from "./auth";
 import { busyVerdict, mayBeBusyRefusal } from "./busy";
 import { VendorApiError, fieldProblemsOf, isVendorApiError, parseProblem } from "./errors";
@@ -69,6 +69,11 @@ export interface RequestSpec {
   /** Schema a JSON response body must satisfy. */
   responseSchema?: TSchema;
   /**
+   * Problems of the response body that do not fail the request; they are handed back in
+   * `HttpResult.tolerated`. A list tolerates those of its items (rest/client.ts, issue 20 part 4).
+   */
+  tolerates?: (problem: SchemaProblem) => boolean;
+  /**
    * False for a create: a failure after the request may have reached the service (timeout, dropped
    * connection, any 5xx including 503) is thrown with `ambiguous: true` instead of being retried, so the
    * caller can look the object up before trying again (Kaas issue: idempotent create; issue 19: a gateway
@@ -86,6 +91,8 @@ export interface RequestSpec {
 export interface HttpResult<T = unknown> {
   status: number;
   data: T | undefined;
+  /** The problems of the body that `RequestSpec.tolerates` accepted; absent when the body is valid. */
+  tolerated?: SchemaProblem[];
 }
 
 /** Result of one classified attempt. */
@@ -293,6 +300,10 @@ export class HttpClient {
     }
     if (spec.responseSchema) {
       const problems = validateSchema(spec.responseSchema, data);
+      const tolerates = spec.tolerates;
+      if (tolerates && problems.length > 0 && problems.every((p) => tolerates(p))) {
+        return { outcome: "ok", result: { status, data, tolerated: problems } };
+      }
       if (problems.length > 0) {
         return {
           outcome: "fail",

@@ -5,6 +5,7 @@
  * {@link readSetting}, so a resource and a function never disagree on a value. Credentials are read here, in
  * the process that calls the service, and are never captured into the serialized provider or into state.
  */
+import type { StateClass } from "./waiter";
 
 /** Resolved settings of one client. */
 export interface VendorSettings {
@@ -30,6 +31,16 @@ export interface VendorSettings {
   requestTimeoutMs: number;
   /** Overall deadline of one call including retries. */
   callDeadlineMs: number;
+  /**
+   * Extra state names and what they mean (`vendor:stateNames`, `VENDOR_STATE_NAMES`, JSON such as
+   * `{"Ready": "settled"}`); unset: only the api-notes' names. Read by the client's waiter (rest/waiter.ts).
+   */
+  stateNames?: Readonly<Record<string, StateClass>>;
+  /**
+   * How long a wait gives a state it does not know (`vendor:unknownStateTimeout`, a duration such as `5m`);
+   * unset: the waiter's default of 5 minutes.
+   */
+  unknownStateTimeoutMs?: number;
 }
 
 /** Each setting: its stack config key and its environment variable. */
@@ -45,7 +56,17 @@ export const SETTING_SOURCES = {
   pollIntervalMs: ["vendor:pollIntervalMs", "VENDOR_POLL_INTERVAL_MS"],
   requestTimeoutMs: ["vendor:requestTimeoutMs", "VENDOR_REQUEST_TIMEOUT_MS"],
   callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
+  stateNames: ["vendor:stateNames", "VENDOR_STATE_NAMES"],
+  unknownStateTimeoutMs: ["vendor:unknownStateTimeout", "VENDOR_UNKNOWN_STATE_TIMEOUT"],
 } as const satisfies Record<keyof VendorSettings, readonly [string, string]>;
+
+/**
+ * Settings that only `check` reads (provider/common/context.ts), not part of a client's settings: the
+ * account's per-cluster-type limits (spec §8), parsed by provider/common/limits.ts.
+ */
+export const CHECK_SETTING_SOURCES = {
+  limits: ["vendor:limits", "VENDOR_LIMITS"],
+} as const;
 
 export const DEFAULT_SETTINGS = {
   apiVersion: "1",
@@ -74,6 +95,72 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
   return value;
 }
 
+/** Every state class, checked complete by the compiler: what `vendor:stateNames` may map a name to. */
+const STATE_CLASS_NAMES: Record<StateClass, true> = {
+  settled: true,
+  transitional: true,
+  deleting: true,
+  deleted: true,
+  failed: true,
+};
+
+/**
+ * Parses `vendor:stateNames`: a JSON object of state names to state classes (`settled`, `transitional`,
+ * `deleting`, `deleted`, `failed`). Names and classes are compared case-insensitively, as the waiter compares
+ * states; every problem is reported at once.
+ */
+export function parseStateNames(text: string | undefined): Record<string, StateClass> | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const key = SETTING_SOURCES.stateNames[0];
+  const classes = Object.keys(STATE_CLASS_NAMES).join(", ");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new SettingsError(
+      `${key} must be a JSON object mapping state names to ${classes}, e.g. {"Ready": "settled"}; got ${JSON.stringify(text)}`,
+    );
+  }
+  const names: Record<string, StateClass> = {};
+  const seen = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(parsed)) {
+    const cls = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+    if (name.trim() === "") problems.push("a state name must not be empty");
+    else if (cls === undefined || !Object.hasOwn(STATE_CLASS_NAMES, cls))
+      problems.push(`${JSON.stringify(name)} must map to one of ${classes}, got ${JSON.stringify(value)}`);
+    else if (seen.has(name.trim().toLowerCase()))
+      problems.push(
+        `${JSON.stringify(seen.get(name.trim().toLowerCase()))} and ${JSON.stringify(name)} name the same state ` +
+          "(states compare case-insensitively)",
+      );
+    else {
+      seen.set(name.trim().toLowerCase(), name);
+      names[name.trim()] = cls as StateClass;
+    }
+  }
+  if (problems.length > 0) throw new SettingsError(`${key}: ${problems.join("; ")}`);
+  return names;
+}
+
+/** Parses `vendor:unknownStateTimeout`: a duration such as `5m`, `1h30m` or `90s`, in ms. */
+export function parseUnknownStateTimeout(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
+  const ms = match
+    ? (Number(match[1] ?? 0) * 3600 + Number(match[2] ?? 0) * 60 + Number(match[3] ?? 0)) * 1000
+    : 0;
+  if (ms <= 0) {
+    throw new SettingsError(
+      `${SETTING_SOURCES.unknownStateTimeoutMs[0]} must be a duration like "5m", "1h30m" or "90s", got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
+}
+
 /**
  * The value of one setting, by the one rule every reader follows: the stack configuration first
  * (`get("vendor:projectId")`), then the environment (`VENDOR_PROJECT_ID`); a value is trimmed, and a blank
@@ -81,11 +168,11 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
  * environment. `undefined` when neither source has a value. Never throws.
  */
 export function readSetting(
-  name: keyof VendorSettings,
+  name: keyof VendorSettings | keyof typeof CHECK_SETTING_SOURCES,
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const [configKey, envName] = SETTING_SOURCES[name];
+  const [configKey, envName] = { ...SETTING_SOURCES, ...CHECK_SETTING_SOURCES }[name];
   const value = [get(configKey), env[envName]].find((v) => v !== undefined && v.trim() !== "");
   return value?.trim();
 }
@@ -119,6 +206,8 @@ export function resolveSettings(
       DEFAULT_SETTINGS.requestTimeoutMs,
     ),
     callDeadlineMs: positiveInt("callDeadlineMs", read("callDeadlineMs"), DEFAULT_SETTINGS.callDeadlineMs),
+    stateNames: parseStateNames(read("stateNames")),
+    unknownStateTimeoutMs: parseUnknownStateTimeout(read("unknownStateTimeoutMs")),
   };
   const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;
   if (!settings.token && !clientCredentials) {

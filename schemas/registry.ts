@@ -16,12 +16,15 @@ import {
   UriRefResponse,
 } from "./common";
 
-/** Registry insert body. `adminUser.username` is effectively required; `size` is an opaque string. */
+/**
+ * Registry insert body. `adminUser.username` is effectively required; `size` is an opaque string. No `vpc`:
+ * the published insert body lacks it and rejects unknown properties, though real clients send it (api-notes
+ * "Registry"); the subnet names the network, and the answer's `vpc` is checked against `vpcUri` instead.
+ */
 export const RegistryInsert = Strict({
   metadata: MetadataRequest,
   properties: Strict({
     preset: Type.Optional(Type.Boolean()),
-    vpc: Type.Optional(UriRef),
     subnet: Type.Optional(UriRef),
     securityGroup: Type.Optional(UriRef),
     publicIp: Type.Optional(UriRef),

@@ -7,7 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { VendorContainerClient } from "../rest/client";
 import { sharedClient } from "../rest/clients";
-import { collect } from "../rest/paginate";
+import { collect, hasProjection } from "../rest/paginate";
 import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
 import { backupComputed } from "../provider/backup/mapping";
 import type { KaasBackupComputed } from "../provider/backup/types";
@@ -15,6 +15,8 @@ import { computedOutputs } from "../provider/kaas/mapping";
 import type { KaasComputed } from "../provider/kaas/types";
 import { registryComputed } from "../provider/registry/mapping";
 import type { RegistryComputed } from "../provider/registry/types";
+import type { BackupResponse, KaasResponse, RegistryResponse } from "../schemas";
+import type { Projected } from "../schemas/projection";
 
 /** Where a function finds its settings. Tests pass their own; programs use the stack configuration. */
 export interface FunctionOptions {
@@ -44,7 +46,11 @@ export interface ListArgs {
   filter?: string;
   /** Sort order in the service grammar, e.g. `-metadata.name` for descending names. */
   sort?: string;
-  /** Projection in the service grammar: the fields the service should return. */
+  /**
+   * Projection in the service grammar: the fields the service should return, e.g. `status`. Passed as is;
+   * with it, the function answers the service's objects as projected ({@link Projected}), not the described
+   * shape.
+   */
   projection?: string;
 }
 
@@ -66,6 +72,14 @@ export interface GetRegistryArgs {
 export interface ListRegistriesArgs extends ListArgs {
   /** Whether to read each registry's engine version (one more request per registry); default false. */
   loadEngineVersion?: boolean;
+}
+
+/**
+ * Where the list functions report an item they skip because the client cannot read it (the wording is the
+ * REST client's, `rest/paginate.ts`): the program's warnings, as the engine shows them.
+ */
+function warnSkipped(fn: string): (line: string) => void {
+  return (line) => void pulumi.log.warn(`${fn}: ${line}`);
 }
 
 /**
@@ -138,18 +152,76 @@ export function getKaasOutput(
   return outputOf(args, (plain) => getKaas(plain, options));
 }
 
-/** Lists clusters across all pages. `filter` uses the service grammar, e.g. `metadata.name:eq("prod")`. */
-export async function listKaas(args: ListArgs = {}, options?: FunctionOptions): Promise<KaasInfo[]> {
+/**
+ * A cluster as a list with a `projection` answers it: the service's object with the fields the projection kept,
+ * any of them possibly missing (which ones a projection keeps is not documented).
+ */
+export type ProjectedKaas = Projected<KaasObject>;
+
+// The wire objects under names of their own: TypeScript resolves the schemas' types (`Static<...>`) to
+// anonymous object types, which the API reference would spell out field by field, undocumented. Left out of
+// the reference on purpose (typedoc.json `intentionallyNotExported`): they are the service's objects.
+/* eslint-disable @typescript-eslint/no-empty-object-type */
+interface KaasObject extends KaasResponse {}
+interface BackupObject extends BackupResponse {}
+interface RegistryObject extends RegistryResponse {}
+/* eslint-enable @typescript-eslint/no-empty-object-type */
+
+/** The arguments of a list with a projection. */
+export type Projecting<A> = A & {
+  /** Projection in the service grammar, passed as is, e.g. `status`. */
+  projection: string;
+};
+
+/** The arguments of a list without a projection. */
+export type NotProjecting<A> = A & {
+  /** No projection: the function answers the described shapes. */
+  projection?: undefined;
+};
+
+/**
+ * Lists clusters across all pages, each as the service projected it. A cluster the client cannot read is left
+ * out with a warning naming it.
+ */
+export function listKaas(args: Projecting<ListArgs>, options?: FunctionOptions): Promise<ProjectedKaas[]>;
+/**
+ * Lists clusters across all pages. `filter` uses the service grammar, e.g. `metadata.name:eq("prod")`. A
+ * cluster the client cannot read (say, a null `metadata.id`) is left out with a warning naming it.
+ */
+export function listKaas(args?: NotProjecting<ListArgs>, options?: FunctionOptions): Promise<KaasInfo[]>;
+/** Lists clusters across all pages: projected ones when `args.projection` is set. */
+export function listKaas(args?: ListArgs, options?: FunctionOptions): Promise<KaasInfo[] | ProjectedKaas[]>;
+export async function listKaas(
+  args: ListArgs = {},
+  options?: FunctionOptions,
+): Promise<KaasInfo[] | ProjectedKaas[]> {
   const { client, settings } = api(options);
   const { projectId, ...query } = args;
-  return (await collect(client.iterateKaas(project(projectId, settings), query))).map(kaasInfo);
+  const clusters = await collect(
+    client.iterateKaas(project(projectId, settings), { ...query, onUnreadable: warnSkipped("listKaas") }),
+  );
+  return hasProjection(query) ? clusters : (clusters as KaasResponse[]).map(kaasInfo);
 }
 
+/** {@link listKaas} for Inputs, with a projection. */
+export function listKaasOutput(
+  args: Projecting<FunctionInputs<ListArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<ProjectedKaas[]>;
 /** {@link listKaas} for Inputs. */
+export function listKaasOutput(
+  args?: NotProjecting<FunctionInputs<ListArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo[]>;
+/** {@link listKaas} for Inputs: projected clusters when `args.projection` is set. */
+export function listKaasOutput(
+  args?: FunctionInputs<ListArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo[] | ProjectedKaas[]>;
 export function listKaasOutput(
   args: FunctionInputs<ListArgs> = {},
   options?: FunctionOptions,
-): pulumi.Output<KaasInfo[]> {
+): pulumi.Output<KaasInfo[] | ProjectedKaas[]> {
   return outputOf(args, (plain) => listKaas(plain, options));
 }
 
@@ -182,25 +254,74 @@ export type BackupInfo = KaasBackupComputed & {
   retentionDays: number | null;
 };
 
-/** Lists the backups of a cluster across all pages. */
-export async function listBackups(args: ListBackupsArgs, options?: FunctionOptions): Promise<BackupInfo[]> {
-  const { client, settings } = api(options);
-  const { projectId, kaasId, ...query } = args;
-  const backups = await collect(client.iterateBackups(project(projectId, settings), kaasId, query));
-  return backups.map((b) => ({
+/** A backup as a list with a `projection` answers it (see {@link ProjectedKaas}). */
+export type ProjectedBackup = Projected<BackupObject>;
+
+function backupInfo(b: BackupResponse): BackupInfo {
+  return {
     ...backupComputed(b),
     name: b.metadata.name ?? null,
     billingPeriod: b.properties.billingPeriod ?? null,
     type: b.properties.type ?? null,
     retentionDays: b.properties.retentionDays ?? null,
-  }));
+  };
 }
 
+/**
+ * Lists the backups of a cluster across all pages, each as the service projected it. A backup the client
+ * cannot read is left out with a warning naming it.
+ */
+export function listBackups(
+  args: Projecting<ListBackupsArgs>,
+  options?: FunctionOptions,
+): Promise<ProjectedBackup[]>;
+/**
+ * Lists the backups of a cluster across all pages. A backup the client cannot read is left out with a
+ * warning naming it.
+ */
+export function listBackups(
+  args: NotProjecting<ListBackupsArgs>,
+  options?: FunctionOptions,
+): Promise<BackupInfo[]>;
+/** Lists the backups of a cluster across all pages: projected ones when `args.projection` is set. */
+export function listBackups(
+  args: ListBackupsArgs,
+  options?: FunctionOptions,
+): Promise<BackupInfo[] | ProjectedBackup[]>;
+export async function listBackups(
+  args: ListBackupsArgs,
+  options?: FunctionOptions,
+): Promise<BackupInfo[] | ProjectedBackup[]> {
+  const { client, settings } = api(options);
+  const { projectId, kaasId, ...query } = args;
+  const backups = await collect(
+    client.iterateBackups(project(projectId, settings), kaasId, {
+      ...query,
+      onUnreadable: warnSkipped("listBackups"),
+    }),
+  );
+  return hasProjection(query) ? backups : (backups as BackupResponse[]).map(backupInfo);
+}
+
+/** {@link listBackups} for Inputs, with a projection. */
+export function listBackupsOutput(
+  args: Projecting<FunctionInputs<ListBackupsArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<ProjectedBackup[]>;
 /** {@link listBackups} for Inputs, e.g. `listBackupsOutput({ kaasId: cluster.kaasId })`. */
+export function listBackupsOutput(
+  args: NotProjecting<FunctionInputs<ListBackupsArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<BackupInfo[]>;
+/** {@link listBackups} for Inputs: projected backups when `args.projection` is set. */
 export function listBackupsOutput(
   args: FunctionInputs<ListBackupsArgs>,
   options?: FunctionOptions,
-): pulumi.Output<BackupInfo[]> {
+): pulumi.Output<BackupInfo[] | ProjectedBackup[]>;
+export function listBackupsOutput(
+  args: FunctionInputs<ListBackupsArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<BackupInfo[] | ProjectedBackup[]> {
   return outputOf(args, (plain) => listBackups(plain, options));
 }
 
@@ -234,20 +355,63 @@ export function getRegistryOutput(
   return outputOf(args, (plain) => getRegistry(plain, options));
 }
 
-/** Lists registries across all pages; with `loadEngineVersion`, each carries its engine version. */
+/** A registry as a list with a `projection` answers it (see {@link ProjectedKaas}). */
+export type ProjectedRegistry = Projected<RegistryObject>;
+
+/**
+ * Lists registries across all pages, each as the service projected it. A registry the client cannot read is
+ * left out with a warning naming it.
+ */
+export function listRegistries(
+  args: Projecting<ListRegistriesArgs>,
+  options?: FunctionOptions,
+): Promise<ProjectedRegistry[]>;
+/**
+ * Lists registries across all pages; with `loadEngineVersion`, each carries its engine version. A registry
+ * the client cannot read is left out with a warning naming it.
+ */
+export function listRegistries(
+  args?: NotProjecting<ListRegistriesArgs>,
+  options?: FunctionOptions,
+): Promise<RegistryInfo[]>;
+/** Lists registries across all pages: projected ones when `args.projection` is set. */
+export function listRegistries(
+  args?: ListRegistriesArgs,
+  options?: FunctionOptions,
+): Promise<RegistryInfo[] | ProjectedRegistry[]>;
 export async function listRegistries(
   args: ListRegistriesArgs = {},
   options?: FunctionOptions,
-): Promise<RegistryInfo[]> {
+): Promise<RegistryInfo[] | ProjectedRegistry[]> {
   const { client, settings } = api(options);
   const { projectId, ...query } = args;
-  return (await collect(client.iterateRegistries(project(projectId, settings), query))).map(registryInfo);
+  const registries = await collect(
+    client.iterateRegistries(project(projectId, settings), {
+      ...query,
+      onUnreadable: warnSkipped("listRegistries"),
+    }),
+  );
+  return hasProjection(query) ? registries : (registries as RegistryResponse[]).map(registryInfo);
 }
 
+/** {@link listRegistries} for Inputs, with a projection. */
+export function listRegistriesOutput(
+  args: Projecting<FunctionInputs<ListRegistriesArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<ProjectedRegistry[]>;
 /** {@link listRegistries} for Inputs. */
+export function listRegistriesOutput(
+  args?: NotProjecting<FunctionInputs<ListRegistriesArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<RegistryInfo[]>;
+/** {@link listRegistries} for Inputs: projected registries when `args.projection` is set. */
+export function listRegistriesOutput(
+  args?: FunctionInputs<ListRegistriesArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<RegistryInfo[] | ProjectedRegistry[]>;
 export function listRegistriesOutput(
   args: FunctionInputs<ListRegistriesArgs> = {},
   options?: FunctionOptions,
-): pulumi.Output<RegistryInfo[]> {
+): pulumi.Output<RegistryInfo[] | ProjectedRegistry[]> {
   return outputOf(args, (plain) => listRegistries(plain, options));
 }

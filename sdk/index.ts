@@ -16,6 +16,8 @@ export type { KaasBackupComputed } from "../provider/backup/types";
 export type { RegistryComputed } from "../provider/registry/types";
 export type { VolumeAttachmentComputed } from "../provider/volumeAttachment/types";
 export type { VendorSettings } from "../rest/settings";
+export type { StateClass } from "../rest/waiter";
 export type { FieldProblem, VendorApiErrorInit, VendorErrorKind } from "../rest/errors";
 export type { SchemaProblem } from "../schemas/validate";
 export type { ProblemDetails } from "../schemas/common";
+export type { Projected, ProjectedValue } from "../schemas/projection";

@@ -46,7 +46,7 @@ export class Registry extends pulumi.dynamic.Resource {
   declare readonly passwordSet: pulumi.Output<boolean | null>;
   /** When the administrator password was last set. */
   declare readonly adminPasswordLastSetDate: pulumi.Output<string | null>;
-  /** URI of the registry's VPC: the one `preset` created, or `vpcUri`. */
+  /** URI of the registry's VPC as the service reports it: the one `preset` created, or the subnet's. */
   declare readonly currentVpcUri: pulumi.Output<string | null>;
   /** URI of the registry's subnet: the one `preset` created, or `subnetUri`. */
   declare readonly currentSubnetUri: pulumi.Output<string | null>;

@@ -48,7 +48,8 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   calls: {
     path: (inputs, id) => `/kaas/${inputs.kaasId}/backups/${id}`,
     find: (api, inputs, id) => api.findBackup(inputs.projectId, inputs.kaasId, id),
-    list: (api, inputs) => (filter) => api.iterateBackups(inputs.projectId, inputs.kaasId, { filter }),
+    list: (api, inputs) => (filter, onUnreadable) =>
+      api.iterateBackups(inputs.projectId, inputs.kaasId, { filter, onUnreadable }),
     create: (api, inputs) => api.createBackup(inputs.projectId, inputs.kaasId, backupInsertBody(inputs)),
     // A backup whose cluster or itself is already gone deletes as success (the cluster may go first).
     remove: (api, inputs, id) => api.deleteBackup(inputs.projectId, inputs.kaasId, id),

@@ -232,9 +232,17 @@ export function durationMs(value: unknown, fallbackMs: number): number {
 
 /**
  * `preset` versus an existing VPC and subnet (spec §2.2): either the service creates the network
- * (`preset: true`, the default when no URI is given) or both URIs are given. Sets the default on `inputs`.
+ * (`preset: true`, the default when no URI is given) or the URIs name an existing one. Sets the default on
+ * `inputs`. A cluster needs both URIs; with `subnetNamesNetwork` (a registry, whose create sends no `vpc`:
+ * api-notes "Registry") the subnet alone names the network, and `vpcUri`, checked against the answer, needs
+ * the subnet but is optional beside it.
  */
-export function network(news: Inputs, inputs: Inputs, problems: Problems): void {
+export function network(
+  news: Inputs,
+  inputs: Inputs,
+  problems: Problems,
+  { subnetNamesNetwork = false }: { subnetNamesNetwork?: boolean } = {},
+): void {
   const preset = bool(news.preset, "preset", problems);
   str(news.vpcUri, "vpcUri", problems);
   str(news.subnetUri, "subnetUri", problems);
@@ -247,9 +255,16 @@ export function network(news: Inputs, inputs: Inputs, problems: Problems): void 
     );
   }
   if (preset === false && !hasVpc && !hasSubnet) {
-    problems.add("preset", "is false but vpcUri and subnetUri are not given: there would be no network");
+    problems.add(
+      "preset",
+      subnetNamesNetwork
+        ? "is false but subnetUri is not given: there would be no network"
+        : "is false but vpcUri and subnetUri are not given: there would be no network",
+    );
   }
-  if (hasVpc !== hasSubnet) {
+  if (subnetNamesNetwork) {
+    if (hasVpc && !hasSubnet) problems.add("subnetUri", "is required together with vpcUri");
+  } else if (hasVpc !== hasSubnet) {
     problems.add(
       hasVpc ? "subnetUri" : "vpcUri",
       "is required together with " + (hasVpc ? "vpcUri" : "subnetUri"),

@@ -12,7 +12,13 @@ import path from "node:path";
 import type { VendorContainerClient } from "../../rest/client";
 import { resetSharedClients, sharedClient } from "../../rest/clients";
 import { redact } from "../../rest/redact";
-import { readSetting, resolveSettings, type VendorSettings } from "../../rest/settings";
+import {
+  CHECK_SETTING_SOURCES,
+  readSetting,
+  resolveSettings,
+  type VendorSettings,
+} from "../../rest/settings";
+import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
 
 /** The engine's `ConfigureRequest.config`. */
 export interface ConfigSource {
@@ -38,6 +44,19 @@ export function currentSettings(): VendorSettings {
  */
 export function defaultProjectId(): string | undefined {
   return readSetting("projectId", (key) => stackConfig?.get(key));
+}
+
+/**
+ * The account's limits declared by `vendor:limits`, else `VENDOR_LIMITS` (the rule of `readSetting`), parsed
+ * (provider/common/limits.ts); `undefined` when neither is set. Never throws, since `check` calls it: what is
+ * wrong with the setting comes back with it, named by the source it was read from.
+ */
+export function declaredLimits(): DeclaredLimits | undefined {
+  const get = (key: string) => stackConfig?.get(key);
+  const [configKey, envName] = CHECK_SETTING_SOURCES.limits;
+  const fromConfig = readSetting("limits", get, {});
+  if (fromConfig !== undefined) return parseDeclaredLimits(fromConfig, configKey);
+  return parseDeclaredLimits(readSetting("limits", get), envName);
 }
 
 /** The shared client for the current settings (the same object the SDK's functions get for them). */

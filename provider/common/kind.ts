@@ -19,6 +19,7 @@ import {
   type CheckFailure,
   type Inputs,
 } from "./check";
+import type { DeclaredLimits } from "./limits";
 import { diffByTable, withUpdates, type ChangeEffect, type DiffResult, type DiffTable } from "./diff";
 import { creationTokenOf, inputsOf } from "./resource";
 
@@ -72,6 +73,11 @@ export interface CheckContext {
   now?: number;
   /** The state backend's identity (`backendIdentity`), a seed of the creation token. Default: none. */
   backend?: string;
+  /**
+   * The account's limits as `vendor:limits` / `VENDOR_LIMITS` declares them (`declaredLimits`), which a
+   * cluster's `check` enforces. Default: none declared, so only the service enforces them (spec §8).
+   */
+  limits?: DeclaredLimits;
 }
 
 /** What an argument's check sees: the old and new inputs, the inputs being normalised, the problems. */

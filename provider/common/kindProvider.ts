@@ -6,7 +6,7 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
-import { backendIdentity, client, defaultProjectId, log } from "./context";
+import { backendIdentity, client, declaredLimits, defaultProjectId, log } from "./context";
 import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
 import {
@@ -123,6 +123,12 @@ export interface KindDescriptor<R extends ServiceObject, C extends KindInputs> {
   liveInputs(declared: C, live: R): C;
   /** What an adopted object is converged from. Default: `liveInputs`. */
   adoptedInputs?(declared: C, live: R): C;
+  /**
+   * Throws when the settled object contradicts a declared argument that the requests cannot carry (a
+   * registry's `vpcUri`). Run by create (adopting, `adopt` checks) and by update, so a created object that
+   * failed it stays a partial failure until the program agrees with the service.
+   */
+  verify?(declared: C, live: R, what: string): void;
   /** The requests that take the object from `olds` to `news`, given the live object; none when equal. */
   plan(olds: C, news: C, live: R): UpdateStep[];
   /** What an update does after its planned requests (a password reset); returns the live object. */
@@ -176,6 +182,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       now: Date.now(),
       defaultProjectId: defaultProjectId(),
       backend: backendIdentity(),
+      limits: declaredLimits(),
     });
   }
 
@@ -204,14 +211,24 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
           tag,
           until,
           createTimeoutMs: until - Date.now(),
-          lookup: () => findCreated({ what, api, list: d.calls.list(api, inputs), tag, name: inputs.name }),
+          stateNames: api.stateNames,
+          lookup: () =>
+            findCreated({
+              what,
+              api,
+              list: d.calls.list(api, inputs),
+              tag,
+              name: inputs.name,
+              stateNames: api.stateNames,
+            }),
           post: () => d.calls.create(api, inputs),
         });
     const id = created.metadata.id;
     const context = this.hookContext(api, inputs, id, what, until);
     try {
-      let live = await context.settle(isTransitional(created));
+      let live = await context.settle(isTransitional(created, api.stateNames));
       live = await this.recordOwnership(context, inputs, live);
+      if (!adopting) d.verify?.(inputs, live, what);
       if (adopting) {
         // Converge an adopted object's updatable arguments on the declared ones.
         const current = (d.adoptedInputs ?? d.liveInputs)(inputs, live);
@@ -287,6 +304,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       // An object still carrying a creation tag (a create that failed after the service accepted it, or one
       // made by an older version of this package) is released before anything else.
       if (carriesCreationTag(live.metadata.tags)) live = await this.recordOwnership(context, news, live);
+      d.verify?.(news, live, what);
       const converged = await this.converge(context, this.inputsOf(olds), news, live);
       return { outs: await this.outputs(api, news, converged, olds) };
     } catch (error) {

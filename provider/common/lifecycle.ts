@@ -3,7 +3,13 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
-import { TRANSITIONAL_STATES, type WaitVerdict } from "../../rest/waiter";
+import {
+  DEFAULT_STATE_NAMES,
+  isBusyState,
+  stateClassOf,
+  type StateNames,
+  type WaitVerdict,
+} from "../../rest/waiter";
 import { log, progress } from "./context";
 
 /** A service object as every response carries it. */
@@ -26,15 +32,15 @@ export function isUncertain(error: unknown): boolean {
   return ["network", "timeout", "deadline"].includes(error.kind) || error.retryable || error.ambiguous;
 }
 
-/** True when the object's last known state is transitional (e.g. the `InCreation` a create answered). */
-export const isTransitional = (object: ServiceObject): boolean =>
-  TRANSITIONAL_STATES.has(object.status?.state ?? "");
+/**
+ * True when the object's last known state is transitional or deleting (e.g. the `InCreation` a create
+ * answered), by `names` (the client's `stateNames`; default the api-notes' names).
+ */
+export const isTransitional = (object: ServiceObject, names: StateNames = DEFAULT_STATE_NAMES): boolean =>
+  isBusyState(object.status?.state, names);
 
 /** Up to this many POSTs for one create whose earlier attempts had unknown outcomes. */
 const MAX_CREATE_ATTEMPTS = 5;
-
-/** States that end a create in failure: such an object is never resumed. */
-const FAILURE_STATES: ReadonlySet<string> = new Set(["failed", "error"]);
 
 /** An object's creation time (epoch ms) as the service reports it, or undefined. */
 export function creationTimeOf(object: ServiceObject): number | undefined {
@@ -60,18 +66,22 @@ export type FoundVerdict = { verdict: "resume" } | { verdict: "skip" | "refuse";
  */
 export function judgeFound(
   object: ServiceObject,
-  { now, createTimeoutMs }: { now: number; createTimeoutMs: number },
+  {
+    now,
+    createTimeoutMs,
+    stateNames = DEFAULT_STATE_NAMES,
+  }: { now: number; createTimeoutMs: number; stateNames?: StateNames },
 ): FoundVerdict {
   const state = object.status?.state ?? "";
-  if (FAILURE_STATES.has(state.toLowerCase())) return { verdict: "skip", why: `it ended ${state}` };
-  if (state === "Deleting" || state === "Deleted") return { verdict: "skip", why: `it is ${state}` };
+  const cls = stateClassOf(state, stateNames);
+  if (cls === "failed") return { verdict: "skip", why: `it ended ${state}` };
+  if (cls === "deleting" || cls === "deleted") return { verdict: "skip", why: `it is ${state}` };
   const created = creationTimeOf(object);
   const young = created !== undefined && now - created <= createTimeoutMs;
   // Still provisioning and of unknown age is taken for an interrupted create; one older than the create
   // timeout is not: it is a create that already timed out (its resource is in some state with the id, as a
   // partial failure), and resuming it as a replacement would let the engine delete it right after.
-  if (TRANSITIONAL_STATES.has(state) && state !== "Deleting" && (created === undefined || young))
-    return { verdict: "resume" };
+  if (cls === "transitional" && (created === undefined || young)) return { verdict: "resume" };
   if (young) return { verdict: "resume" };
   return {
     verdict: "refuse",
@@ -99,7 +109,14 @@ function describeFound(object: ServiceObject): string {
  */
 export function ownInterruptedCreate<T extends ServiceObject>(
   found: readonly T[],
-  args: { what: string; noun: string; tag: string; now: number; createTimeoutMs: number },
+  args: {
+    what: string;
+    noun: string;
+    tag: string;
+    now: number;
+    createTimeoutMs: number;
+    stateNames?: StateNames;
+  },
 ): T | undefined {
   const judged = found.map((object) => ({ object, judgement: judgeFound(object, args) }));
   // Prefer one still provisioning, then the youngest: an interrupted run leaves one object, but a service
@@ -109,7 +126,7 @@ export function ownInterruptedCreate<T extends ServiceObject>(
     .map(({ object }) => object)
     .sort(
       (a, b) =>
-        Number(isTransitional(b)) - Number(isTransitional(a)) ||
+        Number(isTransitional(b, args.stateNames)) - Number(isTransitional(a, args.stateNames)) ||
         (creationTimeOf(b) ?? 0) - (creationTimeOf(a) ?? 0),
     );
   for (const { object, judgement } of judged) {
@@ -150,6 +167,8 @@ export async function createIdempotently<T extends ServiceObject>(args: {
   post: () => Promise<T>;
   until: number;
   createTimeoutMs: number;
+  /** The client's state names, by which found objects are judged; default the api-notes' names. */
+  stateNames?: StateNames;
 }): Promise<{ object: T; resumed: boolean }> {
   const own = async () => ownInterruptedCreate(await args.lookup(), { ...args, now: Date.now() });
   const existing = await own();
@@ -182,23 +201,30 @@ async function collectTagged<T extends ServiceObject>(
   items: AsyncIterable<T>,
   tag: string,
   matchesFilter: (item: T) => boolean,
+  names: StateNames,
 ): Promise<{ tagged: T[]; filterApplied: boolean }> {
   const tagged: T[] = [];
   let filterApplied = true;
   for await (const item of items) {
     if (!matchesFilter(item)) filterApplied = false;
-    const state = item.status?.state ?? "";
-    if ((item.metadata.tags ?? []).includes(tag) && state !== "Deleting" && state !== "Deleted")
+    const cls = stateClassOf(item.status?.state, names);
+    if ((item.metadata.tags ?? []).includes(tag) && cls !== "deleting" && cls !== "deleted")
       tagged.push(item);
   }
   return { tagged, filterApplied };
 }
 
 /**
- * Every item of one list endpoint across pages, with `filter` as the `filter` query parameter when given
- * (the REST client's `iterateKaas`, `iterateBackups`, `iterateRegistries`, bound to their scope).
+ * Every readable item of one list endpoint across pages, with `filter` as the `filter` query parameter when
+ * given (the REST client's `iterateKaas`, `iterateBackups`, `iterateRegistries`, bound to their scope, with
+ * `onUnreadable` as their sink). An item the client cannot read is skipped and its line goes to
+ * `onUnreadable`, standard error when absent (issue 20, part 4: a lookup never fails for another object's
+ * sake).
  */
-export type ListSource<T> = (filter: string | undefined) => AsyncIterable<T>;
+export type ListSource<T> = (
+  filter: string | undefined,
+  onUnreadable?: (line: string) => void,
+) => AsyncIterable<T>;
 
 /** A string as a filter literal: double-quoted, with JSON escapes (api-notes "Envelopes"). */
 export const filterLiteral = (value: string): string => JSON.stringify(value);
@@ -230,9 +256,10 @@ export async function* listNarrowed<T>(
   filter: string,
   what: string,
 ): AsyncGenerator<T, void, undefined> {
+  const skipped = (line: string) => log(what, line);
   if (!filtersRefused.has(api)) {
     try {
-      yield* list(filter);
+      yield* list(filter, skipped);
       return;
     } catch (error) {
       if (!isBadRequest(error)) throw error;
@@ -242,7 +269,7 @@ export async function* listNarrowed<T>(
   }
   // Items already yielded before a refusal on a later page come again: callers look for one item, so a
   // repeat costs nothing.
-  yield* list(undefined);
+  yield* list(undefined, skipped);
 }
 
 /**
@@ -283,21 +310,25 @@ export async function findCreated<T extends ServiceObject>(args: {
   tag: string;
   /** The `metadata.name` the create sends. */
   name: string;
+  /** The client's state names, by which deletions are recognised; default the api-notes' names. */
+  stateNames?: StateNames;
 }): Promise<T[]> {
-  const { what, api, list, tag, name } = args;
+  const { what, api, list, tag, name, stateNames = DEFAULT_STATE_NAMES } = args;
   const byTag = await collectTagged(
     listNarrowed(api, list, `metadata.tags:eq(${filterLiteral(tag)})`, what),
     tag,
     (item) => (item.metadata.tags ?? []).includes(tag),
+    stateNames,
   );
   // Found; or the answer was the whole list (the filter ignored, or refused and then left off).
   if (byTag.tagged.length > 0 || !byTag.filterApplied || filtersRefused.has(api)) return byTag.tagged;
   if (!safeInFilter(name)) return [];
   try {
     const byName = await collectTagged(
-      list(`metadata.name:eq(${filterLiteral(name)})`),
+      list(`metadata.name:eq(${filterLiteral(name)})`, (line) => log(what, line)),
       tag,
       (item) => (item as { metadata: { name?: string | null } }).metadata.name === name,
+      stateNames,
     );
     return byName.tagged;
   } catch (error) {
@@ -347,21 +378,21 @@ export async function deleteAndWait<T extends ServiceObject>(
 ): Promise<void> {
   const live = await args.find();
   if (!live) return;
-  const state = live.status?.state ?? "";
-  if (TRANSITIONAL_STATES.has(state) && state !== "Deleting") {
+  const cls = stateClassOf(live.status?.state, api.stateNames);
+  if (cls === "transitional") {
     await api.waitUntilSettled(args.find, {
       what: `${args.what} (${args.id})`,
       path: args.path,
       deadline: args.until,
       onProgress: progress,
-      judge: (t): WaitVerdict => {
+      judge: (t, names): WaitVerdict => {
         const s = t.status?.state ?? "";
-        return TRANSITIONAL_STATES.has(s) ? { kind: "pending", state: s } : { kind: "done" };
+        return isBusyState(s, names) ? { kind: "pending", state: s } : { kind: "done" };
       },
     });
   }
   let removed = false;
-  if (state !== "Deleting") {
+  if (cls !== "deleting") {
     try {
       await args.remove();
       removed = true;

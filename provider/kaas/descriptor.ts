@@ -6,6 +6,7 @@
  */
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
+import { stateClassOf } from "../../rest/waiter";
 import { isPrivateCidr, parseCidr, PRIVATE_RANGES } from "../common/cidr";
 import {
   bool,
@@ -19,10 +20,10 @@ import {
   type Problems,
 } from "../common/check";
 import { client, log } from "../common/context";
+import type { DeclaredLimits } from "../common/limits";
 import {
   aBoolean,
   aString,
-  anInteger,
   metadataCheck,
   networkCheck,
   oneOfValues,
@@ -36,6 +37,7 @@ import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
 import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
 import { KAAS_COMPUTED_KEYS, type CheckedKaasInputs, type KaasInputs } from "./types";
+import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
 import { compareVersions, VERSION_PATTERN } from "./version";
 
 const MINUTE = 60_000;
@@ -51,7 +53,9 @@ function cidr(value: string, property: string, problems: Problems, privateOnly: 
   }
 }
 
-function checkNodePools(value: unknown, problems: Problems): void {
+function checkNodePools(value: unknown, problems: Problems, limits: DeclaredLimits | undefined): void {
+  // The first rule that reads the declared limits reports a setting that cannot be read, once.
+  declaredLimitsProblems(limits, problems);
   if (value === undefined || value === null) {
     problems.add("nodePools", "is required: at least one node pool");
     return;
@@ -62,6 +66,7 @@ function checkNodePools(value: unknown, problems: Problems): void {
     return;
   }
   if (value.length === 0) problems.add("nodePools", "must have at least one node pool");
+  else withinDeclaredLimits(value.length, "nodePools", KAAS_DECLARED_LIMITS.nodePools, limits, problems);
   const seen = new Set<string>();
   value.forEach((item, i) => {
     const at = `nodePools[${i}]`;
@@ -84,7 +89,11 @@ function checkNodePools(value: unknown, problems: Problems): void {
     const autoscaling = bool(pool.autoscaling, `${at}.autoscaling`, problems);
     const min = int(pool.minCount, `${at}.minCount`, problems, { min: 0, max: 1000 });
     const max = int(pool.maxCount, `${at}.maxCount`, problems, { min: 1, max: 1000 });
+    const poolNodes = KAAS_DECLARED_LIMITS.poolNodes;
+    if (nodes !== undefined) withinDeclaredLimits(nodes, `${at}.nodes`, poolNodes, limits, problems);
     if (autoscaling === true) {
+      if (min !== undefined) withinDeclaredLimits(min, `${at}.minCount`, poolNodes, limits, problems);
+      if (max !== undefined) withinDeclaredLimits(max, `${at}.maxCount`, poolNodes, limits, problems);
       if (pool.minCount === undefined || pool.minCount === null)
         problems.add(`${at}.minCount`, "is required when autoscaling is true");
       if (pool.maxCount === undefined || pool.maxCount === null)
@@ -184,7 +193,10 @@ export const KAAS_ARGUMENT_RULES = {
       else str(value, property, problems);
     },
   },
-  nodePools: { change: "ignore", check: (value, _property, { problems }) => checkNodePools(value, problems) },
+  nodePools: {
+    change: "ignore",
+    check: (value, _property, { problems, context }) => checkNodePools(value, problems, context.limits),
+  },
   ha: {
     change: "ignore",
     check(value, property, { olds, problems }) {
@@ -192,7 +204,14 @@ export const KAAS_ARGUMENT_RULES = {
       if (olds.ha === true && ha !== true && !isUnknown(value)) problems.add(property, HA_REFUSAL);
     },
   },
-  maxCumulativeVolumeSize: { change: "update", check: anInteger({ min: 1 }) },
+  maxCumulativeVolumeSize: {
+    change: "update",
+    check(value, property, { problems, context }) {
+      const size = int(value, property, problems, { min: 1 });
+      const rule = KAAS_DECLARED_LIMITS.maxCumulativeVolumeSize;
+      if (size !== undefined) withinDeclaredLimits(size, property, rule, context.limits, problems);
+    },
+  },
   billingPeriod: { change: "update", check: oneOfValues(["Hour", "Month", "Year"]) },
   identity: {
     change: "replace",
@@ -206,8 +225,11 @@ export const KAAS_ARGUMENT_RULES = {
   },
   authorizedIpRanges: {
     change: "update",
-    check: (value, property, { problems }) =>
-      void strArray(value, property, problems, (range, at) => cidr(range, at, problems, false)),
+    check(value, property, { problems, context }) {
+      const ranges = strArray(value, property, problems, (range, at) => cidr(range, at, problems, false));
+      const rule = KAAS_DECLARED_LIMITS.authorizedIpRanges;
+      if (ranges) withinDeclaredLimits(ranges.length, property, rule, context.limits, problems);
+    },
   },
   enablePrivateCluster: { change: "update", check: aBoolean },
   autoscalerProfile: { change: "replace" },
@@ -315,7 +337,8 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   calls: {
     path: (_inputs, id) => `/kaas/${id}`,
     find: (api, inputs, id) => api.findKaas(inputs.projectId, id),
-    list: (api, inputs) => (filter) => api.iterateKaas(inputs.projectId, { filter }),
+    list: (api, inputs) => (filter, onUnreadable) =>
+      api.iterateKaas(inputs.projectId, { filter, onUnreadable }),
     create: (api, inputs) => api.createKaas(inputs.projectId, insertBody(inputs)),
     remove: (api, inputs, id) =>
       api.deleteKaas(inputs.projectId, id, { deleteOnCascade: inputs.deleteOnCascade === true }),
@@ -352,7 +375,8 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   async outputs({ api, inputs, live, previous }) {
     const before = previousKubeconfig(previous);
     let kubeconfig = before;
-    if (live.status?.state === "Active" || live.status?.state === "Running") {
+    // Any settled state, in any spelling the client knows (`ACTIVE`, or a name of `vendor:stateNames`).
+    if (stateClassOf(live.status?.state, api.stateNames) === "settled") {
       try {
         kubeconfig = await api.downloadKubeconfig(inputs.projectId, live.metadata.id);
       } catch (error) {

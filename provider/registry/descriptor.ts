@@ -6,13 +6,12 @@
  */
 import type { RegistryResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { str } from "../common/check";
+import { network, str } from "../common/check";
 import { client, log } from "../common/context";
 import { sameValue } from "../common/diff";
 import {
   aString,
   metadataCheck,
-  networkCheck,
   oneOfValues,
   projectIdCheck,
   timeoutsCheck,
@@ -21,7 +20,13 @@ import {
 } from "../common/kind";
 import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
-import { registryComputed, registryInsertBody, registryLiveInputs, registryUpdateBody } from "./mapping";
+import {
+  registryComputed,
+  registryInsertBody,
+  registryLiveInputs,
+  registryUpdateBody,
+  vpcMismatch,
+} from "./mapping";
 import { REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs, type RegistryInputs } from "./types";
 
 const MINUTE = 60_000;
@@ -39,8 +44,13 @@ export const REGISTRY_ARGUMENT_RULES = {
   name: { change: "update", check: metadataCheck },
   location: { change: "replace" },
   tags: { change: "update" },
-  // `networkCheck` checks preset, vpcUri and subnetUri together.
-  preset: { change: "replace", check: networkCheck },
+  // `network` checks preset, vpcUri and subnetUri together. The subnet names the network, since the
+  // create sends no `vpc` (api-notes "Registry"); `vpcUri` is checked against the VPC the answer reports.
+  preset: {
+    change: "replace",
+    check: (_value, _property, { news, inputs, problems }) =>
+      network(news, inputs, problems, { subnetNamesNetwork: true }),
+  },
   vpcUri: { change: "replace" },
   subnetUri: { change: "replace" },
   securityGroupUri: { change: "replace", check: aString() },
@@ -80,8 +90,8 @@ async function engineVersion(
   id: string,
   what: string,
 ): Promise<string | null> {
-  const list = (filter: string | undefined) =>
-    api.iterateRegistries(projectId, { filter, loadEngineVersion: true });
+  const list = (filter: string | undefined, onUnreadable?: (line: string) => void) =>
+    api.iterateRegistries(projectId, { filter, loadEngineVersion: true, onUnreadable });
   for await (const registry of listNarrowed(api, list, `metadata.id:eq(${filterLiteral(id)})`, what)) {
     if (registry.metadata.id === id) return registry.data?.info?.version ?? null;
   }
@@ -99,14 +109,16 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
   calls: {
     path: (_inputs, id) => `/registries/${id}`,
     find: (api, inputs, id) => api.findRegistry(inputs.projectId, id),
-    list: (api, inputs) => (filter) => api.iterateRegistries(inputs.projectId, { filter }),
+    list: (api, inputs) => (filter, onUnreadable) =>
+      api.iterateRegistries(inputs.projectId, { filter, onUnreadable }),
     create: (api, inputs) => api.createRegistry(inputs.projectId, registryInsertBody(inputs)),
     remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId, id),
     updateMetadata: (api, inputs, id, metadata) =>
       api.updateRegistry(inputs.projectId, id, { metadata, properties: {} }),
   },
   planAgainWhenUncertain: true,
-  async adopt(api, { projectId, adminUsername }, adoptId, what) {
+  async adopt(api, inputs, adoptId, what) {
+    const { projectId, adminUsername } = inputs;
     const found = await api.findRegistry(projectId, adoptId);
     if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such registry in project ${projectId}`);
     const liveAdmin = found.properties.adminUser?.username;
@@ -115,10 +127,16 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
         `${what}: cannot adopt ${adoptId}: adminUsername declared "${adminUsername}", live "${liveAdmin}"`,
       );
     }
+    const vpc = vpcMismatch(inputs, found);
+    if (vpc) throw new Error(`${what}: cannot adopt ${adoptId}: ${vpc}`);
     log(what, `adopting existing registry ${adoptId}`);
     return found;
   },
   liveInputs: registryLiveInputs,
+  verify(declared, live, what) {
+    const vpc = vpcMismatch(declared, live);
+    if (vpc) throw new Error(`${what}: ${vpc}`);
+  },
   // Adopting never resets the password: the trigger is taken as already applied.
   adoptedInputs: (declared, live) => ({
     ...registryLiveInputs(declared, live),

@@ -16,7 +16,7 @@ export function registryInsertBody(inputs: CheckedRegistryInputs): RegistryInser
     metadata: insertMetadata(inputs),
     properties: compact({
       preset: inputs.preset,
-      vpc: ref(inputs.vpcUri),
+      // No `vpc`: the published insert body lacks it (api-notes "Registry"); see `vpcMismatch`.
       subnet: ref(inputs.subnetUri),
       securityGroup: ref(inputs.securityGroupUri),
       publicIp: ref(inputs.publicIpUri),
@@ -26,6 +26,26 @@ export function registryInsertBody(inputs: CheckedRegistryInputs): RegistryInser
       size: inputs.size,
     }),
   };
+}
+
+/** The path of a URI given as a path or a full URL, without a trailing slash, for comparing spellings. */
+const uriPath = (uri: string): string => uri.replace(/^https?:\/\/[^/]+/, "").replace(/\/+$/, "");
+
+/**
+ * Why the registry's VPC as the service reports it is not the declared `vpcUri`; undefined when it is, when
+ * no `vpcUri` is declared, or when the answer reports no VPC (nothing to compare). The create sends no `vpc`
+ * (api-notes "Registry"): the subnet places the registry, and `vpcUri` states the VPC it must be in.
+ */
+export function vpcMismatch(inputs: CheckedRegistryInputs, response: RegistryResponse): string | undefined {
+  const declared = inputs.vpcUri;
+  const live = response.properties.vpc?.uri;
+  if (typeof declared !== "string" || typeof live !== "string" || live === "") return undefined;
+  if (uriPath(declared) === uriPath(live)) return undefined;
+  const subnet = typeof inputs.subnetUri === "string" ? ` for subnetUri "${inputs.subnetUri}"` : "";
+  return (
+    `vpcUri "${declared}" is not the registry's VPC: the service reports "${live}"${subnet}; ` +
+    "set vpcUri to that VPC, or leave it out"
+  );
 }
 
 /** The update body, or undefined when nothing the registry update carries changed. */

@@ -14,9 +14,13 @@ export interface RegistryInputs {
   tags?: string[];
   /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
   preset?: boolean;
-  /** URI of an existing VPC. Replaces. */
+  /**
+   * URI of the VPC that `subnetUri` lies in. Optional: never sent (the service's create takes the subnet
+   * alone), but compared with the VPC the service reports, and a registry in another VPC is an error that
+   * names `vpcUri`, after create or on adopt. Needs `subnetUri`. Replaces.
+   */
   vpcUri?: string;
-  /** URI of an existing subnet. Replaces. */
+  /** URI of an existing subnet: it places the registry in its network, VPC included. Replaces. */
   subnetUri?: string;
   /** URI of the security group (a URI here, unlike Kaas). Replaces. */
   securityGroupUri?: string;
@@ -70,7 +74,7 @@ export interface RegistryComputed {
   passwordSet: boolean | null;
   /** When the administrator password was last set. */
   adminPasswordLastSetDate: string | null;
-  /** URI of the registry's VPC: the one `preset` created, or `vpcUri`. */
+  /** URI of the registry's VPC as the service reports it: the one `preset` created, or the subnet's. */
   currentVpcUri: string | null;
   /** URI of the registry's subnet: the one `preset` created, or `subnetUri`. */
   currentSubnetUri: string | null;

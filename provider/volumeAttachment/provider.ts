@@ -10,7 +10,7 @@
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
-import { TRANSITIONAL_STATES, classifyState, type WaitVerdict } from "../../rest/waiter";
+import { classifyState, isBusyState, type StateNames, type WaitVerdict } from "../../rest/waiter";
 import type { Inputs } from "../common/check";
 import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
@@ -29,6 +29,7 @@ import {
   type AttachmentClaims,
 } from "./claims";
 import { diffVolumeAttachment } from "./diff";
+import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 import type { CheckedVolumeAttachmentInputs } from "./types";
 
@@ -51,7 +52,7 @@ interface ClusterLook {
  * settled (it may pass `Updating` while the service works).
  */
 function attachedTo(volumeUri: string, nodeId: string) {
-  return ({ cluster }: ClusterLook): WaitVerdict => {
+  return ({ cluster }: ClusterLook, states: StateNames): WaitVerdict => {
     if (!cluster) return { kind: "failed", reason: "the cluster no longer exists" };
     const view = viewAttachment(cluster, volumeUri);
     switch (view.shows) {
@@ -65,7 +66,7 @@ function attachedTo(volumeUri: string, nodeId: string) {
       case "linkedResources":
         return view.linked ? { kind: "done" } : { kind: "pending", state: "attaching" };
       case "nothing":
-        return classifyState(cluster.status);
+        return classifyState(cluster.status, states);
     }
   };
 }
@@ -75,12 +76,12 @@ function attachedTo(volumeUri: string, nodeId: string) {
  * the response shows no attachments, done once the cluster is out of its transitional states.
  */
 function detachedFrom(volumeUri: string) {
-  return ({ cluster }: ClusterLook): WaitVerdict => {
+  return ({ cluster }: ClusterLook, states: StateNames): WaitVerdict => {
     if (!cluster) return { kind: "done" };
     const view = viewAttachment(cluster, volumeUri);
     if (view.shows === "nothing") {
       const state = cluster.status?.state ?? "";
-      return TRANSITIONAL_STATES.has(state) ? { kind: "pending", state } : { kind: "done" };
+      return isBusyState(state, states) ? { kind: "pending", state } : { kind: "done" };
     }
     return shownAttached(view) ? { kind: "pending", state: "detaching" } : { kind: "done" };
   };
@@ -150,7 +151,7 @@ export class VolumeAttachmentProvider {
     api: VendorContainerClient,
     { projectId, kaasId }: CheckedVolumeAttachmentInputs,
     args: { what: string; until: number; target: string; afterMutation: boolean },
-    judge: (look: ClusterLook) => WaitVerdict,
+    judge: (look: ClusterLook, states: StateNames) => WaitVerdict,
   ): Promise<ClusterLook> {
     return api.waitUntilSettled<ClusterLook>(
       async () => {
@@ -407,7 +408,8 @@ export class VolumeAttachmentProvider {
 
   /**
    * Detaches at node level; when the node no longer holds the volume (gone with a scaled-down or replaced
-   * pool) falls back to the cluster-level detach; a 404 there means already detached. Where the cluster
+   * pool: a 404, or a 400 saying so, `nodeGone.ts`) falls back to the cluster-level detach; a 404 there means
+   * already detached. Where the cluster
    * shows attachments and not this one, or the cluster is gone, there is nothing to send. Then waits until
    * the volume is no longer shown, or, where nothing shows attachments, until the cluster is settled.
    * Nothing is sent when another resource of the stack holds the attachment (`claims.ts`).
@@ -443,7 +445,8 @@ export class VolumeAttachmentProvider {
     try {
       await api.detachVolumeFromNode(projectId, kaasId, declared.nodePoolName, declared.nodeId, volumeUri);
     } catch (error) {
-      if (!isNotFound(error)) throw error;
+      // A 404, or a 400 that says the node is gone (api-notes "Volumes"): see `isNodeGone`.
+      if (!isNodeGone(error)) throw error;
       log(what, `node ${declared.nodeId} no longer holds ${volumeUri}; detaching at cluster level`);
       try {
         await api.detachVolumeFromCluster(projectId, kaasId, volumeUri);

@@ -44,7 +44,7 @@ const PICKED = [
   "Registry admin name with capitals and punctuation",
   "Registry unknown argument",
   "Registry billing period in the answer's spelling",
-  "Registry subnetUri without vpcUri",
+  "Registry vpcUri without subnetUri",
   "VolumeAttachment volume that is a bare id",
   "VolumeAttachment without nodeId",
   "VolumeAttachment pool name of the wrong type",

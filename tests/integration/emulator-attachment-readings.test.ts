@@ -190,3 +190,48 @@ it("hides attachments under --strict, and a later --wire still applies", () => {
     wire: { ...STRICT_WIRE, attachments: "linkedResources" },
   });
 });
+
+describe('goneNode: the node-level detach of a volume whose node is gone (api-notes "Volumes")', () => {
+  it("answers 404 under goneNode=404, for a gone node and a gone pool", async () => {
+    const id = await activeKaas();
+    emu.updateConfig({ wire: { goneNode: "404" } });
+    const node = await detachNode(id, `${id}-default-9`);
+    expect([node.status, node.json.title, node.json.detail]).toEqual([
+      404,
+      "Node not found",
+      `Node pool "default" of KaaS "${id}" has no node "${id}-default-9".`,
+    ]);
+    const pool = await post(`/kaas/${id}/nodePools/gone/nodes/${id}-gone-1/detach`, {
+      volume: { uri: VOLUME },
+    });
+    expect([pool.status, pool.json.title]).toEqual([404, "Node pool not found"]);
+  });
+
+  it("answers 400 naming nodeId (or nodePoolId) under goneNode=400, in the errors reading's shape", async () => {
+    const id = await activeKaas();
+    emu.updateConfig({ wire: { goneNode: "400", errors: "array" } });
+    const node = await detachNode(id, `${id}-default-9`);
+    expect([node.status, node.json.errors]).toEqual([
+      400,
+      [
+        {
+          fieldName: "nodeId",
+          errorMessage: `node "${id}-default-9" does not exist in node pool "default" of KaaS "${id}"`,
+        },
+      ],
+    ]);
+    const pool = await post(`/kaas/${id}/nodePools/gone/nodes/${id}-gone-1/detach`, {
+      volume: { uri: VOLUME },
+    });
+    expect([pool.status, pool.json.errors]).toEqual([
+      400,
+      [{ fieldName: "nodePoolId", errorMessage: `node pool "gone" does not exist in KaaS "${id}"` }],
+    ]);
+    emu.updateConfig({ wire: { errors: "absent" } });
+    const absent = await detachNode(id, `${id}-default-9`);
+    expect([absent.status, absent.json.detail]).toEqual([
+      400,
+      `nodeId: node "${id}-default-9" does not exist in node pool "default" of KaaS "${id}"`,
+    ]);
+  });
+});

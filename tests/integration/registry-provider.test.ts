@@ -2,15 +2,19 @@
 import type { KindProvider } from "../../provider";
 import { registryInsertBody } from "../../provider/registry/mapping";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
+import type { WireReadings } from "../../emulator";
 import { expectedOwnerTag } from "../support/creation-token";
+import { raw } from "./helpers";
 import {
   asChecked,
   checked,
   expectJsonSafe,
   startHarness,
   PROJECT,
+  TOKEN,
   type ProviderHarness,
 } from "./provider-harness";
+import { harnessWire } from "./support/wire";
 
 let h: ProviderHarness;
 let registries: KindProvider;
@@ -247,3 +251,79 @@ describe("outputs the service reports", () => {
     expect(read.inputs?.publicIpUri).toBe(moved);
   });
 });
+
+describe.each<WireReadings["registryVpc"]>(["accepted", "rejected"])(
+  'the registry\'s VPC with registryVpc=%s (api-notes "Registry")',
+  (registryVpc) => {
+    const NETWORK = `/projects/${PROJECT}/providers/Vendor.Network`;
+    const VPC = `${NETWORK}/vpcs/vpc-7`;
+    const SUBNET = `${VPC}/subnets/sn-7`;
+
+    beforeEach(async () => {
+      await h.close();
+      h = await startHarness({ wire: { ...harnessWire(), registryVpc } });
+      registries = h.kind("Registry");
+    });
+
+    it("creates a registry with vpcUri and subnetUri, sending no vpc, and outputs the subnet's VPC", async () => {
+      const { id, outs } = await create({ vpcUri: VPC, subnetUri: SUBNET });
+      expect([outs.state, outs.vpcUri, outs.currentVpcUri, outs.currentSubnetUri]).toEqual([
+        "Active",
+        VPC,
+        VPC,
+        SUBNET,
+      ]);
+      expect(h.mutating()).toEqual([
+        { method: "POST", path: "/registries" },
+        { method: "PUT", path: `/registries/${id}` },
+      ]);
+    });
+
+    it("refuses a vpcUri other than the subnet's VPC after create, naming vpcUri, and keeps the registry", async () => {
+      const other = `${NETWORK}/vpcs/vpc-8`;
+      const inputs = await checked(registries, {}, args({ vpcUri: other, subnetUri: SUBNET }));
+      const error = await registries.create(inputs).then(
+        () => undefined,
+        (e: unknown) => e as { message: string; id?: string },
+      );
+      expect(error?.message).toBe(
+        `Registry "images" (registry-0001) was created but is not ready: Registry "images": vpcUri "${other}" ` +
+          `is not the registry's VPC: the service reports "${VPC}" for subnetUri "${SUBNET}"; set vpcUri to ` +
+          "that VPC, or leave it out",
+      );
+      expect(error?.id).toBe("registry-0001");
+    });
+
+    it("refuses to adopt a registry in another VPC than vpcUri, naming vpcUri", async () => {
+      const { id } = await create({ subnetUri: SUBNET });
+      const other = `${NETWORK}/vpcs/vpc-8`;
+      const inputs = await checked(registries, {}, args({ vpcUri: other, subnetUri: SUBNET, adoptId: id }));
+      await expect(registries.create(inputs)).rejects.toThrow(
+        `Registry "images": cannot adopt ${id}: vpcUri "${other}" is not the registry's VPC: the service ` +
+          `reports "${VPC}" for subnetUri "${SUBNET}"; set vpcUri to that VPC, or leave it out`,
+      );
+    });
+
+    it(`${registryVpc === "accepted" ? "takes" : "refuses"} a vpc sent on create`, async () => {
+      await h.close();
+      h = await startHarness({ wire: { ...harnessWire(), registryVpc, errors: "array" } });
+      const body = {
+        metadata: { name: "images", location: { value: "ITBG-Bergamo" } },
+        properties: { subnet: { uri: SUBNET }, vpc: { uri: VPC }, adminUser: { username: "ops" } },
+      };
+      const answer = await raw(`${h.running.url}/projects/${PROJECT}/providers/Vendor.Container/registries`, {
+        method: "POST",
+        body,
+        token: TOKEN,
+      });
+      if (registryVpc === "accepted") {
+        expect([answer.status, answer.json.properties.vpc]).toEqual([201, { uri: VPC }]);
+      } else {
+        expect([answer.status, answer.json.errors]).toEqual([
+          400,
+          [{ fieldName: "properties.vpc", errorMessage: "is not an allowed property" }],
+        ]);
+      }
+    });
+  },
+);

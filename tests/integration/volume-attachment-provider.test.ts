@@ -259,15 +259,25 @@ describe.each(READINGS)("under $label", (reading) => {
     expect(await truth()).toEqual([]);
   });
 
-  it("falls back to the cluster-level detach when the node is gone", async () => {
-    const { id, outs } = await attachments.create(await checked(attachments, {}, args({ nodeId: nodes[1] })));
-    h.running.emulator.scaleNodePool(kaasId, "system", 1);
-    expect(await truth()).toEqual([{ ...attached(nodes[1]), nodeId: null }]);
-    h.running.emulator.clearRequests();
-    await attachments.delete(id, outs);
-    expect(calls()).toEqual([nodeDetachCall(nodes[1], 404), clusterDetachCall()]);
-    expect(await truth()).toEqual([]);
-  });
+  // api-notes "Volumes": the published detach lists only 400 and 500; the reading `goneNode` picks the answer.
+  it.each<WireReadings["goneNode"]>(["404", "400"])(
+    "falls back to the cluster-level detach when the node is gone and its detach is answered %s",
+    async (goneNode) => {
+      h.running.emulator.updateConfig({ wire: { goneNode } });
+      const inputs = await checked(attachments, {}, args({ nodeId: nodes[1] }));
+      const { id, outs } = await attachments.create(inputs);
+      h.running.emulator.scaleNodePool(kaasId, "system", 1);
+      expect(await truth()).toEqual([{ ...attached(nodes[1]), nodeId: null }]);
+      h.running.emulator.clearRequests();
+      h.lines.length = 0;
+      await attachments.delete(id, outs);
+      expect(calls()).toEqual([nodeDetachCall(nodes[1], Number(goneNode)), clusterDetachCall()]);
+      expect(h.lines).toContain(
+        `${SUBJECT}: node ${nodes[1]} no longer holds ${VOLUME}; detaching at cluster level`,
+      );
+      expect(await truth()).toEqual([]);
+    },
+  );
 
   it("adopts an attachment made out of band on the declared node (adoptId)", async () => {
     await attachOutOfBand(nodes[0]);

@@ -34,6 +34,7 @@ import { UNKNOWN } from "../../provider/common/unknown";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { REGISTRY } from "../../provider/registry/descriptor";
 import { VendorApiError } from "../../rest/errors";
+import { stateNamesOf } from "../../rest/waiter";
 import { expectedCreationTag, expectedCreationToken } from "../support/creation-token";
 import { baselineInputs, kaasInputsArb } from "./support/kaas-fixtures";
 
@@ -436,6 +437,40 @@ describe("judgeFound", () => {
     expect(judgeFound(object, { now: NOW, createTimeoutMs: TIMEOUT })).toEqual(verdict);
   });
 
+  it.each<[string, ServiceObject, FoundVerdict]>([
+    ["INCREATION in capitals, young", found("k", "INCREATION", ago(5)), { verdict: "resume" }],
+    ["ERROR in capitals", found("k", "ERROR", ago(5)), { verdict: "skip", why: "it ended ERROR" }],
+    [
+      "Disabled, a failure state",
+      found("k", "Disabled", ago(5)),
+      { verdict: "skip", why: "it ended Disabled" },
+    ],
+    ["deleting in lower case", found("k", "deleting", ago(5)), { verdict: "skip", why: "it is deleting" }],
+    ["DELETED in capitals", found("k", "DELETED", ago(5)), { verdict: "skip", why: "it is DELETED" }],
+    [
+      "an unknown state, of unknown age",
+      found("k", "Starting"),
+      { verdict: "refuse", why: `it is Starting and ${UNDATED}` },
+    ],
+  ])("judges %s by the api-notes' names in any spelling", (_title, object, verdict) => {
+    expect(judgeFound(object, { now: NOW, createTimeoutMs: TIMEOUT })).toEqual(verdict);
+  });
+
+  it.each<[string, ServiceObject, FoundVerdict]>([
+    ["a mapped transitional state, of unknown age", found("k", "Starting"), { verdict: "resume" }],
+    ["a mapped deleting state", found("k", "REMOVING", ago(5)), { verdict: "skip", why: "it is REMOVING" }],
+    ["a mapped deleted state", found("k", "Removed", ago(5)), { verdict: "skip", why: "it is Removed" }],
+    ["a mapped failed state", found("k", "Broken", ago(5)), { verdict: "skip", why: "it ended Broken" }],
+  ])("judges %s by the names of vendor:stateNames", (_title, object, verdict) => {
+    const stateNames = stateNamesOf({
+      Starting: "transitional",
+      Removing: "deleting",
+      Removed: "deleted",
+      Broken: "failed",
+    });
+    expect(judgeFound(object, { now: NOW, createTimeoutMs: TIMEOUT, stateNames })).toEqual(verdict);
+  });
+
   it("prefers the metadata creation date to the status one", () => {
     const object: ServiceObject = {
       metadata: { id: "k", creationDate: ago(120) },
@@ -613,6 +648,22 @@ describe("findCreated", () => {
     const deleted = object("k-5", "prod", [TAG], "Deleted");
     const service = scriptedList([other, ours, deleting, second, deleted], "membership");
     expect((await lookup(service.list, {})).map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
+  });
+
+  it("leaves out objects being deleted in any spelling, and in the names of vendor:stateNames", async () => {
+    const deleting = object("k-4", "prod", [TAG], "DELETING");
+    const removing = object("k-5", "prod", [TAG], "Removing");
+    const service = scriptedList([ours, deleting, removing], "membership");
+    const stateNames = stateNamesOf({ Removing: "deleting" });
+    const result = await findCreated({
+      what: 'Kaas "prod"',
+      api: {},
+      list: service.list,
+      tag: TAG,
+      name: "prod",
+      stateNames,
+    });
+    expect(result.map((o) => o.metadata.id)).toEqual(["k-2"]);
   });
 
   it("sends the tag filter then the name filter when neither finds anything, and no unfiltered list", async () => {

@@ -34,7 +34,10 @@ it.each([
   [["--error-after-processing"], "--error-after-processing needs a value"],
   [["--rate-limit", "5/x"], "--rate-limit needs a number"],
   [["--provisioning", "kaas"], "--provisioning needs kind=outcome, e.g. kaas=fail"],
-  [["--wire", "nope=1"], "--wire needs one of attachments, nodeIds, errors, dataCenter, filters"],
+  [
+    ["--wire", "nope=1"],
+    "--wire needs one of attachments, nodeIds, errors, dataCenter, filters, registryVpc, goneNode, states",
+  ],
   [
     ["--wire", "attachments=nope"],
     "--wire attachments needs one of attachedVolumes, linkedResources, hidden",

@@ -5,7 +5,12 @@
  */
 import { checkKind, diffKind } from "../../provider/common/kindProvider";
 import { REGISTRY } from "../../provider/registry/descriptor";
-import { registryComputed, registryLiveInputs } from "../../provider/registry/mapping";
+import {
+  registryComputed,
+  registryInsertBody,
+  registryLiveInputs,
+  vpcMismatch,
+} from "../../provider/registry/mapping";
 import type { RegistryResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
 import { REGISTRY_OUTPUTS } from "./support/kind-outputs";
@@ -158,5 +163,75 @@ describe("the billing period on refresh", () => {
 
   it("takes a declared period changed out of band, in the input spelling", () => {
     expect(registryLiveInputs(declared("Year"), answer()).billingPeriod).toBe("Month");
+  });
+});
+
+describe('the registry\'s VPC (api-notes "Registry"): never sent, checked against the answer', () => {
+  const OTHER_VPC = `${NETWORK}/vpcs/vpc-other`;
+  const check = (network: Record<string, unknown>) =>
+    checkKind(
+      REGISTRY,
+      {},
+      { name: "images", location: "ITBG-Bergamo", adminUsername: "ops", ...network },
+      { defaultProjectId: "proj-1" },
+    );
+
+  it("sends the subnet and no vpc when vpcUri and subnetUri are declared", () => {
+    const { inputs, failures } = check({ vpcUri: VPC, subnetUri: SUBNET });
+    expect(failures).toEqual([]);
+    expect(registryInsertBody(inputs).properties).toStrictEqual({
+      subnet: { uri: SUBNET },
+      adminUser: { username: "ops" },
+    });
+  });
+
+  it.each<[string, Record<string, unknown>, { property: string; reason: string }[]]>([
+    ["takes subnetUri alone", { subnetUri: SUBNET }, []],
+    ["takes vpcUri with subnetUri", { vpcUri: VPC, subnetUri: SUBNET }, []],
+    [
+      "refuses vpcUri without subnetUri",
+      { vpcUri: VPC },
+      [{ property: "subnetUri", reason: "is required together with vpcUri" }],
+    ],
+    [
+      "refuses preset false without subnetUri",
+      { preset: false },
+      [{ property: "preset", reason: "is false but subnetUri is not given: there would be no network" }],
+    ],
+    [
+      "refuses preset true with subnetUri",
+      { preset: true, subnetUri: SUBNET },
+      [
+        {
+          property: "preset",
+          reason: "cannot be true together with vpcUri or subnetUri: the service would create its own VPC",
+        },
+      ],
+    ],
+  ])("check %s", (_label, network, failures) => {
+    expect(check(network).failures).toEqual(failures);
+  });
+
+  it.each<[string, Record<string, unknown>, string | null, string | undefined]>([
+    ["no vpcUri declared", { subnetUri: SUBNET }, OTHER_VPC, undefined],
+    ["the reported VPC", { vpcUri: VPC, subnetUri: SUBNET }, VPC, undefined],
+    [
+      "the same VPC as a full URL",
+      { vpcUri: `https://api.example${VPC}/`, subnetUri: SUBNET },
+      VPC,
+      undefined,
+    ],
+    ["no VPC reported", { vpcUri: VPC, subnetUri: SUBNET }, null, undefined],
+    [
+      "another VPC",
+      { vpcUri: OTHER_VPC, subnetUri: SUBNET },
+      VPC,
+      `vpcUri "${OTHER_VPC}" is not the registry's VPC: the service reports "${VPC}" for subnetUri ` +
+        `"${SUBNET}"; set vpcUri to that VPC, or leave it out`,
+    ],
+  ])("vpcMismatch with %s", (_label, network, reported, expected) => {
+    const live = answer();
+    live.properties.vpc = { uri: reported };
+    expect(vpcMismatch(check(network).inputs, live)).toBe(expected);
   });
 });

@@ -3,6 +3,8 @@ import {
   DEFAULT_SETTINGS,
   SETTING_SOURCES,
   SettingsError,
+  parseStateNames,
+  parseUnknownStateTimeout,
   readSetting,
   resolveSettings,
   type VendorSettings,
@@ -65,6 +67,8 @@ describe("resolveSettings", () => {
       pollIntervalMs: ["vendor:pollIntervalMs", "VENDOR_POLL_INTERVAL_MS"],
       requestTimeoutMs: ["vendor:requestTimeoutMs", "VENDOR_REQUEST_TIMEOUT_MS"],
       callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
+      stateNames: ["vendor:stateNames", "VENDOR_STATE_NAMES"],
+      unknownStateTimeoutMs: ["vendor:unknownStateTimeout", "VENDOR_UNKNOWN_STATE_TIMEOUT"],
     });
   });
 
@@ -221,5 +225,84 @@ describe("readSetting, the rule of every reader (resolveSettings, a resource's d
       if (saved === undefined) delete process.env.VENDOR_PROJECT_ID;
       else process.env.VENDOR_PROJECT_ID = saved;
     }
+  });
+});
+
+describe("the state settings (issue 20: states the interface does not list)", () => {
+  it("leaves both unset by default: only the api-notes' names, and the waiter's 5 minutes", () => {
+    const settings = resolveSettings(none, minimalEnv);
+    expect([settings.stateNames, settings.unknownStateTimeoutMs]).toEqual([undefined, undefined]);
+  });
+
+  it("reads vendor:stateNames from stack config over VENDOR_STATE_NAMES, keeping the names' spelling", () => {
+    const settings = resolveSettings(
+      config({
+        "vendor:stateNames": '{"Ready": "settled", "Starting": "Transitional", "Broken": " failed "}',
+      }),
+      { ...minimalEnv, VENDOR_STATE_NAMES: '{"Other": "settled"}' },
+    );
+    expect(settings.stateNames).toEqual({ Ready: "settled", Starting: "transitional", Broken: "failed" });
+  });
+
+  it("reads VENDOR_STATE_NAMES and VENDOR_UNKNOWN_STATE_TIMEOUT when the stack config has none", () => {
+    const settings = resolveSettings(none, {
+      ...minimalEnv,
+      VENDOR_STATE_NAMES: '{"Removing": "deleting", "Removed": "deleted"}',
+      VENDOR_UNKNOWN_STATE_TIMEOUT: "90s",
+    });
+    expect(settings.stateNames).toEqual({ Removing: "deleting", Removed: "deleted" });
+    expect(settings.unknownStateTimeoutMs).toBe(90_000);
+  });
+
+  it.each([
+    ["5m", 300_000],
+    ["1h30m", 5_400_000],
+    ["90s", 90_000],
+    [" 2m30s ", 150_000],
+  ])("reads vendor:unknownStateTimeout %j as %d ms", (text, ms) => {
+    expect(
+      resolveSettings(config({ "vendor:unknownStateTimeout": text }), minimalEnv).unknownStateTimeoutMs,
+    ).toBe(ms);
+  });
+
+  it.each([["5"], ["0m"], ["five minutes"], ["5 m"], ["-5m"], ["1d"]])(
+    "refuses vendor:unknownStateTimeout %j, naming the setting",
+    (text) => {
+      expect(settingsError(() => parseUnknownStateTimeout(text)).message).toBe(
+        `vendor:unknownStateTimeout must be a duration like "5m", "1h30m" or "90s", got ${JSON.stringify(text)}`,
+      );
+    },
+  );
+
+  const SHAPE =
+    'vendor:stateNames must be a JSON object mapping state names to settled, transitional, deleting, deleted, failed, e.g. {"Ready": "settled"}; got';
+
+  it.each([["Ready=settled"], ['["Ready"]'], ["null"], ['"Ready"'], ["42"], ['{"Ready": "settled"']])(
+    "refuses vendor:stateNames %s as not a JSON object",
+    (text) => {
+      expect(settingsError(() => parseStateNames(text)).message).toBe(`${SHAPE} ${JSON.stringify(text)}`);
+    },
+  );
+
+  it("refuses every bad entry of vendor:stateNames at once, naming the setting", () => {
+    const error = settingsError(() =>
+      resolveSettings(
+        config({
+          "vendor:stateNames":
+            '{"Ready": "done", "Broken": 3, "": "failed", "Starting": "transitional", "STARTING": "settled"}',
+        }),
+        minimalEnv,
+      ),
+    );
+    expect(error.message).toBe(
+      'vendor:stateNames: "Ready" must map to one of settled, transitional, deleting, deleted, failed, got "done"; ' +
+        '"Broken" must map to one of settled, transitional, deleting, deleted, failed, got 3; ' +
+        "a state name must not be empty; " +
+        '"Starting" and "STARTING" name the same state (states compare case-insensitively)',
+    );
+  });
+
+  it("accepts an empty object, which adds no name", () => {
+    expect(parseStateNames("{}")).toEqual({});
   });
 });

@@ -8,11 +8,16 @@ import {
   type VendorApiError,
 } from "../../rest/errors";
 import {
+  DEFAULT_UNKNOWN_STATE_TIMEOUT_MS,
   FAILURE_STATES,
+  KNOWN_STATES,
   SETTLED_STATES,
   TRANSITIONAL_STATES,
   classifyState,
   failureReasonOf,
+  isBusyState,
+  stateClassOf,
+  stateNamesOf,
   waitFor,
   type StatusLike,
   type WaitOptions,
@@ -248,8 +253,19 @@ describe("classifyState", () => {
     ["Disabled", { kind: "failed", reason: "state Disabled" }],
     // Terminal: a resource that is gone will never settle.
     ["Deleted", { kind: "failed", reason: "state Deleted" }],
-    // A state the notes do not list is waited on, not guessed at.
-    ["Suspended", { kind: "pending", state: "Suspended" }],
+    // A state the notes do not list is not guessed at: the waiter waits on it for a while, then says so.
+    ["Suspended", { kind: "unknown", state: "Suspended" }],
+    ["Ready", { kind: "unknown", state: "Ready" }],
+    // The interface does not list the states: any spelling of a listed one is that state.
+    ["ACTIVE", { kind: "done" }],
+    ["active", { kind: "done" }],
+    ["notused", { kind: "done" }],
+    ["INCREATION", { kind: "pending", state: "INCREATION" }],
+    ["updating", { kind: "pending", state: "updating" }],
+    ["DELETING", { kind: "pending", state: "DELETING" }],
+    ["FAILED", { kind: "failed", reason: "state FAILED" }],
+    ["disabled", { kind: "failed", reason: "state disabled" }],
+    ["DELETED", { kind: "failed", reason: "state DELETED" }],
   ])("judges state %s as %j", (state, verdict) => {
     expect(classifyState({ state })).toEqual(verdict);
   });
@@ -261,7 +277,7 @@ describe("classifyState", () => {
     });
   });
 
-  it.each([[null], [undefined], [{}], [{ state: null }]])(
+  it.each([[null], [undefined], [{}], [{ state: null }], [{ state: "" }]])(
     "treats a missing state (%j) as pending Unknown",
     (status) => {
       expect(classifyState(status)).toEqual({ kind: "pending", state: "Unknown" });
@@ -278,6 +294,180 @@ describe("classifyState", () => {
       "Deleting",
     ]);
     expect([...FAILURE_STATES]).toEqual(["Failed", "Error", "Disabled"]);
+    expect(KNOWN_STATES).toEqual({
+      settled: ["Active", "Running", "Used", "NotUsed"],
+      transitional: ["InCreation", "Creating", "Provisioning", "Updating"],
+      deleting: ["Deleting"],
+      deleted: ["Deleted"],
+      failed: ["Failed", "Error", "Disabled"],
+    });
+  });
+
+  it("judges the names of vendor:stateNames in any spelling, and lets them override a listed one", () => {
+    const names = stateNamesOf({
+      Ready: "settled",
+      Starting: "transitional",
+      Removing: "deleting",
+      Removed: "deleted",
+      Broken: "failed",
+      Disabled: "settled",
+    });
+    expect(
+      ["READY", "starting", "Removing", "removed", "BROKEN", "Disabled", "Active", "Sleeping"].map((state) =>
+        classifyState({ state }, names),
+      ),
+    ).toEqual([
+      { kind: "done" },
+      { kind: "pending", state: "starting" },
+      { kind: "pending", state: "Removing" },
+      { kind: "failed", reason: "state removed" },
+      { kind: "failed", reason: "state BROKEN" },
+      { kind: "done" },
+      { kind: "done" },
+      { kind: "unknown", state: "Sleeping" },
+    ]);
+  });
+});
+
+describe("stateClassOf, the one classification of a state", () => {
+  it.each([
+    ["Active", "settled"],
+    ["RUNNING", "settled"],
+    [" used ", "settled"],
+    ["Provisioning", "transitional"],
+    ["creating", "transitional"],
+    ["Deleting", "deleting"],
+    ["deleted", "deleted"],
+    ["ERROR", "failed"],
+    ["Ready", "unknown"],
+    ["", "unknown"],
+    [null, "unknown"],
+    [undefined, "unknown"],
+  ])("classes %j as %s", (state, cls) => {
+    expect(stateClassOf(state)).toBe(cls);
+  });
+
+  it("calls transitional and deleting states busy, in any spelling", () => {
+    const names = stateNamesOf({ Starting: "transitional" });
+    expect(
+      ["UPDATING", "deleting", "Starting", "Active", "Deleted", "Ready"].map((s) => isBusyState(s, names)),
+    ).toEqual([true, true, true, false, false, false]);
+  });
+});
+
+describe("waitFor in a state it does not know", () => {
+  const HINT =
+    'Tell it what "Ready" means with the setting vendor:stateNames (VENDOR_STATE_NAMES), e.g. {"Ready": "settled"}, ' +
+    "mapping each state name to settled, transitional, deleting, deleted or failed; " +
+    "vendor:unknownStateTimeout (VENDOR_UNKNOWN_STATE_TIMEOUT) sets how long an unknown state is waited on.";
+
+  it("names the state in a progress line at once, and ends after the unknown-state timeout naming the setting", async () => {
+    const { time, lines, options } = setup({ unknownStateTimeoutMs: 30_000 });
+    const observe = observer(time, [at("InCreation"), at("Ready")]);
+
+    const error = await rejectionOf(waitFor(observe, judge, options));
+
+    expect(error.kind).toBe("failed");
+    expect(error.message).toBe(
+      'GET /kaas/k-1: Kaas "prod" (k-1) stayed in state "Ready", which this provider does not know, for 30s ' +
+        `while waiting for Active. ${HINT}`,
+    );
+    expect(observe).toHaveBeenCalledTimes(5);
+    expect(time.sleeps).toEqual([10_000, 10_000, 10_000, 10_000]);
+    expect(lines).toEqual([
+      'Kaas "prod" (k-1): InCreation, waiting for Active (0s elapsed)',
+      'Kaas "prod" (k-1) is in state "Ready", which this provider does not know (vendor:stateNames); ' +
+        "waiting for Active, giving up in 30s (10s elapsed)",
+    ]);
+  });
+
+  it("gives an unknown state 5 minutes by default, with heartbeats counting down", async () => {
+    const { time, lines, options } = setup({ heartbeatMs: 120_000 });
+    const observe = observer(time, [at("Ready")]);
+
+    const error = await rejectionOf(waitFor(observe, judge, options));
+
+    expect(DEFAULT_UNKNOWN_STATE_TIMEOUT_MS).toBe(300_000);
+    expect(error.message).toBe(
+      'GET /kaas/k-1: Kaas "prod" (k-1) stayed in state "Ready", which this provider does not know, for 5m00s ' +
+        `while waiting for Active. ${HINT}`,
+    );
+    expect(observe).toHaveBeenCalledTimes(31);
+    expect(lines).toEqual([
+      'Kaas "prod" (k-1) is in state "Ready", which this provider does not know (vendor:stateNames); ' +
+        "waiting for Active, giving up in 5m00s (0s elapsed)",
+      'Kaas "prod" (k-1) is in state "Ready", which this provider does not know (vendor:stateNames); ' +
+        "waiting for Active, giving up in 3m00s (2m00s elapsed)",
+      'Kaas "prod" (k-1) is in state "Ready", which this provider does not know (vendor:stateNames); ' +
+        "waiting for Active, giving up in 1m00s (4m00s elapsed)",
+    ]);
+  });
+
+  it("cuts the last sleep so that the wait ends when the unknown-state time is up", async () => {
+    const { time, options } = setup({ intervalMs: 60_000, unknownStateTimeoutMs: 90_000 });
+    const observe = observer(time, [at("Ready")]);
+
+    const error = await rejectionOf(waitFor(observe, judge, options));
+
+    expect(error.message).toContain("for 1m30s while waiting for Active");
+    expect(time.sleeps).toEqual([60_000, 30_000]);
+  });
+
+  it("names every unknown state it met, and suggests a mapping for the last one", async () => {
+    const { time, options } = setup({ unknownStateTimeoutMs: 20_000 });
+    const observe = observer(time, [at("Starting"), at("Ready")]);
+
+    const error = await rejectionOf(waitFor(observe, judge, options));
+
+    expect(error.message).toBe(
+      'GET /kaas/k-1: Kaas "prod" (k-1) stayed in states "Starting", "Ready", which this provider does not know, ' +
+        `for 20s while waiting for Active. ${HINT}`,
+    );
+  });
+
+  it("starts the unknown-state time again after a known state", async () => {
+    const { time, options } = setup({ unknownStateTimeoutMs: 20_000 });
+    const observe = observer(time, [
+      at("Starting"),
+      at("Starting"),
+      at("Updating"),
+      at("Starting"),
+      at("Active"),
+    ]);
+
+    await waitFor(observe, judge, options);
+
+    expect(observe).toHaveBeenCalledTimes(5);
+  });
+
+  it("does not count polls that failed as a known state", async () => {
+    const { time, options } = setup({ unknownStateTimeoutMs: 20_000 });
+    let calls = 0;
+    const observe = jest.fn(async () => {
+      calls++;
+      if (calls === 2) {
+        throw new VendorApiErrorClass({ kind: "deadline", method: "GET", path: "/kaas/k-1" });
+      }
+      return at("Ready");
+    });
+
+    const error = await rejectionOf(waitFor(observe, judge, options));
+
+    expect(error.message).toContain('stayed in state "Ready", which this provider does not know, for 20s');
+    expect(time.sleeps).toEqual([10_000, 10_000]);
+  });
+
+  it("settles on a name of vendor:stateNames without waiting", async () => {
+    const { time, lines, options } = setup({ unknownStateTimeoutMs: 20_000 });
+    const names = stateNamesOf({ Starting: "transitional", Ready: "settled" });
+    const observe = observer(time, [at("Starting"), at("Starting"), at("Starting"), at("READY")]);
+
+    await waitFor(observe, (o) => classifyState(o.status, names), options);
+
+    expect(lines).toEqual([
+      'Kaas "prod" (k-1): Starting, waiting for Active (0s elapsed)',
+      'Kaas "prod" (k-1) is Active after 30s',
+    ]);
   });
 });
 

@@ -119,7 +119,6 @@ const valid: Record<string, { schema: TSchema; full: unknown; minimal: unknown }
       metadata,
       properties: {
         preset: false,
-        vpc: { uri: "/projects/p-1/providers/Vendor.Network/vpcs/v-1" },
         subnet: { uri: "/projects/p-1/providers/Vendor.Network/subnets/s-1" },
         securityGroup: { uri: "/projects/p-1/providers/Vendor.Network/securityGroups/sg-1" },
         publicIp: { uri: "/projects/p-1/providers/Vendor.Network/elasticIps/ip-1" },

@@ -572,10 +572,10 @@ export const CORPUS: BadInput[] = [
     failures: [{ property: "billingPeriod", reason: 'must be one of Hour, Month, Year, got "monthly"' }],
   },
   {
-    label: "Registry subnetUri without vpcUri",
+    label: "Registry vpcUri without subnetUri",
     kind: "Registry",
-    news: registryArgs({ subnetUri: "/subnets/s-1" }),
-    failures: [{ property: "vpcUri", reason: "is required together with subnetUri" }],
+    news: registryArgs({ vpcUri: "/vpcs/v-1" }),
+    failures: [{ property: "subnetUri", reason: "is required together with vpcUri" }],
   },
   {
     label: "Registry password reset trigger as a number",

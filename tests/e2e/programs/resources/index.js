@@ -4,7 +4,9 @@
 // where `kind` is an exported class (`Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`) and any value of
 // `args` may be `{ "$ref": "<resource>.<output>" }` (an output of a resource declared earlier) or
 // `{ "$secret": <value> }` (a secret input). Every output of a resource is a stack output named
-// `<resource>.<output>`, so that each keeps its own secret mark.
+// `<resource>.<output>`, so that each keeps its own secret mark. `e2e:functions` (optional) is a list of
+//   { output, call, args }
+// where `call` is an exported function (`listKaas`...): the stack output `output` is its result for `args`.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const vendor = require("pulumi-vendor-container");
@@ -34,4 +36,10 @@ for (const { kind, name, args, protect } of declared) {
     if (pulumi.Output.isInstance(value) && key !== "urn" && key !== "__provider")
       exports[`${name}.${key}`] = value;
   }
+}
+
+for (const { output, call, args } of config.getObject("functions") ?? []) {
+  const fn = vendor[call];
+  if (typeof fn !== "function") throw new Error(`unknown function ${call}`);
+  exports[output] = fn(resolve(args));
 }
