@@ -6,7 +6,6 @@
  */
 import type { Emulator } from "../../emulator";
 import { DEFAULT_DURATIONS } from "../../emulator";
-import { STATE_VOCABULARIES } from "../../emulator/render";
 import { kaasBody, raw, startHarness, type Harness } from "./helpers";
 
 let h: Harness;
@@ -49,35 +48,6 @@ describe("the states reading", () => {
   ])("answers %s names through a cluster's lifecycle", async (states, names) => {
     expect((await setStates(states)).status).toBe(200);
     expect(await lifecycle()).toEqual(names);
-  });
-
-  it("renders every lifecycle state in each vocabulary", () => {
-    expect(STATE_VOCABULARIES).toEqual({
-      service: {
-        InCreation: "InCreation",
-        Updating: "Updating",
-        Deleting: "Deleting",
-        Active: "Active",
-        Failed: "Failed",
-        Deleted: "Deleted",
-      },
-      upper: {
-        InCreation: "INCREATION",
-        Updating: "UPDATING",
-        Deleting: "DELETING",
-        Active: "ACTIVE",
-        Failed: "FAILED",
-        Deleted: "DELETED",
-      },
-      alternate: {
-        InCreation: "Starting",
-        Updating: "Changing",
-        Deleting: "Removing",
-        Active: "Ready",
-        Failed: "Broken",
-        Deleted: "Removed",
-      },
-    });
   });
 
   it("keeps the emulator's own logic: a busy refusal while creating, and lists without deleted clusters", async () => {
