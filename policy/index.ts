@@ -31,6 +31,12 @@ export * from "./kaasBackup";
 export * from "./registry";
 export * from "./volumeAttachment";
 export { isUnknown, matchesAny, stackOfUrn, typeToken } from "./values";
+export {
+  closedParameters,
+  PolicyParameterError,
+  unknownParameters,
+  type ClosedConfigSchema,
+} from "./parameters";
 
 /** Name of the shipped pack, as `pulumi preview` reports it. */
 export const POLICY_PACK_NAME = "vendor-container";

@@ -23,6 +23,7 @@ import {
   typeToken,
   type Props,
 } from "./values";
+import { closedParameters } from "./parameters";
 
 /** Stack names (`*` matches any run of characters) that count as production by default. */
 export const PRODUCTION_STACKS = ["prod", "prod-*", "*-prod", "production"];
@@ -54,7 +55,7 @@ export interface HaInProductionSettings {
 const HA_DEFAULTS: HaInProductionSettings = { stacks: PRODUCTION_STACKS };
 
 /** Production stacks' clusters have `ha: true`. */
-export const kaasHaInProduction: ResourceValidationPolicy = {
+export const kaasHaInProduction = closedParameters<ResourceValidationPolicy>({
   name: "kaas-ha-in-production",
   description: "Clusters of production stacks have a highly available control plane (ha: true).",
   enforcementLevel: "mandatory",
@@ -68,7 +69,7 @@ export const kaasHaInProduction: ResourceValidationPolicy = {
       `${named("Kaas", args.name)} ha: ${is}; clusters of production stack "${stack}" must set ha: true`,
     );
   }),
-};
+});
 
 /** Settings of `kaas-authorized-ip-ranges`. */
 export interface AuthorizedIpRangesSettings {
@@ -80,7 +81,7 @@ export interface AuthorizedIpRangesSettings {
 const RANGES_DEFAULTS: AuthorizedIpRangesSettings = { minPrefixLength: 8, requireForPrivateClusters: false };
 
 /** The API server is reachable only from listed ranges, none of them `/0` or wider than the configured prefix. */
-export const kaasAuthorizedIpRanges: ResourceValidationPolicy = {
+export const kaasAuthorizedIpRanges = closedParameters<ResourceValidationPolicy>({
   name: "kaas-authorized-ip-ranges",
   description:
     "Cluster API servers accept connections only from listed networks (authorizedIpRanges), none of them the whole internet or wider than the configured prefix.",
@@ -126,7 +127,7 @@ export const kaasAuthorizedIpRanges: ResourceValidationPolicy = {
       }
     });
   }),
-};
+});
 
 /** Settings of `kaas-kubernetes-minimum-version`. */
 export interface MinimumVersionSettings {
@@ -136,7 +137,7 @@ export interface MinimumVersionSettings {
 const MINIMUM_VERSION_DEFAULTS: MinimumVersionSettings = { minimumVersion: "1.31.0" };
 
 /** Clusters declare a Kubernetes version at or above the configured minimum. */
-export const kaasKubernetesMinimumVersion: ResourceValidationPolicy = {
+export const kaasKubernetesMinimumVersion = closedParameters<ResourceValidationPolicy>({
   name: "kaas-kubernetes-minimum-version",
   description:
     "Clusters declare a Kubernetes version (kubernetesVersion) at or above the configured minimum.",
@@ -165,7 +166,7 @@ export const kaasKubernetesMinimumVersion: ResourceValidationPolicy = {
       );
     }
   }),
-};
+});
 
 /** Settings of `kaas-node-pool-size`. */
 export interface NodePoolSizeSettings {
@@ -179,7 +180,7 @@ const POOL_DEFAULTS: NodePoolSizeSettings = { minNodes: 1, maxNodes: 20 };
 const nodesText = (count: number) => `${count} ${count === 1 ? "node" : "nodes"}`;
 
 /** Every pool's `nodes`, `minCount` and `maxCount` lie within the configured bounds. */
-export const kaasNodePoolSize: ResourceValidationPolicy = {
+export const kaasNodePoolSize = closedParameters<ResourceValidationPolicy>({
   name: "kaas-node-pool-size",
   description: "Node pools stay within the configured node count bounds (nodes, minCount, maxCount).",
   enforcementLevel: "mandatory",
@@ -218,7 +219,7 @@ export const kaasNodePoolSize: ResourceValidationPolicy = {
       }
     });
   }),
-};
+});
 
 /** Settings of `kaas-kubernetes-end-of-support`. */
 export interface EndOfSupportSettings {
@@ -237,7 +238,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T|$)/;
  * version is on its way off it and passes, so the rule never blocks the upgrade that fixes it.
  */
 export function kaasKubernetesEndOfSupport(now: () => Date): StackValidationPolicy {
-  return {
+  return closedParameters<StackValidationPolicy>({
     name: "kaas-kubernetes-end-of-support",
     description:
       "Clusters do not run a Kubernetes version past (or near) its end of support, as the service reports it (kubernetesVersionEndOfSupportDate).",
@@ -287,5 +288,5 @@ export function kaasKubernetesEndOfSupport(now: () => Date): StackValidationPoli
         );
       }
     },
-  };
+  });
 }

@@ -14,6 +14,7 @@ import {
   stackOfUrn,
   type StackResource,
 } from "./values";
+import { closedParameters } from "./parameters";
 
 /** Settings of `kaas-backup-required`. */
 export interface BackupRequiredSettings {
@@ -28,7 +29,7 @@ const DEFAULTS: BackupRequiredSettings = { stacks: PRODUCTION_STACKS, minRetenti
  * Every cluster of a stack that requires it has a KaasBackup (one whose `kaasId` is the cluster's) declaring a
  * `retentionDays` of at least the minimum. A retention not known yet counts as enough.
  */
-export const kaasBackupRequired: StackValidationPolicy = {
+export const kaasBackupRequired = closedParameters<StackValidationPolicy>({
   name: "kaas-backup-required",
   description:
     "Every cluster of a stack that requires backups has a KaasBackup keeping at least the configured number of days (retentionDays).",
@@ -81,4 +82,4 @@ export const kaasBackupRequired: StackValidationPolicy = {
       }
     }
   },
-};
+});

@@ -5,6 +5,7 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import type { BillingPeriod } from "../provider/kaas/types";
 import { isUnknown, named, plainProps, settings, typeToken } from "./values";
+import { closedParameters } from "./parameters";
 
 const BILLING_PERIODS: BillingPeriod[] = ["Hour", "Month", "Year"];
 
@@ -16,7 +17,7 @@ export interface RegistryBillingPeriodSettings {
 const DEFAULTS: RegistryBillingPeriodSettings = { allowedBillingPeriods: BILLING_PERIODS };
 
 /** Registries declare an allowed `billingPeriod` rather than being billed on the service's default one. */
-export const registryBillingPeriod: ResourceValidationPolicy = {
+export const registryBillingPeriod = closedParameters<ResourceValidationPolicy>({
   name: "registry-billing-period",
   description:
     "Registries declare an allowed billing period (billingPeriod) instead of being left on the service's default.",
@@ -47,4 +48,4 @@ export const registryBillingPeriod: ResourceValidationPolicy = {
       report(`${who}: ${JSON.stringify(period)} is not allowed; allowed: ${allowed} (allowedBillingPeriods)`);
     }
   },
-};
+});

@@ -4,6 +4,7 @@
  */
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { clusterOf, isUnknown, matchesAny, named, resourcesOfKind, settings } from "./values";
+import { closedParameters } from "./parameters";
 
 /** Settings of `volume-attachment-node-pool`. */
 export interface VolumeAttachmentNodePoolSettings {
@@ -16,7 +17,7 @@ const DEFAULTS: VolumeAttachmentNodePoolSettings = { allowedNodePools: ["*"] };
  * An attachment's `nodePoolName` is a pool of the cluster its `kaasId` designates, so a misspelt pool fails the
  * preview instead of the attach after the cluster is created, and matches the allowed pool names.
  */
-export const volumeAttachmentNodePool: StackValidationPolicy = {
+export const volumeAttachmentNodePool = closedParameters<StackValidationPolicy>({
   name: "volume-attachment-node-pool",
   description:
     "Volume attachments name a node pool (nodePoolName) of their cluster, and one that volumes may be attached to.",
@@ -63,4 +64,4 @@ export const volumeAttachmentNodePool: StackValidationPolicy = {
       );
     }
   },
-};
+});

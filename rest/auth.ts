@@ -15,13 +15,38 @@ export interface TokenSource {
   invalidate(token: string): void;
   /** True when `invalidate` can produce a different token. */
   readonly refreshable: boolean;
+  /**
+   * The settings that supplied the credentials, as a user names them (never their values), e.g.
+   * `stack config vendor:token (or VENDOR_TOKEN)`: a 401 tells the user which ones to check (issue 21).
+   */
+  readonly credentialSettings?: string;
+}
+
+/** The settings of a static token, named in the error of a 401. */
+export const TOKEN_SETTINGS = "stack config vendor:token (or VENDOR_TOKEN)";
+
+/** The settings of the OAuth2 client credentials, named in the error of a 401 or a refused exchange. */
+export const CLIENT_CREDENTIAL_SETTINGS =
+  "stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+  "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)";
+
+/** The advice of an error that refused the credentials: the settings to check, or nothing when unknown. */
+export function credentialHint(source: Pick<TokenSource, "credentialSettings">): string | undefined {
+  return source.credentialSettings ? `Check the credentials in ${source.credentialSettings}` : undefined;
 }
 
 /** A fixed token from configuration. Trimmed: a trailing newline from a file breaks the header. */
 export class StaticTokenSource implements TokenSource {
   readonly refreshable = false;
   private readonly token: string;
-  constructor(token: string) {
+  /**
+   * @param token The bearer token.
+   * @param credentialSettings The settings it came from, named by the error of a 401.
+   */
+  constructor(
+    token: string,
+    readonly credentialSettings: string = TOKEN_SETTINGS,
+  ) {
     this.token = token.trim();
     registerSecret(this.token);
   }
@@ -37,6 +62,8 @@ export interface ClientCredentialsOptions {
   clientSecret: string;
   /** Refresh this long before the token expires. */
   refreshSkewMs?: number;
+  /** The settings the credentials came from, named by the error of a refusal; default the `vendor:client*` ones. */
+  credentialSettings?: string;
   now?: () => number;
 }
 
@@ -46,6 +73,7 @@ export interface ClientCredentialsOptions {
  */
 export class ClientCredentialsTokenSource implements TokenSource {
   readonly refreshable = true;
+  readonly credentialSettings: string;
   private token?: { value: string; expiresAt: number };
   private inflight?: Promise<string>;
   private readonly now: () => number;
@@ -59,6 +87,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
   ) {
     this.now = options.now ?? Date.now;
     this.skew = options.refreshSkewMs ?? 60_000;
+    this.credentialSettings = options.credentialSettings ?? CLIENT_CREDENTIAL_SETTINGS;
     registerSecret(options.clientSecret);
   }
 
@@ -104,13 +133,16 @@ export class ClientCredentialsTokenSource implements TokenSource {
       // Not JSON: handled below as a refusal.
     }
     if (response.status !== 200 || typeof body.access_token !== "string" || body.access_token.trim() === "") {
+      const retryable = response.status >= 500 || response.status === 429;
       throw new VendorApiError({
         kind: "auth",
         method: "POST",
         path,
         status: response.status,
         detail: `the token endpoint refused the client credentials (HTTP ${response.status})`,
-        retryable: response.status >= 500 || response.status === 429,
+        retryable,
+        // A 4xx refusal points at the settings; an outage, a rate limit or an unusable 200 is the endpoint's.
+        hint: response.status >= 400 && !retryable ? credentialHint(this) : undefined,
       });
     }
     const value = body.access_token.trim();

@@ -60,6 +60,8 @@ export interface VendorApiErrorInit {
   busy?: boolean;
   /** The underlying error. */
   cause?: unknown;
+  /** What the user can do about it, a sentence added to the message (e.g. the credential settings to check). */
+  hint?: string;
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -196,7 +198,7 @@ export class VendorApiError extends Error {
   readonly busy: boolean;
 
   constructor(init: VendorApiErrorInit) {
-    super(redact(VendorApiError.format(init)));
+    super(redact(VendorApiError.withHint(VendorApiError.format(init), init.hint)));
     this.name = "VendorApiError";
     this.kind = init.kind;
     this.method = init.method;
@@ -237,6 +239,11 @@ export class VendorApiError extends Error {
       default:
         return `${what} failed (${init.kind})${reason ? `: ${reason}` : ""}`;
     }
+  }
+
+  /** `message. hint`, with one full stop between them; the message alone without a hint. */
+  static withHint(message: string, hint: string | undefined): string {
+    return hint ? `${message.replace(/\.$/, "")}. ${hint}` : message;
   }
 
   /** Builds the validation error thrown before any I/O. */

@@ -18,7 +18,7 @@ import https from "node:https";
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import type { TSchema } from "@sinclair/typebox";
 import { formatProblems, validateSchema, type SchemaProblem } from "../schemas/validate";
-import type { TokenSource } from "./auth";
+import { credentialHint, type TokenSource } from "./auth";
 import { busyVerdict, mayBeBusyRefusal } from "./busy";
 import { VendorApiError, fieldProblemsOf, isVendorApiError, parseProblem } from "./errors";
 import { redact } from "./redact";
@@ -266,6 +266,8 @@ export class HttpClient {
       retryable: RETRYABLE_STATUSES.has(status),
       ambiguous: !spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status) && status >= 500,
       busy: verdict === "busy",
+      // A 401 names the settings the credentials came from, never their values (issue 21).
+      hint: status === 401 ? credentialHint(this.settings.tokenSource) : undefined,
     });
     if (RETRYABLE_STATUSES.has(status)) {
       // Only 429 proves a create was not processed; a 5xx may come from a gateway after it was (issue 19).

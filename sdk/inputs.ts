@@ -11,6 +11,18 @@ export type DeepInput<T> = T extends (infer U)[]
 /** Arguments of a resource: each property a `pulumi.Input`, documentation carried over from `T`. */
 export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
 
+/**
+ * The argument names of a class, each `undefined`, for its props, bookkeeping left out: an argument a
+ * program leaves out is then an output too (resolving to undefined), like one it sets, so every argument
+ * can be read back (issue 21). Pulumi sends no property whose value is undefined, so the provider receives
+ * the same inputs. A record of every name, so an argument added to the kind and forgotten here does not
+ * compile.
+ */
+export type ArgumentSeeds<T, Bookkeeping extends keyof T = never> = Record<
+  Exclude<keyof T, Bookkeeping>,
+  undefined
+>;
+
 /** The logical identity of a resource: `<project>/<stack>/<name>`, which seeds its creation token. */
 export function creationScope(pulumiModule: typeof pulumi, name: string): string {
   return `${pulumiModule.getProject()}/${pulumiModule.getStack()}/${name}`;

@@ -1,7 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   KAAS_COMPUTED_KEYS,
+  type BillingPeriod,
+  type IdentityArgs,
   type KaasInputs,
+  type NodeCidrArgs,
   type NodePoolArgs,
   type NodePoolStatus,
   type PendingUpgrade,
@@ -9,7 +12,7 @@ import {
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
 export type {
@@ -25,6 +28,32 @@ export type KaasArgs = ResourceArgs<KaasInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `kaasId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(KAAS_COMPUTED_KEYS, "kaasId");
+
+/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
+const ARGUMENTS: ArgumentSeeds<KaasInputs, "adoptId" | "adoptFromScope"> = {
+  projectId: undefined,
+  name: undefined,
+  location: undefined,
+  tags: undefined,
+  preset: undefined,
+  vpcUri: undefined,
+  subnetUri: undefined,
+  nodeCidr: undefined,
+  podCidr: undefined,
+  securityGroupName: undefined,
+  kubernetesVersion: undefined,
+  upgradeDate: undefined,
+  nodePools: undefined,
+  ha: undefined,
+  maxCumulativeVolumeSize: undefined,
+  billingPeriod: undefined,
+  identity: undefined,
+  authorizedIpRanges: undefined,
+  enablePrivateCluster: undefined,
+  autoscalerProfile: undefined,
+  deleteOnCascade: undefined,
+  timeouts: undefined,
+};
 
 /**
  * A managed Kubernetes cluster of the Vendor.Container service, with node pools, optional high availability,
@@ -67,8 +96,14 @@ export class Kaas extends pulumi.dynamic.Resource {
   declare readonly nodeCidrUri: pulumi.Output<string | null>;
   /** Creation date of the cluster. */
   declare readonly creationDate: pulumi.Output<string | null>;
-  /** The cluster's kubeconfig. Always secret. */
-  declare readonly kubeconfig: pulumi.Output<string | null>;
+  /**
+   * The cluster's kubeconfig, always secret: a string once the cluster has been Active, e.g. for
+   * `new k8s.Provider("k8s", { kubeconfig: cluster.kubeconfig })`. Every create and update that succeeds waits
+   * for Active and reads it (they fail when it cannot be read, and keep the last one read when only a new
+   * read fails). Before the cluster was first Active (its creation failed and it has not been resumed), the
+   * state holds null instead.
+   */
+  declare readonly kubeconfig: pulumi.Output<string>;
   /** URI of the cluster's VPC: the one `preset` created, or `vpcUri`. */
   declare readonly currentVpcUri: pulumi.Output<string | null>;
   /** URI of the cluster's subnet: the one `preset` created, or `subnetUri`. */
@@ -87,19 +122,49 @@ export class Kaas extends pulumi.dynamic.Resource {
   declare readonly disabledReasons: pulumi.Output<string[]>;
   /** Why the cluster is in a failure state, as the service reports it; null otherwise. */
   declare readonly failureReason: pulumi.Output<string | null>;
+  /** Project of the cluster: `projectId`, or the configured default. */
+  declare readonly projectId: pulumi.Output<string>;
   /** Cluster name. */
   declare readonly name: pulumi.Output<string>;
-  /** Project of the cluster. */
-  declare readonly projectId: pulumi.Output<string>;
   /** Region of the cluster. */
   declare readonly location: pulumi.Output<string>;
+  /** Declared tags (without the owner tag the package adds), or undefined. */
+  declare readonly tags: pulumi.Output<string[] | undefined>;
+  /** Whether the service created the VPC and subnet: `preset`, or its default. */
+  declare readonly preset: pulumi.Output<boolean | undefined>;
+  /** Declared VPC URI, or undefined (see `currentVpcUri` for the one in use). */
+  declare readonly vpcUri: pulumi.Output<string | undefined>;
+  /** Declared subnet URI, or undefined (see `currentSubnetUri` for the one in use). */
+  declare readonly subnetUri: pulumi.Output<string | undefined>;
+  /** Declared node CIDR. */
+  declare readonly nodeCidr: pulumi.Output<NodeCidrArgs>;
+  /** Declared pod CIDR, or undefined (see `currentPodCidr` for the one in use). */
+  declare readonly podCidr: pulumi.Output<string | undefined>;
+  /** Declared security group name, or undefined (see `currentSecurityGroupName`). */
+  declare readonly securityGroupName: pulumi.Output<string | undefined>;
   /** Declared Kubernetes version. */
   declare readonly kubernetesVersion: pulumi.Output<string>;
+  /** Declared date of the scheduled version upgrade, or undefined. */
+  declare readonly upgradeDate: pulumi.Output<string | undefined>;
   /** Declared node pools. */
   declare readonly nodePools: pulumi.Output<NodePoolArgs[]>;
-  /** Whether the control plane is highly available. */
+  /** Whether the control plane is highly available, as declared. */
   declare readonly ha: pulumi.Output<boolean | undefined>;
-  /** Deadlines of create, update and delete. */
+  /** Declared cap in GB on the sum of the cluster's volume sizes, or undefined. */
+  declare readonly maxCumulativeVolumeSize: pulumi.Output<number | undefined>;
+  /** Declared billing period, or undefined. */
+  declare readonly billingPeriod: pulumi.Output<BillingPeriod | undefined>;
+  /** Declared cluster identity credentials, or undefined. Always secret. */
+  declare readonly identity: pulumi.Output<IdentityArgs | undefined>;
+  /** Declared CIDRs allowed to reach the API server, or undefined (any). */
+  declare readonly authorizedIpRanges: pulumi.Output<string[] | undefined>;
+  /** Whether the API server is private, as declared. */
+  declare readonly enablePrivateCluster: pulumi.Output<boolean | undefined>;
+  /** Declared autoscaler profile, as given. */
+  declare readonly autoscalerProfile: pulumi.Output<unknown>;
+  /** Whether deleting the cluster also deletes its elastic IPs, as declared. */
+  declare readonly deleteOnCascade: pulumi.Output<boolean | undefined>;
+  /** Deadlines of create, update and delete, as declared. */
   declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   /**
@@ -116,6 +181,7 @@ export class Kaas extends pulumi.dynamic.Resource {
         shell,
         name,
         {
+          ...ARGUMENTS,
           ...args,
           // The identity carries a client secret: the input is stored encrypted in state even when the
           // program passed it in plain text.

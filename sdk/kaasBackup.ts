@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BACKUP_COMPUTED_KEYS, type ClusterReference, type KaasBackupInputs } from "../provider/backup/types";
+import type { Timeouts } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
 export type { ClusterReference, KaasBackupInputs } from "../provider/backup/types";
@@ -12,6 +13,19 @@ export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
+
+/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
+const ARGUMENTS: ArgumentSeeds<KaasBackupInputs, "adoptId" | "adoptFromScope"> = {
+  projectId: undefined,
+  kaasId: undefined,
+  name: undefined,
+  location: undefined,
+  tags: undefined,
+  type: undefined,
+  retentionDays: undefined,
+  billingPeriod: undefined,
+  timeouts: undefined,
+};
 
 /**
  * A backup of a {@link Kaas} cluster. `billingPeriod`, `name` and `tags` update in place; `type`,
@@ -46,10 +60,24 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   declare readonly currentType: pulumi.Output<string | null>;
   /** Days the backup is kept, as the service reports it: `retentionDays`, or the service's default. */
   declare readonly currentRetentionDays: pulumi.Output<number | null>;
+  /** Project of the cluster: `projectId`, or the configured default. */
+  declare readonly projectId: pulumi.Output<string>;
   /** Id of the cluster. */
   declare readonly kaasId: pulumi.Output<string>;
-  /** Billing period. */
+  /** Backup name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Region of the backup. */
+  declare readonly location: pulumi.Output<string>;
+  /** Declared tags (without the owner tag the package adds), or undefined. */
+  declare readonly tags: pulumi.Output<string[] | undefined>;
+  /** Declared backup type, or undefined (see `currentType` for the one in use). */
+  declare readonly type: pulumi.Output<string | undefined>;
+  /** Declared retention in days, or undefined (see `currentRetentionDays`). */
+  declare readonly retentionDays: pulumi.Output<number | undefined>;
+  /** Declared billing period, or undefined. */
   declare readonly billingPeriod: pulumi.Output<string | undefined>;
+  /** Deadlines of create, update and delete, as declared. */
+  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
@@ -58,7 +86,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
       super(
         shell,
         name,
-        { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        { ...ARGUMENTS, ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
         opts,
         MODULE,
         "KaasBackup",

@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
+import type { BillingPeriod, Timeouts } from "../provider/kaas/types";
 import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, idOutput, outputSeeds, type ResourceArgs } from "./inputs";
+import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
 export type { RegistryInputs } from "../provider/registry/types";
@@ -12,6 +13,25 @@ export type RegistryArgs = ResourceArgs<RegistryInputs>;
 
 /** Output-only names, seeded so the engine fills them in; `registryId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(REGISTRY_COMPUTED_KEYS, "registryId");
+
+/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
+const ARGUMENTS: ArgumentSeeds<RegistryInputs, "adoptId" | "adoptFromScope"> = {
+  projectId: undefined,
+  name: undefined,
+  location: undefined,
+  tags: undefined,
+  preset: undefined,
+  vpcUri: undefined,
+  subnetUri: undefined,
+  securityGroupUri: undefined,
+  publicIpUri: undefined,
+  blockStorageUri: undefined,
+  size: undefined,
+  adminUsername: undefined,
+  billingPeriod: undefined,
+  adminPasswordResetTrigger: undefined,
+  timeouts: undefined,
+};
 
 /**
  * A container registry with an administrator account. `billingPeriod`, `publicIpUri`, `name` and `tags`
@@ -60,8 +80,36 @@ export class Registry extends pulumi.dynamic.Resource {
   declare readonly currentSize: pulumi.Output<string | null>;
   /** Administrator user name as the service reports it. */
   declare readonly currentAdminUsername: pulumi.Output<string | null>;
+  /** Project of the registry: `projectId`, or the configured default. */
+  declare readonly projectId: pulumi.Output<string>;
+  /** Registry name. */
+  declare readonly name: pulumi.Output<string>;
+  /** Region of the registry. */
+  declare readonly location: pulumi.Output<string>;
+  /** Declared tags (without the owner tag the package adds), or undefined. */
+  declare readonly tags: pulumi.Output<string[] | undefined>;
+  /** Whether the service created the network: `preset`, or its default. */
+  declare readonly preset: pulumi.Output<boolean | undefined>;
+  /** Declared VPC URI, or undefined (see `currentVpcUri` for the one in use). */
+  declare readonly vpcUri: pulumi.Output<string | undefined>;
+  /** Declared subnet URI, or undefined (see `currentSubnetUri` for the one in use). */
+  declare readonly subnetUri: pulumi.Output<string | undefined>;
+  /** Declared security group URI, or undefined (see `currentSecurityGroupUri`). */
+  declare readonly securityGroupUri: pulumi.Output<string | undefined>;
+  /** Declared elastic IP URI, or undefined (see `currentPublicIpUri`). */
+  declare readonly publicIpUri: pulumi.Output<string | undefined>;
+  /** Declared block storage URI, or undefined (see `currentBlockStorageUri`). */
+  declare readonly blockStorageUri: pulumi.Output<string | undefined>;
+  /** Declared registry size, or undefined (see `currentSize` for the one in use). */
+  declare readonly size: pulumi.Output<string | undefined>;
   /** Administrator user name. */
   declare readonly adminUsername: pulumi.Output<string>;
+  /** Declared billing period, or undefined. */
+  declare readonly billingPeriod: pulumi.Output<BillingPeriod | undefined>;
+  /** Declared administrator password reset trigger, or undefined. */
+  declare readonly adminPasswordResetTrigger: pulumi.Output<string | undefined>;
+  /** Deadlines of create, update and delete, as declared. */
+  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
@@ -70,7 +118,7 @@ export class Registry extends pulumi.dynamic.Resource {
       super(
         shell,
         name,
-        { ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        { ...ARGUMENTS, ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
         opts,
         MODULE,
         "Registry",

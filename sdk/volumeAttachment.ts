@@ -1,14 +1,25 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
+import type { Timeouts } from "../provider/kaas/types";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
-import { creationScope, type ResourceArgs } from "./inputs";
+import { creationScope, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
 export type { VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 
 /** Arguments of a {@link VolumeAttachment}; each is documented on {@link VolumeAttachmentInputs}. */
 export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
+
+/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
+const ARGUMENTS: ArgumentSeeds<VolumeAttachmentInputs, "adoptId"> = {
+  projectId: undefined,
+  kaasId: undefined,
+  nodePoolName: undefined,
+  nodeId: undefined,
+  volumeUri: undefined,
+  timeouts: undefined,
+};
 
 /**
  * A block storage volume attached to one node of a {@link Kaas} cluster. Any change replaces it, detaching
@@ -43,12 +54,18 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
    * service does not show attachments; see {@link VolumeAttachmentComputed.verification}).
    */
   declare readonly verification: pulumi.Output<VolumeAttachmentComputed["verification"]>;
+  /** Project of the cluster: `projectId`, or the configured default. */
+  declare readonly projectId: pulumi.Output<string>;
   /** Id of the cluster. */
   declare readonly kaasId: pulumi.Output<string>;
+  /** Node pool of the node. */
+  declare readonly nodePoolName: pulumi.Output<string>;
   /** Node the volume is attached to. */
   declare readonly nodeId: pulumi.Output<string>;
   /** URI of the volume. */
   declare readonly volumeUri: pulumi.Output<string>;
+  /** Deadlines of create and delete, as declared. */
+  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   constructor(name: string, args: VolumeAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
@@ -57,7 +74,13 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
       super(
         shell,
         name,
-        { ...args, creationScope: creationScope(pulumi, name), sizeGb: undefined, verification: undefined },
+        {
+          ...ARGUMENTS,
+          ...args,
+          creationScope: creationScope(pulumi, name),
+          sizeGb: undefined,
+          verification: undefined,
+        },
         { ...opts, deleteBeforeReplace: true },
         MODULE,
         "VolumeAttachment",

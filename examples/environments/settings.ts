@@ -80,7 +80,19 @@ export interface EnvironmentSettings {
   kubernetesVersion: string;
   /** Region of the cluster and the registry. */
   location: string;
+  /**
+   * Days the platform's own backup of the cluster keeps, or null for no backup. Production has one: the policy
+   * pack's `kaas-backup-required` wants every production cluster backed up in its own stack, at least 7 days.
+   */
+  backupRetentionDays: number | null;
 }
+
+/**
+ * The networks that may reach every cluster's API server (`authorizedIpRanges`, which the policy pack's
+ * `kaas-authorized-ip-ranges` requires): the team's office and its CI runners. Documentation ranges here
+ * (RFC 5737): put your own.
+ */
+export const AUTHORIZED_IP_RANGES = ["203.0.113.0/24", "198.51.100.0/24"];
 
 const LOCATION = "ITBG-Bergamo";
 
@@ -93,6 +105,7 @@ const FIXED = new Map<string, EnvironmentSettings>([
       nodeCidr: "10.10.0.0/16",
       kubernetesVersion: "1.32.5",
       location: LOCATION,
+      backupRetentionDays: null,
     },
   ],
   [
@@ -103,11 +116,19 @@ const FIXED = new Map<string, EnvironmentSettings>([
       nodeCidr: "10.20.0.0/16",
       kubernetesVersion: "1.32.5",
       location: LOCATION,
+      backupRetentionDays: null,
     },
   ],
   [
     "prod",
-    { size: "ha", protect: true, nodeCidr: "10.30.0.0/16", kubernetesVersion: "1.32.5", location: LOCATION },
+    {
+      size: "ha",
+      protect: true,
+      nodeCidr: "10.30.0.0/16",
+      kubernetesVersion: "1.32.5",
+      location: LOCATION,
+      backupRetentionDays: 14,
+    },
   ],
 ]);
 
@@ -128,6 +149,7 @@ export function environmentSettings(name: string): EnvironmentSettings {
       nodeCidr: `10.${block}.0.0/16`,
       kubernetesVersion: "1.32.5",
       location: LOCATION,
+      backupRetentionDays: null,
     };
   }
   throw new Error(`unknown environment "${name}": use dev, staging, prod or pr-<number>`);

@@ -58,6 +58,17 @@ export async function createFailure<T>(
 }
 
 /**
+ * The error of an update of an object the service no longer has: the state still holds it, and only a
+ * refresh drops it (issue 21: the message says what to run).
+ */
+export function vanished(what: string, id: string): Error {
+  return new Error(
+    `${what} (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack, ` +
+      `then \`pulumi up\` to create it again`,
+  );
+}
+
+/**
  * The error an update throws. A vanished object asks for a refresh; anything else is a partial failure that
  * keeps the old inputs in state, so the next `up` shows the change again and retries it.
  */
@@ -72,12 +83,15 @@ export async function updateFailure<T>(
     computed: (object: T) => object;
   },
 ): Promise<Error> {
-  if (isNotFound(error)) {
-    return new Error(
-      `${args.what} (${args.id}) no longer exists: run \`pulumi refresh\` to drop it from the stack`,
-    );
-  }
-  const known = await args.find().catch(() => undefined);
+  if (isNotFound(error)) return vanished(args.what, args.id);
+  // A wait that failed because the object disappeared (`it no longer exists`), or any other failure of an
+  // object the service lost meanwhile: a lookup that answers "none" tells, and the state must be refreshed.
+  const lookup = await args.find().then(
+    (object) => ({ object }),
+    () => undefined,
+  );
+  if (lookup && lookup.object === undefined) return vanished(args.what, args.id);
+  const known = lookup?.object;
   const props = jsonSafe({ ...args.olds, ...(known ? args.computed(known) : {}), __provider: undefined });
   return partialFailure(
     args.id,

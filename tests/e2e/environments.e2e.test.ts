@@ -138,7 +138,7 @@ it("brings dev, staging and prod up at the same time from one program, each with
     "dev: app: 2 create",
     "dev: platform: 3 create",
     "prod: app: 2 create",
-    "prod: platform: 3 create",
+    "prod: platform: 4 create",
     "staging: app: 2 create",
     "staging: platform: 3 create",
   ]);
@@ -154,9 +154,10 @@ it("brings dev, staging and prod up at the same time from one program, each with
   });
   const state = s.emulator.emulator.state();
   expect(LIVE(state.registries)).toEqual(["dev-images", "prod-images", "staging-images"]);
-  expect(LIVE(state.backups)).toEqual(["dev-app-data", "prod-app-data", "staging-app-data"]);
-  // At the same time: every cluster was requested before any environment had finished its platform (its
-  // application stack, which runs next, creates the backup).
+  // prod's platform keeps its own backup of the cluster (the policy pack's kaas-backup-required).
+  expect(LIVE(state.backups)).toEqual(["dev-app-data", "prod-app-data", "prod-platform", "staging-app-data"]);
+  // At the same time: every cluster was requested before any environment had finished its platform (a backup
+  // waits for its cluster: prod's platform creates one once its cluster is up, each application stack another).
   const calls = s.mutations();
   const lastClusterCreate = calls.lastIndexOf("POST /kaas");
   const firstBackupCreate = calls.findIndex((call) => /^POST \/kaas\/[^/]+\/backups$/.test(call));
@@ -187,9 +188,9 @@ it("lists the environments with their state and outputs, secrets masked", async 
   for (const e of environments) {
     const { platform, app } = e;
     // Each stack counts itself and the default provider of its dynamic resources; the application's also
-    // counts its stack reference and the default provider of that.
+    // counts its stack reference and the default provider of that, and prod's platform its backup.
     expect(platform).toEqual({
-      resources: 4,
+      resources: e.environment === "prod" ? 5 : 4,
       lastUpdate: expect.any(String),
       updateInProgress: false,
       outputs: {
@@ -317,7 +318,7 @@ it("destroys all three at once, prod with --force, leaving no stack and an empty
     [
       "prod: app: 2 delete, 1 discard",
       "prod: removing the protect option of 1 resource(s) (--force)",
-      "prod: platform: 3 delete",
+      "prod: platform: 4 delete",
       "prod: destroyed, stacks removed",
     ],
   ]);

@@ -340,6 +340,30 @@ describe("the policy pack on a stack not deployed yet", () => {
     expect(s.requests()).toEqual([]);
   });
 
+  it("refuses a parameter the rule does not have (a misspelling), naming it, before anything reaches the service", async () => {
+    await s.declare(prod, compliant());
+    s.clearRequests();
+    const config = policyConfig({}, { "kaas-node-pool-size": { maxNodez: 3 } });
+    const run = s.cli(
+      ["preview", "--stack", "prod", "--policy-pack", LAUNCHER, "--policy-pack-config", config],
+      prod.workspace.workDir,
+    );
+    const { code, output } = await run.done;
+    expect(code).not.toBe(0);
+    // The engine checks only the listed parameters; the rule refuses the others as it first runs, on the stack
+    // resource, before any resource of the program is registered with the service.
+    expect(output).toContain(
+      [
+        "    error: failed to run policy: Error validating resource with policy 'kaas-node-pool-size' from policy pack 'vendor-container@v0.1.0':",
+        '    kaas-node-pool-size: unknown parameter "maxNodez" in the policy pack configuration; the parameters of kaas-node-pool-size are minNodes, maxNodes',
+        "",
+      ].join("\n"),
+    );
+    // An error for the user to fix, not a bug: no JavaScript stack trace.
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(s.requests()).toEqual([]);
+  });
+
   it("stops pulumi up at its preview: nothing is created", async () => {
     await s.declare(
       prod,

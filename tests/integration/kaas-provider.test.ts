@@ -301,6 +301,23 @@ describe("update", () => {
       true,
     );
   });
+
+  it("says to run pulumi refresh, then pulumi up, when the service lost the cluster (issue 21)", async () => {
+    const { id, outs } = await create();
+    await h.client.deleteKaas(PROJECT, id);
+    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, id), {
+      what: "k",
+      path: "/kaas",
+      deadline: Date.now() + 10_000,
+    });
+    const inputs = await checked(kaas, outs, args({ tags: ["team-a"] }));
+    await expect(kaas.update(id, outs, inputs)).rejects.toThrow(
+      new Error(
+        `Kaas "prod" (${id}) no longer exists: run \`pulumi refresh\` to drop it from the stack, ` +
+          "then `pulumi up` to create it again",
+      ),
+    );
+  });
 });
 
 describe("refused at preview, with zero mutating calls", () => {

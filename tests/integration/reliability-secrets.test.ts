@@ -178,7 +178,9 @@ describe("failing runs", () => {
     engine.recordError("images", "Registry", "read", error);
     h.config["vendor:clientSecret"] = CLIENT_SECRET;
     expect((error as Error).message).toBe(
-      "POST /oauth2/token failed (auth): the token endpoint refused the client credentials (HTTP 401)",
+      "POST /oauth2/token failed (auth): the token endpoint refused the client credentials (HTTP 401). " +
+        "Check the credentials in stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)",
     );
   });
 });

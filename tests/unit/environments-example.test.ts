@@ -10,12 +10,12 @@ import { main, writeOwnerOnly } from "../../examples/environments/environments";
 import { SIZES, environmentSettings, sizePreset } from "../../examples/environments/settings";
 
 it.each([
-  ["dev", { size: "small", protect: false, nodeCidr: "10.10.0.0/16" }],
-  ["staging", { size: "medium", protect: false, nodeCidr: "10.20.0.0/16" }],
-  ["prod", { size: "ha", protect: true, nodeCidr: "10.30.0.0/16" }],
-  ["pr-7", { size: "small", protect: false, nodeCidr: "10.107.0.0/16" }],
-  ["pr-1234", { size: "small", protect: false, nodeCidr: "10.134.0.0/16" }],
-])("environment %s has its preset, protection and node range", (name, expected) => {
+  ["dev", { size: "small", protect: false, nodeCidr: "10.10.0.0/16", backupRetentionDays: null }],
+  ["staging", { size: "medium", protect: false, nodeCidr: "10.20.0.0/16", backupRetentionDays: null }],
+  ["prod", { size: "ha", protect: true, nodeCidr: "10.30.0.0/16", backupRetentionDays: 14 }],
+  ["pr-7", { size: "small", protect: false, nodeCidr: "10.107.0.0/16", backupRetentionDays: null }],
+  ["pr-1234", { size: "small", protect: false, nodeCidr: "10.134.0.0/16", backupRetentionDays: null }],
+])("environment %s has its preset, protection, node range and backup", (name, expected) => {
   expect(environmentSettings(name)).toEqual({
     ...expected,
     kubernetesVersion: "1.32.5",

@@ -14,6 +14,7 @@ import {
   type StackValidationPolicy,
 } from "@pulumi/policy";
 import { POLICY_PACK_NAME, vendorContainerPolicies } from "../../policy/index";
+import { PolicyParameterError } from "../../policy/parameters";
 import { isUnknown, matchesAny, plainProps, stackOfUrn } from "../../policy/values";
 import {
   ALL_UNKNOWN_MARKERS,
@@ -62,6 +63,76 @@ describe("the rules of the pack", () => {
         ]);
       }
     }
+  });
+
+  /** A parameter each rule does not have: a misspelling of one of its own, as users make them. */
+  const MISSPELT: Record<string, [string, string]> = {
+    "kaas-ha-in-production": ["stack", "stacks"],
+    "kaas-authorized-ip-ranges": ["minPrefix", "minPrefixLength, requireForPrivateClusters"],
+    "kaas-kubernetes-minimum-version": ["minVersion", "minimumVersion"],
+    "kaas-kubernetes-end-of-support": ["minDaysLeft", "minDaysOfSupportLeft"],
+    "kaas-node-pool-size": ["maxNodez", "minNodes, maxNodes"],
+    "kaas-backup-required": ["retentionDays", "stacks, minRetentionDays"],
+    "registry-billing-period": ["billingPeriods", "allowedBillingPeriods"],
+    "volume-attachment-node-pool": ["allowedPools", "allowedNodePools"],
+  };
+
+  it("close their configuration schemas: a parameter outside them is invalid", () => {
+    expect(Object.keys(MISSPELT)).toEqual(policies.map((p) => p.name));
+    const ajv = new Ajv({ strict: false });
+    for (const policy of policies) {
+      const schema = policy.configSchema as { additionalProperties?: unknown } & typeof policy.configSchema;
+      expect([policy.name, schema?.additionalProperties]).toEqual([policy.name, false]);
+      const validate = ajv.compile({ type: "object", ...schema });
+      const [misspelt] = MISSPELT[policy.name];
+      expect([policy.name, validate({ [misspelt]: 3 })]).toEqual([policy.name, false]);
+      expect(validate.errors?.map((e) => [e.keyword, e.params])).toEqual([
+        ["additionalProperties", { additionalProperty: misspelt }],
+      ]);
+    }
+  });
+
+  it.each(Object.entries(MISSPELT))(
+    "%s fails on a parameter outside its schema, naming it and its own parameters, before judging anything",
+    async (name, [misspelt, known]) => {
+      const policy = vendorContainerPolicies().find((p) => p.name === name)!;
+      const config = { [misspelt]: 3 };
+      const run =
+        "validateStack" in policy
+          ? runStackPolicy(policy as StackValidationPolicy, everything, { config })
+          : runResourcePolicy(policy as ResourceValidationPolicy, "Kaas", "cluster", everything[0].props, {
+              config,
+            });
+      const error = await run.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(PolicyParameterError);
+      const message = `${name}: unknown parameter "${misspelt}" in the policy pack configuration; the parameters of ${name} are ${known}`;
+      expect((error as Error).message).toBe(message);
+      // `@pulumi/policy` prints an error's stack: this one is the message alone, no trace.
+      expect((error as Error).stack).toBe(message);
+    },
+  );
+
+  it("fails on a parameter outside the schema for any resource, not only those the rule judges", async () => {
+    const config = { maxNodez: 3, minNodez: 1 };
+    const policy = vendorContainerPolicies().find((p) => p.name === "kaas-node-pool-size")!;
+    await expect(
+      runResourcePolicy(policy as ResourceValidationPolicy, "Registry", "images", {}, { config }),
+    ).rejects.toThrow(
+      'kaas-node-pool-size: unknown parameters "maxNodez", "minNodez" in the policy pack configuration; the parameters of kaas-node-pool-size are minNodes, maxNodes',
+    );
+    // The parameters it has still work.
+    await expect(
+      runResourcePolicy(
+        policy as ResourceValidationPolicy,
+        "Registry",
+        "images",
+        {},
+        { config: { maxNodes: 3 } },
+      ),
+    ).resolves.toEqual([]);
   });
 
   /** A stack that breaks every rule at its defaults, once. */

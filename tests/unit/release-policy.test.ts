@@ -90,3 +90,27 @@ it("the README links the environments example, the template and the docs command
   expect(fs.existsSync(path.join(ROOT, "templates/kaas-typescript/Pulumi.yaml"))).toBe(true);
   expect(PACKAGE.scripts.docs).toBe("typedoc");
 });
+
+describe("the published metadata", () => {
+  it("sets the @pulumi/pulumi floor at the newest SDK feature docs/engine.md says the package relies on", () => {
+    const minor = (version: string) => Number(version.split(".")[1]);
+    const since = [...read("docs/engine.md").matchAll(/Since SDK\s+3\.(\d+)/g)].map((m) => Number(m[1]));
+    expect(since.sort((a, b) => a - b)).toEqual([139, 146, 216]);
+    expect(PACKAGE.peerDependencies["@pulumi/pulumi"]).toBe(`^3.${Math.max(...since)}.0`);
+    // The SDK the tests run is inside the range.
+    const tested = PACKAGE.devDependencies["@pulumi/pulumi"];
+    expect(tested).toMatch(/^3\.\d+\.\d+$/);
+    expect(minor(tested)).toBeGreaterThanOrEqual(Math.max(...since));
+  });
+
+  it("declares the Node.js the package's own code needs, and the README says what the SDK adds", () => {
+    expect(PACKAGE.engines).toEqual({ node: ">=20" });
+    const use = section("Use it in a Pulumi program");
+    expect(use).toContain("Node.js 20 or later");
+    expect(use).toContain("`@pulumi/pulumi` 3.249 and later need Node.js 22");
+  });
+
+  it("names its keywords", () => {
+    expect(PACKAGE.keywords).toEqual(expect.arrayContaining(["pulumi", "kubernetes", "pulumi-policy"]));
+  });
+});

@@ -187,7 +187,9 @@ describe("ClientCredentialsTokenSource", () => {
     const error = await log.rejectionOf(source.getToken());
 
     expect(error.message).toBe(
-      "POST /oauth/token failed (auth): the token endpoint refused the client credentials (HTTP 401)",
+      "POST /oauth/token failed (auth): the token endpoint refused the client credentials (HTTP 401). " +
+        "Check the credentials in stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)",
     );
     expect(error.kind).toBe("auth");
     expect(error.status).toBe(401);
@@ -201,17 +203,20 @@ describe("ClientCredentialsTokenSource", () => {
     ["a 200 that is not JSON", text(200, "ok"), 200, false],
     ["a 503", text(503, "Service Unavailable"), 503, true],
     ["a 429", json(429, {}), 429, true],
-  ])("refuses %s as kind auth", async (_case, step, status, retryable) => {
-    const server = await serve([step]);
+  ])(
+    "refuses %s as kind auth, without naming the settings (not the credentials' fault)",
+    async (_case, step, status, retryable) => {
+      const server = await serve([step]);
 
-    const error = await log.rejectionOf(tokenSourceFor(server).getToken());
+      const error = await log.rejectionOf(tokenSourceFor(server).getToken());
 
-    expect(error.message).toBe(
-      `POST /oauth/token failed (auth): the token endpoint refused the client credentials (HTTP ${status})`,
-    );
-    expect(error.kind).toBe("auth");
-    expect(error.retryable).toBe(retryable);
-  });
+      expect(error.message).toBe(
+        `POST /oauth/token failed (auth): the token endpoint refused the client credentials (HTTP ${status})`,
+      );
+      expect(error.kind).toBe("auth");
+      expect(error.retryable).toBe(retryable);
+    },
+  );
 
   it("tries a new exchange after a refused one", async () => {
     const server = await serve([json(500), grant(ACCESS_TOKEN_1)]);
@@ -289,14 +294,18 @@ describe("HttpClient with a refreshable token", () => {
 
     const error = await log.rejectionOf(client.request(get));
 
-    expect(error.message).toBe("GET /kaas/k-1 failed (401 Unauthorized): Unauthorized");
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (401 Unauthorized): Unauthorized. " +
+        "Check the credentials in stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)",
+    );
     expect(error.kind).toBe("http");
     expect(error.status).toBe(401);
     expect(api.requests).toHaveLength(2);
     expect(tokenSource.exchanges).toBe(2);
   });
 
-  it("fails a 401 at once with a static token, which cannot be refreshed", async () => {
+  it("fails a 401 at once with a static token, which cannot be refreshed, naming vendor:token", async () => {
     const api = await serve([json(401), json(200, {})]);
     const client = new HttpClient({
       baseUrl: api.url,
@@ -317,8 +326,37 @@ describe("HttpClient with a refreshable token", () => {
 
     const error = await log.rejectionOf(client.request(get));
 
-    expect(error.message).toBe("GET /kaas/k-1 failed (401 Unauthorized)");
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (401 Unauthorized). Check the credentials in stack config vendor:token (or VENDOR_TOKEN)",
+    );
+    expect(error.message).not.toContain(API_TOKEN);
     expect(api.requests).toHaveLength(1);
+  });
+
+  it("puts one full stop between the service's sentence and the settings to check", async () => {
+    const api = await serve([json(401, { title: "Unauthorized", detail: "The bearer token is not valid." })]);
+    const client = new HttpClient({
+      baseUrl: api.url,
+      apiVersion: "1",
+      providerNamespace: "Vendor.Container",
+      tokenSource: new StaticTokenSource(API_TOKEN),
+      requestTimeoutMs: 2_000,
+      callDeadlineMs: 120_000,
+      retry: {
+        baseDelayMs: 100,
+        maxDelayMs: 1_000,
+        maxRetryAfterMs: 10_000,
+        maxAttempts: 5,
+        retryAfterJitterMs: 0,
+      },
+    });
+
+    const error = await log.rejectionOf(client.request(get));
+
+    expect(error.message).toBe(
+      "GET /kaas/k-1 failed (401 Unauthorized): Unauthorized: The bearer token is not valid. " +
+        "Check the credentials in stack config vendor:token (or VENDOR_TOKEN)",
+    );
   });
 
   it("propagates a refused exchange from the choke point without calling the service", async () => {
@@ -342,6 +380,11 @@ describe("HttpClient with a refreshable token", () => {
 
     const error = await log.rejectionOf(client.request(get));
 
+    expect(error.message).toBe(
+      "POST /oauth/token failed (auth): the token endpoint refused the client credentials (HTTP 400). " +
+        "Check the credentials in stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)",
+    );
     expect(error.kind).toBe("auth");
     expect(api.requests).toHaveLength(0);
   });

@@ -248,7 +248,9 @@ describe("secrets echoed back by the service never reach an error message", () =
     const error = await log.rejectionOf(clientFor(api, source).request({ ...create, body: {} }));
 
     expect(error.message).toBe(
-      "POST /kaas failed (401 Unauthorized): Unauthorized: rejected Bearer [redacted] for [redacted]",
+      "POST /kaas failed (401 Unauthorized): Unauthorized: rejected Bearer [redacted] for [redacted]. " +
+        "Check the credentials in stack config vendor:clientId, vendor:clientSecret and vendor:tokenUrl " +
+        "(or VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET and VENDOR_TOKEN_URL)",
     );
     expect(redact(accessToken)).toBe(REDACTED);
   });
