@@ -1,6 +1,6 @@
 /**
  * Every rule's parameters are closed: a parameter its configuration schema does not list (a misspelt
- * `maxNodez`) fails the preview, naming it, instead of being ignored while the rule keeps its default.
+ * `maxNodez`) is a violation of that rule, naming it, instead of being ignored while the rule keeps its default.
  */
 import type {
   PolicyConfigSchema,
@@ -15,8 +15,8 @@ import type {
 export type ClosedConfigSchema = PolicyConfigSchema & { additionalProperties: false };
 
 /**
- * The error a rule fails with when its configuration names a parameter outside its schema. It carries no stack
- * trace: `@pulumi/policy` prints an error's `stack` to the CLI, and this one is the user's to fix, not a bug.
+ * What a rule reports when its configuration names a parameter outside its schema: its `message` is the
+ * violation's text. It carries no stack trace, as it is the user's to fix, not a bug.
  */
 export class PolicyParameterError extends Error {
   constructor(policyName: string, unknown: readonly string[], known: readonly string[]) {
@@ -34,17 +34,29 @@ export function unknownParameters(schema: PolicyConfigSchema, configured: object
   return Object.keys(configured).filter((key) => !Object.hasOwn(schema.properties, key));
 }
 
-function refuseUnknown(name: string, schema: PolicyConfigSchema, configured: object): void {
+/** The violation text for `configured`'s parameters outside `schema`, or undefined when there are none. */
+function unknownParameterMessage(
+  name: string,
+  schema: PolicyConfigSchema,
+  configured: object,
+): string | undefined {
   const unknown = unknownParameters(schema, configured);
-  if (unknown.length > 0) throw new PolicyParameterError(name, unknown, Object.keys(schema.properties));
+  return unknown.length > 0
+    ? new PolicyParameterError(name, unknown, Object.keys(schema.properties)).message
+    : undefined;
 }
 
+/** Type token of the stack's root resource: the first resource of every run that a resource rule judges. */
+const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+
 /**
- * `policy` with a closed configuration schema (`additionalProperties: false`), refusing any other parameter
- * before it judges anything. The engine validates a pack's configuration against each rule's `properties` and
- * `required` only (`@pulumi/policy` 1.21 sends nothing else, and CLI 3.274 builds an open object schema of
- * them), so the rule itself refuses what the schema leaves out: it throws, which fails the preview at whatever
- * enforcement level (except `disabled`, which runs nothing).
+ * `policy` with a closed configuration schema (`additionalProperties: false`). The engine validates a pack's
+ * configuration against each rule's `properties` and `required` only (`@pulumi/policy` 1.21 sends nothing
+ * else, and CLI 3.274 builds an open object schema of them), so the rule itself refuses what the schema leaves
+ * out: it reports one violation naming the unknown parameters (a resource rule on the stack's root resource, a
+ * stack rule on the stack) and judges nothing else, so a mandatory rule fails the preview and an advisory one
+ * warns. It reports rather than throws: a rule that throws makes the engine abandon the update while the program
+ * is still registering resources, and the program then dies with a gRPC error and a JavaScript stack trace.
  */
 export function closedParameters<P extends ResourceValidationPolicy | StackValidationPolicy>(
   policy: P & { configSchema: PolicyConfigSchema },
@@ -54,7 +66,8 @@ export function closedParameters<P extends ResourceValidationPolicy | StackValid
   if ("validateStack" in policy && policy.validateStack) {
     const validate = policy.validateStack;
     const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
-      refuseUnknown(policy.name, schema, args.getConfig());
+      const refused = unknownParameterMessage(policy.name, schema, args.getConfig());
+      if (refused) return report(refused);
       return validate(args, report);
     };
     return { ...policy, configSchema: schema, validateStack } as unknown as Closed;
@@ -62,10 +75,17 @@ export function closedParameters<P extends ResourceValidationPolicy | StackValid
   const resourcePolicy = policy as ResourceValidationPolicy;
   const validations = resourcePolicy.validateResource;
   const list = Array.isArray(validations) ? validations : validations ? [validations] : [];
-  const validateResource = list.map((validate) => (args: ResourceValidationArgs, report: ReportViolation) => {
-    refuseUnknown(policy.name, schema, args.getConfig());
-    return validate(args, report);
-  });
+  const validateResource = list.map(
+    (validate, index) => (args: ResourceValidationArgs, report: ReportViolation) => {
+      const refused = unknownParameterMessage(policy.name, schema, args.getConfig());
+      if (refused) {
+        // Once per run, from the first of the rule's validations: the root resource comes first.
+        if (args.type === ROOT_STACK_TYPE && index === 0) report(refused);
+        return;
+      }
+      return validate(args, report);
+    },
+  );
   return {
     ...policy,
     configSchema: schema,

@@ -343,24 +343,31 @@ describe("the policy pack on a stack not deployed yet", () => {
   it("refuses a parameter the rule does not have (a misspelling), naming it, before anything reaches the service", async () => {
     await s.declare(prod, compliant());
     s.clearRequests();
-    const config = policyConfig({}, { "kaas-node-pool-size": { maxNodez: 3 } });
-    const run = s.cli(
-      ["preview", "--stack", "prod", "--policy-pack", LAUNCHER, "--policy-pack-config", config],
-      prod.workspace.workDir,
-    );
-    const { code, output } = await run.done;
-    expect(code).not.toBe(0);
-    // The engine checks only the listed parameters; the rule refuses the others as it first runs, on the stack
-    // resource, before any resource of the program is registered with the service.
-    expect(output).toContain(
-      [
-        "    error: failed to run policy: Error validating resource with policy 'kaas-node-pool-size' from policy pack 'vendor-container@v0.1.0':",
-        '    kaas-node-pool-size: unknown parameter "maxNodez" in the policy pack configuration; the parameters of kaas-node-pool-size are minNodes, maxNodes',
-        "",
-      ].join("\n"),
-    );
+    // The engine checks only the listed parameters; the rule reports the others on the stack's root resource
+    // as a violation at its level, and judges nothing else.
+    const misspelt = { "kaas-node-pool-size": { maxNodez: 3 } };
+    const lines = (level: string) =>
+      new RegExp(
+        [
+          escape(`- [${level}]  kaas-node-pool-size  (pulumi:pulumi:Stack: policy-prod)`),
+          escape(DESCRIPTIONS["kaas-node-pool-size"]),
+          escape(
+            'kaas-node-pool-size: unknown parameter "maxNodez" in the policy pack configuration; the parameters of kaas-node-pool-size are minNodes, maxNodes',
+          ),
+        ].join("\\n\\s+"),
+      );
+    const refused = await previewWithPack(prod, {}, misspelt);
+    expect(refused.failed).toBe(true);
+    expect(refused.output).toMatch(lines("mandatory"));
+    expect(reportedRules(refused.output)).toEqual(["mandatory kaas-node-pool-size"]);
     // An error for the user to fix, not a bug: no JavaScript stack trace.
-    expect(output).not.toMatch(/^\s+at /m);
+    expect(refused.output).not.toMatch(/^\s+at /m);
+    expect(s.requests()).toEqual([]);
+
+    const warned = await previewWithPack(prod, { "kaas-node-pool-size": "advisory" }, misspelt);
+    expect(warned.failed).toBe(false);
+    expect(warned.output).toMatch(lines("advisory"));
+    expect(reportedRules(warned.output)).toEqual(["advisory kaas-node-pool-size"]);
     expect(s.requests()).toEqual([]);
   });
 
