@@ -5,6 +5,7 @@
  * state), so these two functions and the on-state shape of each kind stay backward compatible.
  */
 import { configure as storeConfig, type ConfigSource } from "./common/context";
+import { quietFailures } from "./common/quiet";
 import type { CheckFailure, Inputs } from "./common/check";
 import { KaasBackupProvider } from "./backup/descriptor";
 import { KaasProvider } from "./kaas/descriptor";
@@ -26,12 +27,12 @@ export interface KindProvider {
   delete(id: string, props: Inputs): Promise<void>;
 }
 
-/** One provider per kind. */
+/** One provider per kind, whose deliberate failures reach the CLI without a stack trace (common/quiet.ts). */
 const PROVIDERS: Record<KindName, KindProvider> = {
-  Kaas: new KaasProvider(),
-  KaasBackup: new KaasBackupProvider(),
-  Registry: new RegistryProvider(),
-  VolumeAttachment: new VolumeAttachmentProvider(),
+  Kaas: quietFailures(new KaasProvider()),
+  KaasBackup: quietFailures(new KaasBackupProvider()),
+  Registry: quietFailures(new RegistryProvider()),
+  VolumeAttachment: quietFailures(new VolumeAttachmentProvider()),
 };
 
 /** The provider of `kind`. */

@@ -172,7 +172,7 @@ describe("the policy pack on a stack not deployed yet", () => {
     s.clearRequests();
     const { failed, output } = await previewWithPack(prod);
     expect(failed).toBe(false);
-    expect(output).toMatch(/✅ vendor-container@v0\.1\.0 \(local: /);
+    expect(output).toMatch(/✅ vendor-container@v0\.2\.0 \(local: /);
     expect(reportedRules(output)).toEqual([]);
     expect(s.requests()).toEqual([]);
   });
@@ -289,7 +289,7 @@ describe("the policy pack on a stack not deployed yet", () => {
     s.clearRequests();
     const refused = await previewWithPack(prod);
     expect(refused.failed).toBe(true);
-    expect(refused.output).toMatch(/❌ vendor-container@v0\.1\.0 \(local: /);
+    expect(refused.output).toMatch(/❌ vendor-container@v0\.2\.0 \(local: /);
     for (const v of violations) expect(refused.output).toMatch(violationLines({ ...v, level: "mandatory" }));
     expect(reportedRules(refused.output)).toEqual(violations.map(() => `mandatory ${rule}`));
     expect(s.requests()).toEqual([]);
@@ -335,7 +335,7 @@ describe("the policy pack on a stack not deployed yet", () => {
     );
     expect(failed).toBe(true);
     expect(output).toContain(
-      "error: validating policy config: vendor-container 0.1.0  kaas-authorized-ip-ranges: minPrefixLength: Must be less than or equal to 32",
+      "error: validating policy config: vendor-container 0.2.0  kaas-authorized-ip-ranges: minPrefixLength: Must be less than or equal to 32",
     );
     expect(s.requests()).toEqual([]);
   });
@@ -417,7 +417,7 @@ describe("the policy pack on a deployed stack", () => {
     await s.declare(stack, deployed());
     const up = await stack.up({ policyPacks: [LAUNCHER], policyPackConfigs: [policyConfig()] });
     expect(up.summary.resourceChanges).toEqual({ create: 4 });
-    expect(up.stdout).toMatch(/✅ vendor-container@v0\.1\.0 \(local: /);
+    expect(up.stdout).toMatch(/✅ vendor-container@v0\.2\.0 \(local: /);
     s.clearRequests();
     const { failed, output } = await previewWithPack(stack);
     expect([failed, reportedRules(output)]).toEqual([false, []]);

@@ -486,7 +486,9 @@ describe("under injected faults", () => {
       expect(count((r) => r.status === 429)).toBeGreaterThan(0);
       expect(count((r) => r.status === 500)).toBeGreaterThan(0);
       expect(count((r) => r.dropped === "before")).toBeGreaterThan(0);
-      expect(emu.state().kaas.map((k) => k.status?.state)).toEqual(["Deleted"]);
+      // Nothing left but the deleted cluster, which the emulator forgets after a while: on a loaded machine
+      // that while may already have passed.
+      expect(emu.state().kaas.filter((k) => k.status?.state !== "Deleted")).toEqual([]);
     },
   );
 

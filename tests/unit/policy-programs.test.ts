@@ -100,6 +100,10 @@ async function violations(declared: Declared[], stack: string): Promise<string[]
   return reported;
 }
 
+// Each program is required in this process, so its first test compiles the program and the package's SDK with
+// ts-jest: seconds on a loaded machine, beyond jest's default 5 s.
+jest.setTimeout(60_000);
+
 describe("templates/kaas-typescript", () => {
   const entry = path.join(ROOT, "templates/kaas-typescript/index.ts");
   // The template's defaults, as `pulumi new` stores them.

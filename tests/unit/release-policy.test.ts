@@ -69,6 +69,24 @@ describe("the changelog", () => {
     expect(versions.map(key)).toEqual([...versions.map(key)].sort().reverse());
   });
 
+  it("bumps the version a breaking release needs: the minor while 0.x, the major from 1.0", () => {
+    const text = read("CHANGELOG.md");
+    const releases = headings.slice(1);
+    const breaking = (version: string) => {
+      const start = text.indexOf(`\n## ${version}\n`);
+      const end = text.indexOf("\n## ", start + 1);
+      return text.slice(start, end < 0 ? undefined : end).includes("\n### Breaking\n");
+    };
+    const bumps = releases.slice(0, -1).map((version, i) => {
+      const [major, minor] = version.split(".").map(Number);
+      const [prevMajor, prevMinor] = releases[i + 1].split(".").map(Number);
+      const enough = prevMajor === 0 ? major > 0 || minor > prevMinor : major > prevMajor;
+      return [version, breaking(version) ? enough : true];
+    });
+    expect(bumps).toEqual(releases.slice(0, -1).map((version) => [version, true]));
+    expect(releases[0]).toBe(PACKAGE.version);
+  });
+
   it("is part of the published package", () => {
     expect(PACKAGE.files).toContain("CHANGELOG.md");
   });
