@@ -60,11 +60,28 @@ export interface ClientCredentialsOptions {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Refresh this long before the token expires. */
+  /**
+   * The most a token is refreshed before it expires, in ms; default 60 000. The margin actually used is the
+   * smaller of this and a tenth of the token's lifetime (`refreshMarginMs`), so a short-lived token still
+   * serves most of its life.
+   */
   refreshSkewMs?: number;
   /** The settings the credentials came from, named by the error of a refusal; default the `vendor:client*` ones. */
   credentialSettings?: string;
   now?: () => number;
+}
+
+/** Default cap of the refresh margin: a token is refreshed at most this long before it expires. */
+export const DEFAULT_REFRESH_SKEW_MS = 60_000;
+
+/**
+ * How long before expiry a token of `lifetimeMs` is refreshed: a tenth of its lifetime, at most `capMs`.
+ * A fixed margin equal to or longer than the lifetime (60 s against a token that lives 60 s) would make every
+ * request fetch a new token; a tenth keeps a 60 s token for 54 s and a 10 s one for 9 s, while an hour-long
+ * token is still refreshed a full minute early, which covers clock skew and a slow request.
+ */
+export function refreshMarginMs(lifetimeMs: number, capMs: number = DEFAULT_REFRESH_SKEW_MS): number {
+  return Math.max(0, Math.min(capMs, lifetimeMs / 10));
 }
 
 /**
@@ -74,7 +91,8 @@ export interface ClientCredentialsOptions {
 export class ClientCredentialsTokenSource implements TokenSource {
   readonly refreshable = true;
   readonly credentialSettings: string;
-  private token?: { value: string; expiresAt: number };
+  /** The cached token and the time (epoch ms) from which it is refreshed (`refreshMarginMs` before expiry). */
+  private token?: { value: string; refreshAt: number };
   private inflight?: Promise<string>;
   private readonly now: () => number;
   private readonly skew: number;
@@ -86,13 +104,13 @@ export class ClientCredentialsTokenSource implements TokenSource {
     private readonly options: ClientCredentialsOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.skew = options.refreshSkewMs ?? 60_000;
+    this.skew = options.refreshSkewMs ?? DEFAULT_REFRESH_SKEW_MS;
     this.credentialSettings = options.credentialSettings ?? CLIENT_CREDENTIAL_SETTINGS;
     registerSecret(options.clientSecret);
   }
 
   async getToken(): Promise<string> {
-    if (this.token && this.now() < this.token.expiresAt - this.skew) return this.token.value;
+    if (this.token && this.now() < this.token.refreshAt) return this.token.value;
     this.inflight ??= this.exchange().finally(() => (this.inflight = undefined));
     return this.inflight;
   }
@@ -150,7 +168,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     // Some token endpoints send `expires_in` as a numeric string; anything unreadable means the usual hour.
     const expiresIn = Number(body.expires_in ?? Number.NaN);
     const lifetimeMs = (Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 3600) * 1000;
-    this.token = { value, expiresAt: this.now() + lifetimeMs };
+    this.token = { value, refreshAt: this.now() + lifetimeMs - refreshMarginMs(lifetimeMs, this.skew) };
     return value;
   }
 }

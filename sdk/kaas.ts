@@ -12,6 +12,7 @@ import {
 } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
+import { optionInputs, readOnlyProps } from "./options";
 import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Kaas";
 
@@ -171,24 +172,32 @@ export class Kaas extends pulumi.dynamic.Resource {
    * @param name The unique name of the resource in the stack.
    * @param args The cluster's arguments.
    * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`,
-   *   and the `identity` input is always stored as a secret.
+   *   and the `identity` input is always stored as a secret. `customTimeouts` set the deadlines of `timeouts`
+   *   that the argument leaves out (a deadline set by both to different durations is refused);
+   *   `replaceOnChanges` names arguments whose change replaces the cluster (or `"*"`); `import` is refused,
+   *   since `adoptId` takes an existing cluster over. With `id`, the cluster is read, as {@link Kaas.get}
+   *   does.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
     try {
+      const scope = creationScope(pulumi, name);
       super(
         shell,
         name,
-        {
-          ...ARGUMENTS,
-          ...args,
-          // The identity carries a client secret: the input is stored encrypted in state even when the
-          // program passed it in plain text.
-          identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
-          creationScope: creationScope(pulumi, name),
-          ...COMPUTED,
-        },
+        opts?.id !== undefined
+          ? { ...ARGUMENTS, ...readOnlyProps(scope, { projectId: args?.projectId }), ...COMPUTED }
+          : {
+              ...ARGUMENTS,
+              ...args,
+              ...optionInputs("Kaas", name, args.timeouts, opts),
+              // The identity carries a client secret: the input is stored encrypted in state even when the
+              // program passed it in plain text.
+              identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
+              creationScope: scope,
+              ...COMPUTED,
+            },
         {
           ...opts,
           additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
@@ -200,5 +209,19 @@ export class Kaas extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.kaasId = idOutput(this);
+  }
+  /**
+   * Reads an existing cluster as a read-only resource of the stack: the stack never updates or deletes it,
+   * and each `pulumi up` reads it again. Its outputs are the cluster as the service shows it: `name`,
+   * `location`, `tags`, every computed output (`state`, `currentKubernetesVersion`, `currentNodePools`, ...)
+   * and `kubeconfig`, a secret; the other arguments are undefined. A cluster that does not exist fails the
+   * run with an error naming the id.
+   *
+   * @param name The unique name of the resource in the stack.
+   * @param id The cluster id (`kaasId` of the stack that manages it).
+   * @param opts Resource options; the project is `vendor:projectId` (or `VENDOR_PROJECT_ID`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Kaas {
+    return new Kaas(name, {} as KaasArgs, { ...opts, id });
   }
 }

@@ -3,6 +3,7 @@ import { BACKUP_COMPUTED_KEYS, type ClusterReference, type KaasBackupInputs } fr
 import type { Timeouts } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
+import { optionInputs, readOnlyProps } from "./options";
 import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
@@ -10,6 +11,14 @@ export type { ClusterReference, KaasBackupInputs } from "../provider/backup/type
 
 /** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
+
+/** Where {@link KaasBackup.get} finds a backup. */
+export interface KaasBackupLookup {
+  /** Id of the cluster the backup belongs to. */
+  kaasId: pulumi.Input<string>;
+  /** Project of the cluster; default `vendor:projectId` (or `VENDOR_PROJECT_ID`). */
+  projectId?: pulumi.Input<string>;
+}
 
 /** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
@@ -79,14 +88,36 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   /** Deadlines of create, update and delete, as declared. */
   declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
+  /**
+   * @param name The unique name of the resource in the stack.
+   * @param args The backup's arguments.
+   * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
+   *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
+   *   whose change replaces the backup (or `"*"`); `import` is refused, since `adoptId` takes an existing
+   *   backup over. With `id`, the backup is read, as {@link KaasBackup.get} does (then `args`
+   *   needs only `kaasId`, and `projectId` when it is not the configured one).
+   */
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
     try {
+      const scope = creationScope(pulumi, name);
       super(
         shell,
         name,
-        { ...ARGUMENTS, ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        opts?.id !== undefined
+          ? {
+              ...ARGUMENTS,
+              ...readOnlyProps(scope, { projectId: args?.projectId, kaasId: args?.kaasId }),
+              ...COMPUTED,
+            }
+          : {
+              ...ARGUMENTS,
+              ...args,
+              ...optionInputs("KaasBackup", name, args.timeouts, opts),
+              creationScope: scope,
+              ...COMPUTED,
+            },
         opts,
         MODULE,
         "KaasBackup",
@@ -95,5 +126,25 @@ export class KaasBackup extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.backupId = idOutput(this);
+  }
+  /**
+   * Reads an existing backup as a read-only resource of the stack: the stack never updates or deletes it, and
+   * each `pulumi up` reads it again. A backup belongs to a cluster, and the service finds it only through
+   * that cluster, so `lookup` names the cluster. Its outputs are the backup as the service shows it: `name`,
+   * `location`, `tags`, `kaasId` and every computed output (`state`, `currentRetentionDays`, ...); the other
+   * arguments are undefined. A backup that does not exist fails the run with an error naming the id.
+   *
+   * @param name The unique name of the resource in the stack.
+   * @param id The backup id (`backupId` of the stack that manages it).
+   * @param lookup The cluster of the backup (`kaasId`), and its project when not `vendor:projectId`.
+   * @param opts Resource options.
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    lookup: KaasBackupLookup,
+    opts?: pulumi.CustomResourceOptions,
+  ): KaasBackup {
+    return new KaasBackup(name, lookup as KaasBackupArgs, { ...opts, id });
   }
 }

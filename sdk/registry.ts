@@ -3,6 +3,7 @@ import { MODULE } from "../provider/kinds";
 import type { BillingPeriod, Timeouts } from "../provider/kaas/types";
 import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
+import { optionInputs, readOnlyProps } from "./options";
 import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/Registry";
 
@@ -111,14 +112,31 @@ export class Registry extends pulumi.dynamic.Resource {
   /** Deadlines of create, update and delete, as declared. */
   declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
+  /**
+   * @param name The unique name of the resource in the stack.
+   * @param args The registry's arguments.
+   * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
+   *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
+   *   whose change replaces the registry (or `"*"`); `import` is refused, since `adoptId` takes an existing
+   *   registry over. With `id`, the registry is read, as {@link Registry.get} does.
+   */
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
     try {
+      const scope = creationScope(pulumi, name);
       super(
         shell,
         name,
-        { ...ARGUMENTS, ...args, creationScope: creationScope(pulumi, name), ...COMPUTED },
+        opts?.id !== undefined
+          ? { ...ARGUMENTS, ...readOnlyProps(scope, { projectId: args?.projectId }), ...COMPUTED }
+          : {
+              ...ARGUMENTS,
+              ...args,
+              ...optionInputs("Registry", name, args.timeouts, opts),
+              creationScope: scope,
+              ...COMPUTED,
+            },
         opts,
         MODULE,
         "Registry",
@@ -127,5 +145,18 @@ export class Registry extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.registryId = idOutput(this);
+  }
+  /**
+   * Reads an existing registry as a read-only resource of the stack: the stack never updates or deletes it,
+   * and each `pulumi up` reads it again. Its outputs are the registry as the service shows it: `name`,
+   * `location`, `tags` and every computed output (`publicBaseUrl`, `currentSize`, ...); the other arguments
+   * are undefined. A registry that does not exist fails the run with an error naming the id.
+   *
+   * @param name The unique name of the resource in the stack.
+   * @param id The registry id (`registryId` of the stack that manages it).
+   * @param opts Resource options; the project is `vendor:projectId` (or `VENDOR_PROJECT_ID`).
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Registry {
+    return new Registry(name, {} as RegistryArgs, { ...opts, id });
   }
 }

@@ -3,6 +3,7 @@ import { MODULE } from "../provider/kinds";
 import type { Timeouts } from "../provider/kaas/types";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
+import { optionInputs, readOnlyProps } from "./options";
 import { creationScope, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
@@ -67,17 +68,32 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
   /** Deadlines of create and delete, as declared. */
   declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
+  /**
+   * @param name The unique name of the resource in the stack.
+   * @param args The attachment's arguments.
+   * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
+   *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
+   *   whose change replaces the attachment (or `"*"`); `import` is refused, since `adoptId` takes an existing
+   *   attachment over. With `id`, the attachment is read, as {@link VolumeAttachment.get} does.
+   *   `deleteBeforeReplace` is always set: a volume is attached to one node at a time.
+   */
   constructor(name: string, args: VolumeAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
     try {
+      const scope = creationScope(pulumi, name);
       super(
         shell,
         name,
         {
           ...ARGUMENTS,
-          ...args,
-          creationScope: creationScope(pulumi, name),
+          ...(opts?.id !== undefined
+            ? readOnlyProps(scope, { projectId: args?.projectId })
+            : {
+                ...args,
+                ...optionInputs("VolumeAttachment", name, args.timeouts, opts),
+                creationScope: scope,
+              }),
           sizeGb: undefined,
           verification: undefined,
         },
@@ -88,5 +104,23 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
     } finally {
       restoreTraces();
     }
+  }
+  /**
+   * Reads an existing attachment as a read-only resource of the stack: the stack never detaches it, and each
+   * `pulumi up` reads it again. Its outputs are the attachment as the cluster shows it (`kaasId`,
+   * `volumeUri`, `nodeId`, `nodePoolName`, `sizeGb`, `verification`). Only a service whose cluster responses
+   * show attachments can answer: elsewhere, and for an attachment the cluster does not show, the run fails
+   * with an error that says so.
+   *
+   * @param name The unique name of the resource in the stack.
+   * @param id The attachment id, `<kaasId>:<volumeUri>`.
+   * @param opts Resource options; the project is `vendor:projectId` (or `VENDOR_PROJECT_ID`).
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    opts?: pulumi.CustomResourceOptions,
+  ): VolumeAttachment {
+    return new VolumeAttachment(name, {} as VolumeAttachmentArgs, { ...opts, id });
   }
 }

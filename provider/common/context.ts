@@ -19,6 +19,7 @@ import {
   type VendorSettings,
 } from "../../rest/settings";
 import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
+import { currentStackScope, processStackSources } from "./stack";
 
 /** The engine's `ConfigureRequest.config`. */
 export interface ConfigSource {
@@ -129,4 +130,37 @@ export function normaliseBackendUrl(url: string): string {
 /** Forgets the backend identity (tests). */
 export function resetBackendIdentity(): void {
   backend = undefined;
+}
+
+let stackScope: { value: string | undefined } | undefined;
+
+/**
+ * `<project>/<stack>` of this run as far as the provider process can tell (see `provider/common/stack.ts`),
+ * or undefined. Read once per process: one provider process serves one stack.
+ */
+export function currentStack(): string | undefined {
+  stackScope ??= { value: currentStackScope(processStackSources(backendIdentity, normaliseBackendUrl)) };
+  return stackScope.value;
+}
+
+/** Forgets the stack of this run (tests). */
+export function resetCurrentStack(): void {
+  stackScope = undefined;
+}
+
+/** The stack config key, and the variable, that let a delete remove an object another stack owns. */
+export const ALLOW_FOREIGN_DELETE = ["vendor:allowForeignDelete", "VENDOR_ALLOW_FOREIGN_DELETE"] as const;
+
+/**
+ * Whether `vendor:allowForeignDelete` (else `VENDOR_ALLOW_FOREIGN_DELETE`) is `true`: a delete then removes
+ * an object whose owner tag names another stack. Any other value, or none, keeps the refusal. The refusal
+ * names the variable: `pulumi destroy` does not run the program, so it configures the provider with the stack
+ * config recorded in the state by the last `pulumi up`, and a config key set just before it is not seen.
+ */
+export function foreignDeleteAllowed(): boolean {
+  const [configKey, envName] = ALLOW_FOREIGN_DELETE;
+  const value = [stackConfig?.get(configKey), process.env[envName]].find(
+    (v) => v !== undefined && v.trim() !== "",
+  );
+  return value?.trim().toLowerCase() === "true";
 }

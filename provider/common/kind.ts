@@ -20,7 +20,15 @@ import {
   type Inputs,
 } from "./check";
 import type { DeclaredLimits } from "./limits";
-import { diffByTable, withUpdates, type ChangeEffect, type DiffResult, type DiffTable } from "./diff";
+import {
+  diffByTable,
+  knownPartsDiffer,
+  withUpdates,
+  type ChangeEffect,
+  type DiffResult,
+  type DiffTable,
+} from "./diff";
+import { isUnknown } from "./unknown";
 import { creationTokenOf, inputsOf } from "./resource";
 
 /** The bookkeeping arguments every created kind carries besides its own: set by the SDK class and `check`. */
@@ -130,7 +138,11 @@ export function checkArguments<C extends Inputs>(
 ): CheckResult<C> {
   const problems = new Problems();
   const inputs: Inputs = { ...news };
-  rejectUnknownProperties(news, argumentNames(table), problems);
+  // `replaceOnChanges` is a resource option the SDK class passes as an input, not an argument: the list of
+  // arguments in the refusal of an unknown one stays the kind's own.
+  const { replaceOnChanges, ...declared } = news;
+  rejectUnknownProperties(declared, argumentNames(table), problems);
+  checkReplaceOnChanges(replaceOnChanges, argumentNames(table), problems);
   const scope: CheckScope = { olds, news, inputs, problems, context };
   for (const key of argumentNames(table)) table[key].check?.(news[key], key, scope);
   // A resource already in the state keeps its token: only a create sends it, and the engine checks every
@@ -156,7 +168,55 @@ export function diffArguments<K extends string>(
   extraChanges?: (olds: Inputs, news: Inputs) => string[],
 ): DiffResult {
   const result = diffByTable(olds, news, diffTableOf(table));
-  return extraChanges ? withUpdates(result, extraChanges(olds, news)) : result;
+  const diffed = extraChanges ? withUpdates(result, extraChanges(olds, news)) : result;
+  return withReplaceOnChanges(diffed, olds, news);
+}
+
+/** The bookkeeping arguments, which `replaceOnChanges` may not name: no change to them is ever a change. */
+const NOT_REPLACEABLE: readonly string[] = ["creationScope", "creationToken"];
+
+/**
+ * Validates the `replaceOnChanges` input, which the SDK class sets from the resource option of that name:
+ * top-level argument names of the kind, or `"*"` for all. The engine applies the option only to the property
+ * names a provider's diff reports as changed, and the Node.js dynamic-provider host reports none (it sends
+ * `changes` and `replaces` only), so the provider's own `diff` honours it (`withReplaceOnChanges`). A nested
+ * path (`nodePools[0].nodes`) is refused rather than widened to its argument.
+ */
+export function checkReplaceOnChanges(
+  value: unknown,
+  argumentNames: readonly string[],
+  problems: Problems,
+): void {
+  if (value === undefined || value === null || isUnknown(value)) return;
+  if (!Array.isArray(value)) {
+    problems.add("replaceOnChanges", `must be a list of argument names, got ${JSON.stringify(value)}`);
+    return;
+  }
+  const names = argumentNames.filter((name) => !NOT_REPLACEABLE.includes(name));
+  value.forEach((entry, i) => {
+    if (isUnknown(entry) || entry === "*" || (typeof entry === "string" && names.includes(entry))) return;
+    problems.add(
+      `replaceOnChanges[${i}]`,
+      `${JSON.stringify(entry)} is not an argument of this resource; name top-level arguments ` +
+        `(${names.join(", ")}) or "*"`,
+    );
+  });
+}
+
+/**
+ * `result` with every changed argument that `news.replaceOnChanges` names (or all, for `"*"`) among the
+ * replacements. As for the table's own replacements, a change whose new value is still unknown (preview)
+ * does not replace by itself.
+ */
+export function withReplaceOnChanges(result: DiffResult, olds: Inputs, news: Inputs): DiffResult {
+  const named = news.replaceOnChanges;
+  if (!Array.isArray(named) || named.length === 0) return result;
+  const replaces = [...result.replaces];
+  for (const key of result.updates) {
+    if (replaces.includes(key) || !(named.includes("*") || named.includes(key))) continue;
+    if (knownPartsDiffer(olds[key], news[key])) replaces.push(key);
+  }
+  return { ...result, replaces };
 }
 
 /** The check of an argument (see `ArgumentRule.check`). */

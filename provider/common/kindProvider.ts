@@ -6,7 +6,17 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
-import { backendIdentity, client, declaredLimits, defaultProjectId, log } from "./context";
+import {
+  ALLOW_FOREIGN_DELETE,
+  backendIdentity,
+  client,
+  currentStack,
+  declaredLimits,
+  defaultProjectId,
+  foreignDeleteAllowed,
+  log,
+} from "./context";
+import { foreignOwner } from "./stack";
 import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
 import {
@@ -322,15 +332,25 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    const declared = this.inputsOf(props);
+    // `readOnly` marks the read of a class's `get` (sdk/options.ts `readOnlyProps`): the engine reads such a
+    // resource with the program's props, which hold no argument, and stores what the read returns.
+    const { readOnly, ...state } = props;
+    const declared = this.inputsOf(state);
     // A state without a project (written before `check` recorded the configured default) is looked up there.
     const where: C = { ...declared, projectId: declared.projectId ?? defaultProjectId() };
     const live = await d.calls.find(api, where, id);
     if (!live) {
+      // A refresh drops an object that is gone; a `get` of one that does not exist is an error, or the engine
+      // would record an empty resource.
+      if (readOnly === true)
+        throw new Error(
+          `${this.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
+            `(GET ${d.calls.path(where, id)} found nothing)`,
+        );
       log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
       return { id: "", props: {}, inputs: {} };
     }
-    const inputs = d.liveInputs(declared, live);
+    const inputs = d.liveInputs(readOnly === true ? this.readOnlyInputs(where, live) : declared, live);
     return {
       id,
       props: await this.outputs(api, inputs, live, props),
@@ -342,15 +362,57 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     const d = this.descriptor;
     const api = this.api();
     const declared = this.inputsOf(props);
+    const what = this.subjectOf(declared);
     await deleteAndWait(api, {
-      what: this.subjectOf(declared),
+      what,
       id,
       path: d.calls.path(declared, id),
       until: deadlineOf(declared, "delete", d.timeouts),
       find: () => d.calls.find(api, declared, id),
       remove: () => d.calls.remove(api, declared, id),
       accepted: d.deleteAccepted?.(declared, id),
+      guard: (live) => this.refuseForeignDelete(live, what, id),
     });
+  }
+
+  /**
+   * Refuses to delete an object whose owner tag names a resource of another stack. A stack copied with
+   * `pulumi stack export` and `pulumi stack import` tracks the same objects as the original, and its
+   * `destroy` would delete them under the original stack. The provider cannot tell the copy from the
+   * original by the state (it is the same), only by the stack it runs for (`currentStack`); where that
+   * cannot be read, or the object has no owner tag (adopted or made before owner tags), it deletes as ever.
+   */
+  private refuseForeignDelete(live: R, what: string, id: string): void {
+    const current = currentStack();
+    const owner = foreignOwner(ownerOf(live.metadata.tags), current);
+    if (owner === undefined || foreignDeleteAllowed()) return;
+    const [project, stack] = owner.split("/");
+    throw new Error(
+      `${what}: refusing to delete ${this.descriptor.noun} ${id}: its owner tag names "${owner}", a resource ` +
+        `of stack "${project}/${stack}", and this is stack "${current}" (a copy of a stack, made with pulumi ` +
+        `stack export and import, tracks the same objects). Nothing was deleted. To stop tracking it here and ` +
+        `leave it to its owner, run pulumi state delete with its URN; to delete it from this stack anyway, ` +
+        `run the delete again with ${ALLOW_FOREIGN_DELETE[1]}=true in its environment.`,
+    );
+  }
+
+  /**
+   * The arguments a `get` reports, from the live object: the metadata every object has (name, location,
+   * user tags) and the lookup the program gave (`projectId`, a backup's `kaasId`). The kind's `liveInputs`
+   * then adds what it reads back; the rest of the object is in the computed outputs.
+   */
+  private readOnlyInputs(where: C, live: R): C {
+    const metadata = live.metadata as {
+      name?: string | null;
+      location?: { value?: string | null; code?: string | null } | null;
+    };
+    const location = metadata.location?.value ?? metadata.location?.code ?? undefined;
+    return {
+      ...where,
+      name: metadata.name ?? undefined,
+      location,
+      tags: userTags(live.metadata.tags),
+    };
   }
 
   /** `Kaas "prod"`: how progress lines and errors name the resource. */

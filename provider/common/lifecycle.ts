@@ -374,10 +374,13 @@ export async function deleteAndWait<T extends ServiceObject>(
     find: () => Promise<T | undefined>;
     remove: () => Promise<void>;
     accepted?: string;
+    /** Throws when the object may not be deleted; called with the object as first found, before anything is sent. */
+    guard?: (live: T) => void;
   },
 ): Promise<void> {
   const live = await args.find();
   if (!live) return;
+  args.guard?.(live);
   const cls = stateClassOf(live.status?.state, api.stateNames);
   if (cls === "transitional") {
     await api.waitUntilSettled(args.find, {

@@ -372,8 +372,10 @@ export class VolumeAttachmentProvider {
    * refresh never drops what it cannot see.
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
+    const { readOnly, ...state } = props;
+    if (readOnly === true) return this.readOnly(id, state);
     const api = this.api();
-    const declared = inputsOf(props);
+    const declared = inputsOf(state);
     const what = subjectOf(declared);
     const volumeUri = declared.volumeUri;
     // A state without a project (written before `check` recorded the configured default) is looked up there.
@@ -404,6 +406,41 @@ export class VolumeAttachmentProvider {
       props: this.outputs(inputs, cluster, props),
       inputs: refreshedInputs(declared, inputs),
     };
+  }
+
+  /**
+   * The read of `VolumeAttachment.get`: the attachment `id` (`<kaasId>:<volumeUri>`) as the cluster shows it.
+   * Unlike a refresh, which keeps an attachment it cannot see as declared, a `get` has nothing declared to
+   * keep: an attachment that the cluster does not show, or cannot show, is an error.
+   */
+  private async readOnly(id: string, lookup: Inputs): Promise<{ id: string; props: Inputs }> {
+    const what = subjectOf(lookup);
+    const separator = id.indexOf(":");
+    if (separator <= 0)
+      throw new Error(`${what}: get: "${id}" is not an attachment id; give "<kaasId>:<volumeUri>"`);
+    const kaasId = id.slice(0, separator);
+    const volumeUri = id.slice(separator + 1);
+    const projectId =
+      (typeof lookup.projectId === "string" ? lookup.projectId : undefined) ?? defaultProjectId() ?? "";
+    const cluster = await this.api().findKaas(projectId, kaasId);
+    if (!cluster) throw new Error(`${what}: get: no cluster ${kaasId} in project ${projectId}`);
+    const view = viewAttachment(cluster, volumeUri);
+    if (view.shows === "nothing")
+      throw new Error(
+        `${what}: get: cannot read ${volumeUri} on cluster ${kaasId}: the service does not show volume attachments`,
+      );
+    if (!shownAttached(view))
+      throw new Error(`${what}: get: ${volumeUri} is not attached to cluster ${kaasId}`);
+    const attachment = view.shows === "attachedVolumes" ? view.attachment : undefined;
+    const inputs = jsonSafe({
+      ...lookup,
+      projectId,
+      kaasId,
+      volumeUri,
+      nodeId: attachment?.nodeId ?? undefined,
+      nodePoolName: attachment?.nodePoolName ?? undefined,
+    }) as CheckedVolumeAttachmentInputs;
+    return { id, props: this.outputs(inputs, cluster, {}) };
   }
 
   /**

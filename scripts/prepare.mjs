@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// npm's `prepare` script: npm runs it when the package is installed from a git URL (in its clone, after
+// installing the dev dependencies), before `npm pack` and `npm publish`, after `npm install` and `npm ci` in the
+// repository, and when a program installs the repository folder as a copy (`scripts/install-example.sh`,
+// `--install-links`). The package's entry points are in dist/, which is not committed, so a git install must
+// build it here.
+//
+// It builds only when dist/ does not match its sources: `npm test` and the demo build first and then pack, and
+// other processes (tests reading dist/, a running emulator) may use dist/ meanwhile, so rebuilding an
+// up-to-date dist/ (the build empties it first) would only cost time and pull files from under them. dist/
+// matches when every source file of the build (tsconfig.build.json's `include`) has its compiled file, no
+// compiled file is left without its source, and no source or build configuration is newer than the oldest
+// compiled file. Messages go to stderr: `npm pack --json` writes its JSON to stdout.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DIST = path.join(ROOT, "dist");
+const CONFIGS = ["tsconfig.json", "tsconfig.build.json"].map((file) => path.join(ROOT, file));
+
+/** Every file below `dir` (none when it does not exist). */
+function filesBelow(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? entry.path, entry.name));
+}
+
+/** Why dist/ must be built, or undefined when it matches its sources. */
+function staleness() {
+  const folders = JSON.parse(fs.readFileSync(path.join(ROOT, "tsconfig.build.json"), "utf8")).include;
+  const sources = folders.flatMap((folder) =>
+    filesBelow(path.join(ROOT, folder)).filter((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")),
+  );
+  const compiled = filesBelow(DIST).filter((file) => file.endsWith(".js"));
+  if (compiled.length === 0) return "dist/ is missing";
+  const expected = new Set(sources.map((file) => path.relative(ROOT, file).replace(/\.ts$/, ".js")));
+  const present = new Set(compiled.map((file) => path.relative(DIST, file)));
+  const missing = [...expected].filter((file) => !present.has(file));
+  if (missing.length > 0) return `dist/ lacks ${missing[0]}`;
+  const orphan = [...present].find((file) => !expected.has(file));
+  if (orphan) return `dist/${orphan} has no source`;
+  const oldestOutput = Math.min(...compiled.map((file) => fs.statSync(file).mtimeMs));
+  const newer = [...sources, ...CONFIGS].find((file) => fs.statSync(file).mtimeMs > oldestOutput);
+  if (newer) return `${path.relative(ROOT, newer)} is newer than dist/`;
+  return undefined;
+}
+
+const reason = staleness();
+if (reason === undefined) {
+  process.stderr.write("prepare: dist/ matches its sources, not rebuilt\n");
+} else {
+  process.stderr.write(`prepare: building dist/ (${reason})\n`);
+  const build = spawnSync("npm", ["run", "--silent", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", process.stderr, "inherit"],
+    shell: process.platform === "win32",
+  });
+  process.exit(build.status ?? 1);
+}
