@@ -88,31 +88,82 @@ function describeChanges(changes: Record<string, number> | undefined): string {
 }
 
 /**
+ * The one line that says why a Pulumi run failed. The Automation API's error message is the whole run
+ * (`code: ... stdout: ... stderr: ...`); the reason is the engine's first `error:` line: a resource's
+ * diagnostic (printed on stdout under "Diagnostics", naming the resource and its problem) before the CLI's
+ * own (stderr: a locked stack, a missing stack). The engine's closing "update failed" adds nothing and is
+ * skipped. Any other error gives the first line of its message.
+ */
+export function failureReason(error: unknown): string {
+  const result = (error as { commandResult?: { stdout?: string; stderr?: string } } | null)?.commandResult;
+  if (result) {
+    const errorLines = (text = "") =>
+      text
+        .split("\n")
+        .map((line) => /^\s*error: (.+)$/.exec(line)?.[1].trim())
+        .filter((line): line is string => !!line);
+    const reasons = [...errorLines(result.stdout), ...errorLines(result.stderr)].filter(
+      (line) => !/^(update|preview|destroy|refresh) failed$/.test(line),
+    );
+    if (reasons.length > 0) return reasons[0];
+    const firstLine = (result.stderr ?? "").split("\n").find((line) => line.trim() !== "");
+    if (firstLine) return firstLine.trim();
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n").find((line) => line.trim() !== "") ?? "failed";
+}
+
+/**
+ * Failures of several environments: one line each, `<env>: <stack>: <reason>`, which the command line prints
+ * one per line.
+ */
+export class EnvironmentsFailed extends Error {
+  constructor(readonly failures: string[]) {
+    super(failures.join("\n"));
+    this.name = "EnvironmentsFailed";
+  }
+}
+
+/**
+ * The environments named, each once, in the order first named: `up prod prod` is one `up` of prod, since two
+ * runs of one stack would only fail on each other's lock.
+ */
+export function uniqueEnvironments(envs: string[]): string[] {
+  return [...new Set(envs)];
+}
+
+/**
  * Creates or updates environments, all at once: each its platform stack first, then its application stack.
  * `settings` are stack config values of the platform stacks (`size`, `kubernetesVersion`), kept for later runs.
  * Concurrent runs are safe: every operation names its stack, and the CLI replaces its workspace file atomically.
+ * An environment named twice is brought up once. When any fails, the others still finish, and the error lists
+ * one line per failed environment: the stack that failed and why.
  */
 export async function up(envs: string[], settings: Record<string, string>, options: Options): Promise<void> {
   const ws = await workspaces(options);
   const config = Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, { value }]));
+  const unique = uniqueEnvironments(envs);
   const results = await Promise.allSettled(
-    envs.map(async (env) => {
-      const platform = await Stack.createOrSelect(env, ws.platform);
-      if (Object.keys(config).length > 0) await platform.setAllConfig(config);
-      const platformResult = await platform.up({ onOutput: prefixed(`${env}/platform`, options.log) });
-      options.log(`${env}: platform: ${describeChanges(platformResult.summary.resourceChanges)}`);
-      const app = await Stack.createOrSelect(env, ws.app);
-      const appResult = await app.up({ onOutput: prefixed(`${env}/app`, options.log) });
-      options.log(`${env}: app: ${describeChanges(appResult.summary.resourceChanges)}`);
+    unique.map(async (env) => {
+      let stage = "platform";
+      try {
+        const platform = await Stack.createOrSelect(env, ws.platform);
+        if (Object.keys(config).length > 0) await platform.setAllConfig(config);
+        const platformResult = await platform.up({ onOutput: prefixed(`${env}/platform`, options.log) });
+        options.log(`${env}: platform: ${describeChanges(platformResult.summary.resourceChanges)}`);
+        stage = "app";
+        const app = await Stack.createOrSelect(env, ws.app);
+        const appResult = await app.up({ onOutput: prefixed(`${env}/app`, options.log) });
+        options.log(`${env}: app: ${describeChanges(appResult.summary.resourceChanges)}`);
+      } catch (error) {
+        throw new Error(`${env}: ${stage}: ${failureReason(error)}`);
+      }
     }),
   );
-  const failed = envs.filter((env, i) => {
-    const result = results[i];
-    if (result.status === "rejected")
-      prefixed(`${env}`, options.log)(`${(result.reason as Error).message}\n`);
-    return result.status === "rejected";
-  });
-  if (failed.length > 0) throw new Error(`up failed for ${failed.join(", ")}`);
+  const failures = results.flatMap((result) =>
+    result.status === "rejected" ? [(result.reason as Error).message] : [],
+  );
+  if (failures.length > 0) throw new EnvironmentsFailed(failures);
 }
 
 /** The resources of a stack that carry Pulumi's `protect` option. */
@@ -240,7 +291,7 @@ export async function kubeconfig(env: string, file: string, options: Options): P
 }
 
 /** The command line, parsed. */
-interface Parsed {
+export interface Parsed {
   command: string;
   envs: string[];
   set: Record<string, string>;
@@ -250,7 +301,11 @@ interface Parsed {
   pulumiRoot?: string;
 }
 
-function parse(argv: string[]): Parsed {
+/**
+ * Parses a command line; throws a {@link UsageError} (exit code 2) for a mistake. Environments named twice
+ * are kept once.
+ */
+export function parseCommandLine(argv: string[]): Parsed {
   const parsed: Parsed = { command: argv[0] ?? "", envs: [], set: {}, force: false, json: false };
   const value = (i: number, flag: string) => {
     if (argv[i + 1] === undefined) throw new UsageError(`${flag} needs a value`);
@@ -273,6 +328,7 @@ function parse(argv: string[]): Parsed {
     } else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else parsed.envs.push(arg);
   }
+  parsed.envs = uniqueEnvironments(parsed.envs);
   const envCount: Record<string, [number, number]> = {
     up: [1, Infinity],
     destroy: [1, 1],
@@ -309,7 +365,7 @@ export async function main(
   },
 ): Promise<number> {
   try {
-    const args = parse(argv);
+    const args = parseCommandLine(argv);
     const options: Options = { root: defaultRoot(), pulumiRoot: args.pulumiRoot, log: io.out };
     switch (args.command) {
       case "up":
@@ -334,7 +390,8 @@ export async function main(
       io.err(`error: ${error.message}\n${USAGE}`);
       return 2;
     }
-    io.err(`error: ${(error as Error).message}`);
+    const lines = error instanceof EnvironmentsFailed ? error.failures : [failureReason(error)];
+    for (const line of lines) io.err(`error: ${line}`);
     return 1;
   }
 }

@@ -4,8 +4,9 @@
  * environments come up at the same time from one program, each with its preset; they are listed with their
  * state and outputs; the application stacks read their platform through a stack reference, the kubeconfig
  * still a secret; one environment is updated and nothing else changes; the kubeconfig is written for its owner
- * only; a destroy of the protected prod without `--force` is refused and changes nothing; all three are
- * destroyed, leaving no stack and an empty emulator.
+ * only; an environment named twice is brought up once, and each failed one is reported in one line naming
+ * its stack and the reason; a destroy of the protected prod without `--force` is refused and changes nothing;
+ * all three are destroyed, leaving no stack and an empty emulator.
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -119,6 +120,11 @@ function clusters(): Record<string, { id: string; ha: boolean; version: string; 
       ]),
   );
 }
+
+/** The provider's refusal of a Kubernetes downgrade of the cluster to 1.31.9, as the engine reports it. */
+const downgradeRefusal = (running: string) =>
+  "pulumi-nodejs:dynamic/vendor-container:Kaas resource 'cluster': property kubernetesVersion value {1.31.9} " +
+  `has a problem: cannot go down from ${running} to 1.31.9: the service does not downgrade clusters`;
 
 const LIVE = (list: { status?: { state?: string | null } | null; metadata: { name?: string | null } }[]) =>
   list
@@ -279,6 +285,28 @@ it("writes the kubeconfig to a file only its owner can read, whatever the file a
   expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   const platform = await (await stackOf("platform", "dev")).outputs();
   expect(fs.readFileSync(file, "utf8")).toBe(platform.kubeconfig.value);
+});
+
+it("brings an environment named twice up once, and prints one line for each environment that failed", async () => {
+  s.clearRequests();
+  // A downgrade, which the provider refuses before any call: dev runs 1.33.2 and staging 1.32.5 by now.
+  const run = await environments("up", "dev", "dev", "staging", "--set", "kubernetesVersion=1.31.9");
+  expect({ code: run.code, stderr: run.stderr }).toEqual({
+    code: 1,
+    stderr: [
+      `error: dev: platform: ${downgradeRefusal("1.33.2")}`,
+      `error: staging: platform: ${downgradeRefusal("1.32.5")}`,
+      "",
+    ].join("\n"),
+  });
+  // One run of dev's platform stack (a second one would have failed on its lock), none of an application stack.
+  expect(
+    run.stdout
+      .split("\n")
+      .filter((line) => /^\[\w+\/\w+\] Updating \(/.test(line))
+      .sort(),
+  ).toEqual(["[dev/platform] Updating (dev):", "[staging/platform] Updating (staging):"]);
+  expect(s.mutations()).toEqual([]);
 });
 
 it("refuses to destroy the protected prod without --force, and changes nothing", async () => {

@@ -92,10 +92,23 @@ describe("the changelog", () => {
   });
 });
 
-it.each([["templates/kaas-typescript/package.json"], ["examples/environments/package.json"]])(
-  "%s depends on this version of the package",
-  (file) => {
-    expect(JSON.parse(read(file)).dependencies[PACKAGE.name]).toBe(`^${PACKAGE.version}`);
+it("templates/kaas-typescript/package.json depends on this version of the package", () => {
+  expect(JSON.parse(read("templates/kaas-typescript/package.json")).dependencies[PACKAGE.name]).toBe(
+    `^${PACKAGE.version}`,
+  );
+});
+
+// The examples run from a checkout of this repository: they take the package from it, and their lockfiles
+// (which `npm ci` installs from) record this version.
+it.each([["examples/environments"], ["examples/ci-pipeline"]])(
+  "%s depends on the package of this checkout, its lockfile at this version",
+  (folder) => {
+    expect(JSON.parse(read(`${folder}/package.json`)).dependencies[PACKAGE.name]).toBe("file:../..");
+    const lock = JSON.parse(read(`${folder}/package-lock.json`));
+    expect(lock.packages["node_modules/pulumi-vendor-container"]).toMatchObject({
+      version: PACKAGE.version,
+      resolved: "file:../..",
+    });
   },
 );
 
