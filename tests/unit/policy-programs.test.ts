@@ -1,7 +1,8 @@
 /**
- * The package's own programs meet its policy pack: the template (`templates/kaas-typescript`) and the platform
- * program of `examples/environments`, each stack run through Pulumi's mock monitor, and every rule of the pack,
- * mandatory and at its defaults, run on the resources the stack registers, as the engine runs them.
+ * The package's own programs meet its policy pack: the template (`templates/kaas-typescript`), the platform
+ * program of `examples/environments` and the programs of the other examples, each stack run through Pulumi's
+ * mock monitor, and every rule of the pack, mandatory and at its defaults, run on the resources the stack
+ * registers, as the engine runs them.
  */
 import path from "node:path";
 import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
@@ -173,4 +174,31 @@ describe("examples/environments: the platform stack of each environment", () => 
       retentionDays: 14,
     });
   });
+});
+
+describe("the examples' programs, in the stacks their READMEs create", () => {
+  it.each([
+    [
+      "examples/cluster",
+      "vendor-container-cluster",
+      "demo",
+      ["Kaas cluster", "KaasBackup nightly", "Registry images"],
+    ],
+    [
+      "examples/cluster",
+      "vendor-container-cluster",
+      "prod",
+      ["Kaas cluster", "KaasBackup nightly", "Registry images"],
+    ],
+    ["examples/kubernetes", "vendor-container-kubernetes", "dev", ["Kaas cluster"]],
+    ["examples/ci-pipeline", "vendor-container-pipeline", "dev", ["Kaas cluster", "KaasBackup nightly"]],
+    ["examples/ci-pipeline", "vendor-container-pipeline", "prod", ["Kaas cluster", "KaasBackup nightly"]],
+  ])(
+    "%s (project %s) passes every rule of the pack in stack %s, declaring %j",
+    async (folder, project, stack, resources) => {
+      const declared = await runProgram(path.join(ROOT, folder, "index.ts"), project, stack, {});
+      expect(declared.map((d) => `${d.kind} ${d.name}`).sort()).toEqual(resources);
+      expect(await violations(declared, stack)).toEqual([]);
+    },
+  );
 });
