@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { BACKUP_COMPUTED_KEYS, type ClusterReference, type KaasBackupInputs } from "../provider/backup/types";
-import type { Timeouts } from "../provider/kaas/types";
+import type { Timeouts } from "../provider/common/timeouts";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";

@@ -5,7 +5,7 @@
  * refuses the ones that cannot work before anything reaches the service.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { Timeouts } from "../provider/kaas/types";
+import type { Timeouts } from "../provider/common/timeouts";
 import type { KindName } from "../provider/kinds";
 
 /** The operations of `timeouts` and of Pulumi's `customTimeouts`. */

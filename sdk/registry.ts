@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { BillingPeriod, Timeouts } from "../provider/kaas/types";
+import type { Timeouts } from "../provider/common/timeouts";
+import type { BillingPeriod } from "../provider/kaas/types";
 import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";

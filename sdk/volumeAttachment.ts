@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { Timeouts } from "../provider/kaas/types";
+import type { Timeouts } from "../provider/common/timeouts";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";

@@ -1,6 +1,6 @@
 /** The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). */
 import type { Checked } from "../common/kind";
-import type { Timeouts } from "../kaas/types";
+import type { Timeouts } from "../common/timeouts";
 
 /** Arguments of a KaasBackup. */
 export interface KaasBackupInputs {

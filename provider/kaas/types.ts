@@ -3,19 +3,12 @@
  * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
  */
 import type { Checked } from "../common/kind";
+import type { Timeouts } from "../common/timeouts";
 
 /** Billing period of the service (api-notes "KaaS"). */
 export type BillingPeriod = "Hour" | "Month" | "Year";
 
-/** Create, update and delete deadlines, as durations like `"40m"`, `"1h30m"` or `"90s"`. */
-export interface Timeouts {
-  /** How long `create` waits for the cluster to become Active. Default `"40m"`. */
-  create?: string;
-  /** How long `update` waits for the cluster to become Active again. Default `"40m"`. */
-  update?: string;
-  /** How long `delete` waits for the cluster to be gone. Default `"30m"`. */
-  delete?: string;
-}
+export type { Timeouts } from "../common/timeouts";
 
 /** One node pool, matched by `name` (never by position). */
 export interface NodePoolArgs {
@@ -113,7 +106,7 @@ export interface KaasInputs {
   autoscalerProfile?: unknown;
   /** Also delete the elastic IPs the cluster used (e.g. for load balancers) when deleting it. Default `false`. */
   deleteOnCascade?: boolean;
-  /** Deadlines of create, update and delete. */
+  /** Deadlines of create (default `"40m"`), update (`"40m"`) and delete (`"30m"`). */
   timeouts?: Timeouts;
   /**
    * Adopt this existing cluster id instead of creating one (the engine's import does not work for dynamic

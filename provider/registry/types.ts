@@ -1,6 +1,7 @@
 /** The arguments and outputs of a Registry, as plain values (the SDK class wraps them). */
 import type { Checked } from "../common/kind";
-import type { BillingPeriod, Timeouts } from "../kaas/types";
+import type { Timeouts } from "../common/timeouts";
+import type { BillingPeriod } from "../kaas/types";
 
 /** Arguments of a Registry (fields from the reference; the spec does not show them). */
 export interface RegistryInputs {
