@@ -6,6 +6,7 @@
  * The real service takes 10-20 minutes to provision a cluster and 20-40 for a registry (api-notes
  * "Conventions on the wire"); the defaults here are deliberately fast for tests.
  */
+import { VERSION_PATTERN } from "../provider/kaas/version";
 
 /** Durations (milliseconds) of every asynchronous operation, measured on the emulator clock. */
 export interface Durations {
@@ -309,7 +310,10 @@ export function mergeConfig(base: EmulatorConfig, input: EmulatorConfigInput | u
   return merged;
 }
 
-/** Problems of a configuration (after a merge): durations and sizes are numbers >= 0, versions are named. */
+/**
+ * Problems of a configuration (after a merge): durations and sizes are numbers >= 0, versions are
+ * `major.minor` or `major.minor.patch`.
+ */
 export function checkConfig(config: EmulatorConfig): { fieldName: string; errorMessage: string }[] {
   const problems: { fieldName: string; errorMessage: string }[] = [];
   const nonNegative = (fieldName: string, value: unknown) => {
@@ -336,6 +340,12 @@ export function checkConfig(config: EmulatorConfig): { fieldName: string; errorM
         problems.push({
           fieldName: `kubernetesVersions[${i}]`,
           errorMessage: "must be a version string or {value}",
+        });
+      } else if (!VERSION_PATTERN.test(v.value)) {
+        // The emulator orders versions (downgrades, upgrades) as the provider does, which only orders these.
+        problems.push({
+          fieldName: `kubernetesVersions[${i}]`,
+          errorMessage: `"${v.value}" is not major.minor or major.minor.patch`,
         });
       }
     });

@@ -4,19 +4,13 @@
  */
 import { KaasInsert, KaasUpdate, NodePoolUpdate, type NodePoolRequest } from "../schemas/kaas";
 import { VolumeAction } from "../schemas/volume";
+import { compareVersions } from "../provider/kaas/version";
 import { deriveSecret } from "./auth";
 import { listEnvelope, parseListParams } from "./filter";
 import { beginDelete, beginUpdate } from "./lifecycle";
 import { ApiProblem, validationProblem } from "./problems";
 import { kaasUri, renderKaas } from "./render";
-import {
-  attachedSizeGb,
-  checkKaasInsert,
-  checkKaasUpdate,
-  checkPoolValues,
-  compareVersions,
-  limitsFor,
-} from "./rules";
+import { attachedSizeGb, checkKaasInsert, checkKaasUpdate, checkPoolValues, limitsFor } from "./rules";
 import {
   assertMutable,
   booleanQuery,

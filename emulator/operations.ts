@@ -5,6 +5,7 @@
  * them as methods.
  */
 import type { KaasResponse } from "../schemas/kaas";
+import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
 import { iso } from "./clock";
 import {
   CONFIG_KEYS,
@@ -19,7 +20,6 @@ import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
 import { resizePool } from "./kaas";
 import { ApiProblem, type WireFieldError } from "./problems";
 import type { AnyResponse } from "./render";
-import { compareVersions } from "./rules";
 import { notFound } from "./service";
 import type { AnyRecord, KaasRecord, Kind, LifeState } from "./store";
 import { checkWireOverrides } from "./wireOverrides";
@@ -140,6 +140,12 @@ export function stateSnapshot(core: EmulatorCore): EmulatorStateSnapshot {
 /** Simulates a platform upgrade job: the cluster's live version becomes `version` (higher than its own). */
 export function platformUpgrade(core: EmulatorCore, kaasId: string, version: string): KaasResponse {
   const rec = kaasOr404(core, kaasId);
+  if (!VERSION_PATTERN.test(version)) {
+    throw new ApiProblem("validation", {
+      detail: `A platform upgrade moves to a Kubernetes version; "${version}" is not one.`,
+      errors: [{ fieldName: "version", errorMessage: "must be major.minor or major.minor.patch" }],
+    });
+  }
   if (compareVersions(version, rec.props.kubernetesVersion) <= 0) {
     throw new ApiProblem("validation", {
       detail: `A platform upgrade moves the version up; KaaS "${kaasId}" runs ${rec.props.kubernetesVersion}.`,

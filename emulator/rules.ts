@@ -7,11 +7,20 @@ import type { BackupInsert } from "../schemas/backup";
 import type { MetadataRequest } from "../schemas/common";
 import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../schemas/kaas";
 import type { RegistryInsert } from "../schemas/registry";
+import { cidrWithin, PRIVATE_RANGES as PRIVATE_RANGE_TEXTS } from "../provider/common/cidr";
+import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
 import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "./config";
 import type { WireFieldError } from "./problems";
 import type { KaasRecord } from "./store";
 
 // ---- IPv4 and CIDR ----
+//
+// The ranges and the containment test are the provider's (provider/common/cidr.ts). The parsing here is the
+// emulator's stricter reading of what the service accepts, on purpose: an octet with a leading zero is refused
+// (`010.0.0.0/8`: parsers in the inet_aton tradition read it as octal, so which network it names is ambiguous), and an
+// address with host bits set (`10.0.0.1/16`) is refused as a node CIDR (`checkNodeCidr`). The provider's
+// check accepts both and leaves the refusal to the service; it also has no parser of a bare address, which an
+// authorized IP range may be.
 
 /** A parsed IPv4 CIDR: network base as an unsigned 32-bit number and prefix length. */
 export interface Cidr {
@@ -33,6 +42,7 @@ export function parseIPv4(text: string): number | undefined {
   return value;
 }
 
+/** The network mask of a prefix length, as an unsigned 32-bit number. */
 function maskOf(prefix: number): number {
   return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
 }
@@ -48,22 +58,16 @@ export function parseCidr(text: string): (Cidr & { hostBitsSet: boolean }) | und
   return { base, prefix, hostBitsSet: base !== address };
 }
 
-/** True when `inner` lies entirely inside `outer`. */
-export function cidrWithin(inner: Cidr, outer: Cidr): boolean {
-  return inner.prefix >= outer.prefix && (inner.base & maskOf(outer.prefix)) >>> 0 === outer.base;
-}
-
 /** True when the two ranges share an address. */
 export function cidrOverlaps(a: Cidr, b: Cidr): boolean {
   return cidrWithin(a, b) || cidrWithin(b, a);
 }
 
-/** The private ranges a node CIDR must lie in (spec §2.2, §8). */
-export const PRIVATE_RANGES: Cidr[] = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"].map(
-  (t) => parseCidr(t) as Cidr,
-);
+/** The private ranges a node CIDR must lie in (spec §2.2, §8), parsed. */
+const PRIVATE_RANGES: Cidr[] = PRIVATE_RANGE_TEXTS.map((text) => parseCidr(text) as Cidr);
 
-const NODE_CIDR_RANGES_TEXT = "10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16";
+/** The private ranges as a refusal names them: `10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16`. */
+const NODE_CIDR_RANGES_TEXT = `${PRIVATE_RANGE_TEXTS.slice(0, -1).join(", ")} or ${PRIVATE_RANGE_TEXTS.at(-1)}`;
 
 /** Problems of a node CIDR address (spec §8). */
 export function checkNodeCidr(address: string, fieldName: string): WireFieldError[] {
@@ -79,17 +83,10 @@ export function checkNodeCidr(address: string, fieldName: string): WireFieldErro
 }
 
 // ---- Kubernetes versions ----
-
-/** Compares dotted versions numerically (`1.33.10` > `1.33.9`). */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  const pb = b.split(".").map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return Math.sign(d);
-  }
-  return 0;
-}
+//
+// Versions are ordered by the provider's `compareVersions` (provider/kaas/version.ts), which orders
+// `major.minor[.patch]` versions only. The configuration admits no other (config.ts `checkConfig`), so a
+// stored version always has that form; a requested one is compared only when it has it too.
 
 function checkAdmissibleVersion(value: string, config: EmulatorConfig, fieldName: string): WireFieldError[] {
   const admissible = config.kubernetesVersions.map((v) => v.value);
@@ -359,7 +356,8 @@ export function checkKaasUpdate(body: KaasUpdate, rec: KaasRecord, config: Emula
   if (p.kubernetesVersion) {
     const value = p.kubernetesVersion.value;
     const field = "properties.kubernetesVersion.value";
-    if (compareVersions(value, rec.props.kubernetesVersion) < 0) {
+    const ordered = VERSION_PATTERN.test(value) && VERSION_PATTERN.test(rec.props.kubernetesVersion);
+    if (ordered && compareVersions(value, rec.props.kubernetesVersion) < 0) {
       errors.push({
         fieldName: field,
         errorMessage: `cannot downgrade from ${rec.props.kubernetesVersion} to ${value}`,

@@ -315,6 +315,33 @@ describe("Kubernetes upgrades", () => {
       },
     ]);
   });
+
+  it("orders only major.minor[.patch] versions: any other is refused as not admissible, not as a downgrade", async () => {
+    const id = await activeKaas();
+    // Read digit by digit, `v1.34.1` would sort below 1.32.5 and `1.34.1-rc.1` above it.
+    for (const value of ["v1.34.1", "1.34.1-rc.1"]) {
+      const answer = await put(`/kaas/${id}`, {
+        metadata: { name: "prod" },
+        properties: { kubernetesVersion: { value } },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.json.errors).toEqual([
+        {
+          fieldName: "properties.kubernetesVersion.value",
+          errorMessage: `"${value}" is not an admissible Kubernetes version (admissible: 1.31.9, 1.32.5, 1.33.2, 1.34.1)`,
+        },
+      ]);
+    }
+    const upgraded = await raw(`${h.url}/_emulator/kaas/${id}/platform-upgrade`, {
+      method: "POST",
+      body: { version: "1.34.1-rc.1" },
+      token: null,
+    });
+    expect(upgraded.status).toBe(400);
+    expect(upgraded.json.errors).toEqual([
+      { fieldName: "version", errorMessage: "must be major.minor or major.minor.patch" },
+    ]);
+  });
 });
 
 describe("cluster rules", () => {

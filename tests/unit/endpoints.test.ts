@@ -2,6 +2,10 @@
  * The endpoint table (`schemas/endpoints.ts`) is the one list of the API's endpoints: the emulator serves
  * every endpoint of it, and each public method of the REST client sends the request its table entry
  * describes, on a path the emulator routes to that same endpoint with the same (decoded) parameters.
+ *
+ * The expected request lines are written out here, not computed from the table, so that a wrong method or
+ * path in the table fails these tests; they are in turn checked against the record of the published
+ * interface (schemas/published/interface.json).
  */
 import { StaticTokenSource } from "../../rest/auth";
 import { VendorContainerClient } from "../../rest/client";
@@ -9,6 +13,60 @@ import type { HttpResult, RequestSpec } from "../../rest/http";
 import { resolveSettings } from "../../rest/settings";
 import { ENDPOINTS, ENDPOINT_NAMES, expandPath, type EndpointName } from "../../schemas/endpoints";
 import { API_ROUTES, matchRoute } from "../../emulator/routes";
+import { loadPublishedRecord } from "./support/published-interface";
+
+/**
+ * Every endpoint's request line as the published interface spells it, in table order (which is the
+ * emulator's route order and so the order of a 405's `Allow` header).
+ */
+const WIRE: [EndpointName, string][] = [
+  ["createKaas", "POST /projects/{projectId}/providers/Vendor.Container/kaas"],
+  ["listKaas", "GET /projects/{projectId}/providers/Vendor.Container/kaas"],
+  ["getKaas", "GET /projects/{projectId}/providers/Vendor.Container/kaas/{id}"],
+  ["updateKaas", "PUT /projects/{projectId}/providers/Vendor.Container/kaas/{id}"],
+  ["deleteKaas", "DELETE /projects/{projectId}/providers/Vendor.Container/kaas/{id}"],
+  ["downloadKubeconfig", "GET /projects/{projectId}/providers/Vendor.Container/kaas/{id}/download"],
+  ["detachVolumeFromCluster", "POST /projects/{projectId}/providers/Vendor.Container/kaas/{id}/detach"],
+  [
+    "updateNodePool",
+    "PUT /projects/{projectId}/providers/Vendor.Container/kaas/{id}/nodePools/{nodePoolName}",
+  ],
+  [
+    "attachVolume",
+    "POST /projects/{projectId}/providers/Vendor.Container/kaas/{id}/nodePools/{nodePoolId}/nodes/{nodeId}/attach",
+  ],
+  [
+    "detachVolumeFromNode",
+    "POST /projects/{projectId}/providers/Vendor.Container/kaas/{id}/nodePools/{nodePoolId}/nodes/{nodeId}/detach",
+  ],
+  ["createBackup", "POST /projects/{projectId}/providers/Vendor.Container/kaas/{kaasId}/backups"],
+  ["listBackups", "GET /projects/{projectId}/providers/Vendor.Container/kaas/{kaasId}/backups"],
+  ["getBackup", "GET /projects/{projectId}/providers/Vendor.Container/kaas/{kaasId}/backups/{id}"],
+  ["updateBackup", "PUT /projects/{projectId}/providers/Vendor.Container/kaas/{kaasId}/backups/{id}"],
+  ["deleteBackup", "DELETE /projects/{projectId}/providers/Vendor.Container/kaas/{kaasId}/backups/{id}"],
+  ["createRegistry", "POST /projects/{projectId}/providers/Vendor.Container/registries"],
+  ["listRegistries", "GET /projects/{projectId}/providers/Vendor.Container/registries"],
+  ["getRegistry", "GET /projects/{projectId}/providers/Vendor.Container/registries/{id}"],
+  ["updateRegistry", "PUT /projects/{projectId}/providers/Vendor.Container/registries/{id}"],
+  ["deleteRegistry", "DELETE /projects/{projectId}/providers/Vendor.Container/registries/{id}"],
+  [
+    "resetAdminPassword",
+    "PUT /projects/{projectId}/providers/Vendor.Container/registries/{id}/resetAdminPassword",
+  ],
+];
+
+/**
+ * A request line with every path parameter written `{}`. Parameter names are not on the wire, and the table's
+ * are not the published ones (the published record calls the pool `nodePoolName` in one path and `nodePoolId`
+ * in another); which value goes in which segment is pinned by the concrete paths of `CALLS` below.
+ */
+const shape = (line: string) => line.replace(/\{\w+\}|:\w+/g, "{}");
+
+/** The request line of a table pattern, below the published prefix (spec §4: `P`). */
+const requestLine = (method: string, pattern: string) =>
+  shape(`${method} /projects/{projectId}/providers/Vendor.Container${pattern}`);
+
+const EXPECTED_LINES = WIRE.map(([name, line]) => [name, shape(line)]);
 
 /** Parameter values that each need encoding in a path segment. */
 const PROJECT = "proj one";
@@ -32,65 +90,187 @@ function stubbedClient() {
   return { client, sent };
 }
 
-/** Each public method of the client, the endpoint it calls and the path parameters it passes. */
-const CALLS: [EndpointName, (c: VendorContainerClient) => Promise<unknown>, Record<string, string>][] = [
-  ["createKaas", (c) => c.createKaas(PROJECT, { properties: {} } as never), {}],
-  ["listKaas", (c) => c.listKaas(PROJECT), {}],
-  ["getKaas", (c) => c.getKaas(PROJECT, ID), { id: ID }],
-  ["updateKaas", (c) => c.updateKaas(PROJECT, ID, {} as never), { id: ID }],
-  ["deleteKaas", (c) => c.deleteKaas(PROJECT, ID), { id: ID }],
-  ["downloadKubeconfig", (c) => c.downloadKubeconfig(PROJECT, ID), { id: ID }],
-  ["detachVolumeFromCluster", (c) => c.detachVolumeFromCluster(PROJECT, ID, URI), { id: ID }],
-  ["updateNodePool", (c) => c.updateNodePool(PROJECT, ID, POOL, {} as never), { id: ID, pool: POOL }],
-  ["attachVolume", (c) => c.attachVolume(PROJECT, ID, POOL, NODE, URI), { id: ID, pool: POOL, node: NODE }],
+/**
+ * Each public method of the client, the endpoint it calls, the request line it sends (with the parameter
+ * values above, encoded) and the path parameters the emulator decodes from it.
+ */
+const CALLS: [
+  EndpointName,
+  (c: VendorContainerClient) => Promise<unknown>,
+  string,
+  Record<string, string>,
+][] = [
+  [
+    "createKaas",
+    (c) => c.createKaas(PROJECT, { properties: {} } as never),
+    "POST /projects/proj%20one/providers/Vendor.Container/kaas",
+    {},
+  ],
+  ["listKaas", (c) => c.listKaas(PROJECT), "GET /projects/proj%20one/providers/Vendor.Container/kaas", {}],
+  [
+    "getKaas",
+    (c) => c.getKaas(PROJECT, ID),
+    "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
+    { id: ID },
+  ],
+  [
+    "updateKaas",
+    (c) => c.updateKaas(PROJECT, ID, {} as never),
+    "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
+    { id: ID },
+  ],
+  [
+    "deleteKaas",
+    (c) => c.deleteKaas(PROJECT, ID),
+    "DELETE /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
+    { id: ID },
+  ],
+  [
+    "downloadKubeconfig",
+    (c) => c.downloadKubeconfig(PROJECT, ID),
+    "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/download",
+    { id: ID },
+  ],
+  [
+    "detachVolumeFromCluster",
+    (c) => c.detachVolumeFromCluster(PROJECT, ID, URI),
+    "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/detach",
+    { id: ID },
+  ],
+  [
+    "updateNodePool",
+    (c) => c.updateNodePool(PROJECT, ID, POOL, {} as never),
+    "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a",
+    { id: ID, pool: POOL },
+  ],
+  [
+    "attachVolume",
+    (c) => c.attachVolume(PROJECT, ID, POOL, NODE, URI),
+    "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a/nodes/node%251/attach",
+    { id: ID, pool: POOL, node: NODE },
+  ],
   [
     "detachVolumeFromNode",
     (c) => c.detachVolumeFromNode(PROJECT, ID, POOL, NODE, URI),
+    "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a/nodes/node%251/detach",
     { id: ID, pool: POOL, node: NODE },
   ],
-  ["createBackup", (c) => c.createBackup(PROJECT, KAAS_ID, {} as never), { kaasId: KAAS_ID }],
-  ["listBackups", (c) => c.listBackups(PROJECT, KAAS_ID), { kaasId: KAAS_ID }],
-  ["getBackup", (c) => c.getBackup(PROJECT, KAAS_ID, ID), { kaasId: KAAS_ID, id: ID }],
-  ["updateBackup", (c) => c.updateBackup(PROJECT, KAAS_ID, ID, {} as never), { kaasId: KAAS_ID, id: ID }],
-  ["deleteBackup", (c) => c.deleteBackup(PROJECT, KAAS_ID, ID), { kaasId: KAAS_ID, id: ID }],
-  ["createRegistry", (c) => c.createRegistry(PROJECT, {} as never), {}],
-  ["listRegistries", (c) => c.listRegistries(PROJECT), {}],
-  ["getRegistry", (c) => c.getRegistry(PROJECT, ID), { id: ID }],
-  ["updateRegistry", (c) => c.updateRegistry(PROJECT, ID, {} as never), { id: ID }],
-  ["deleteRegistry", (c) => c.deleteRegistry(PROJECT, ID), { id: ID }],
-  ["resetAdminPassword", (c) => c.resetAdminPassword(PROJECT, ID), { id: ID }],
+  [
+    "createBackup",
+    (c) => c.createBackup(PROJECT, KAAS_ID, {} as never),
+    "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups",
+    { kaasId: KAAS_ID },
+  ],
+  [
+    "listBackups",
+    (c) => c.listBackups(PROJECT, KAAS_ID),
+    "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups",
+    { kaasId: KAAS_ID },
+  ],
+  [
+    "getBackup",
+    (c) => c.getBackup(PROJECT, KAAS_ID, ID),
+    "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
+    { kaasId: KAAS_ID, id: ID },
+  ],
+  [
+    "updateBackup",
+    (c) => c.updateBackup(PROJECT, KAAS_ID, ID, {} as never),
+    "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
+    { kaasId: KAAS_ID, id: ID },
+  ],
+  [
+    "deleteBackup",
+    (c) => c.deleteBackup(PROJECT, KAAS_ID, ID),
+    "DELETE /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
+    { kaasId: KAAS_ID, id: ID },
+  ],
+  [
+    "createRegistry",
+    (c) => c.createRegistry(PROJECT, {} as never),
+    "POST /projects/proj%20one/providers/Vendor.Container/registries",
+    {},
+  ],
+  [
+    "listRegistries",
+    (c) => c.listRegistries(PROJECT),
+    "GET /projects/proj%20one/providers/Vendor.Container/registries",
+    {},
+  ],
+  [
+    "getRegistry",
+    (c) => c.getRegistry(PROJECT, ID),
+    "GET /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
+    { id: ID },
+  ],
+  [
+    "updateRegistry",
+    (c) => c.updateRegistry(PROJECT, ID, {} as never),
+    "PUT /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
+    { id: ID },
+  ],
+  [
+    "deleteRegistry",
+    (c) => c.deleteRegistry(PROJECT, ID),
+    "DELETE /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
+    { id: ID },
+  ],
+  [
+    "resetAdminPassword",
+    (c) => c.resetAdminPassword(PROJECT, ID),
+    "PUT /projects/proj%20one/providers/Vendor.Container/registries/k%2F1/resetAdminPassword",
+    { id: ID },
+  ],
 ];
 
-it("the emulator serves every endpoint of the table, in table order, and nothing else", () => {
-  expect(API_ROUTES.map((r) => [r.endpoint, r.method, r.pattern])).toEqual(
-    ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name].method, ENDPOINTS[name].path]),
+/** The creates: a create whose fate is unknown is not re-sent (rest/http.ts); any other request may be. */
+const NOT_IDEMPOTENT: EndpointName[] = ["createKaas", "createBackup", "createRegistry"];
+
+it("the table has the published method and path of every endpoint, in this order, and nothing else", () => {
+  expect(
+    ENDPOINT_NAMES.map((name) => [name, requestLine(ENDPOINTS[name].method, ENDPOINTS[name].path)]),
+  ).toEqual(EXPECTED_LINES);
+});
+
+it("the request lines written here are the published record's operations, all of them", () => {
+  const paths = loadPublishedRecord().paths as Record<string, Record<string, unknown>>;
+  const published = Object.entries(paths).flatMap(([route, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${route}`),
   );
+  expect(published.sort()).toEqual(WIRE.map(([, line]) => line).sort());
+});
+
+it("the emulator serves every endpoint on its published method and path, in this order, and nothing else", () => {
+  expect(API_ROUTES.map((r) => [r.endpoint, requestLine(r.method, r.pattern)])).toEqual(EXPECTED_LINES);
   expect(API_ROUTES.every((r) => typeof r.handler === "function")).toBe(true);
-  expect(ENDPOINT_NAMES).toHaveLength(21);
 });
 
-it("the client calls cover every endpoint of the table once", () => {
-  expect(CALLS.map(([name]) => name)).toEqual(ENDPOINT_NAMES);
+it("the client calls cover every endpoint once", () => {
+  expect(CALLS.map(([name]) => name)).toEqual(WIRE.map(([name]) => name));
 });
 
-it.each(CALLS)("%s sends its table entry on a path the emulator routes to it", async (name, call, params) => {
-  const { client, sent } = stubbedClient();
-  await call(client);
-  const endpoint = ENDPOINTS[name];
-  expect(sent).toHaveLength(1);
-  expect(sent[0]).toMatchObject({
-    method: endpoint.method,
-    projectId: PROJECT,
-    path: expandPath(endpoint.path, params),
-    idempotent: endpoint.idempotent,
-  });
-  expect(sent[0].bodySchema).toBe("body" in endpoint ? endpoint.body : undefined);
-  expect(sent[0].responseSchema).toBe("response" in endpoint ? endpoint.response : undefined);
-  expect(sent[0].responseType).toBe(endpoint.responseType === "text" ? "text" : undefined);
+it.each(CALLS)(
+  "%s sends its request line and table entry, on a path the emulator routes to it",
+  async (name, call, line, params) => {
+    const { client, sent } = stubbedClient();
+    await call(client);
+    expect(sent).toHaveLength(1);
+    const [request] = sent;
+    expect(`${request.method} ${client.http.fullPath(request.projectId, request.path)}`).toBe(line);
+    expect(request.idempotent).toBe(!NOT_IDEMPOTENT.includes(name));
+    expect(request.responseType).toBe(name === "downloadKubeconfig" ? "text" : undefined);
+    // The client hands the table's own schemas to the HTTP layer, which validates with them.
+    const endpoint = ENDPOINTS[name];
+    expect(request.bodySchema).toBe("body" in endpoint ? endpoint.body : undefined);
+    expect(request.responseSchema).toBe("response" in endpoint ? endpoint.response : undefined);
 
-  const match = matchRoute(API_ROUTES, sent[0].method, sent[0].path);
-  expect(match).toEqual({ kind: "found", route: API_ROUTES[ENDPOINT_NAMES.indexOf(name)], params });
-});
+    expect(matchRoute(API_ROUTES, request.method, request.path)).toEqual({
+      kind: "found",
+      route: expect.objectContaining({ endpoint: name }),
+      params,
+    });
+  },
+);
 
 it("volume actions send {volume: {uri}}", async () => {
   const { client, sent } = stubbedClient();
