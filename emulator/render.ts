@@ -6,7 +6,7 @@
  * `schemas/`, which the integration tests check. The wire readings `nodeIds`, `dataCenter` and `states` (config.ts
  * `WireReadings`) are read on every rendering, so `PUT /_emulator/config` applies to the next answer.
  */
-import type { BackupResponse } from "../schemas/backup";
+import type { BackupResponse } from "../schemas/kaasBackup";
 import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
 import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";

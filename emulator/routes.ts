@@ -4,7 +4,7 @@
  * method on this route" (405).
  */
 import { ENDPOINTS, ENDPOINT_NAMES, type EndpointMethod, type EndpointName } from "../schemas/endpoints";
-import * as backups from "./backups";
+import * as backups from "./kaasBackups";
 import * as kaas from "./kaas";
 import * as registries from "./registries";
 import type { ApiRequest, Reply, Service } from "./service";

@@ -3,7 +3,7 @@
  * rule reports a field error naming the field in the request's spelling; all problems are reported at once.
  * The functions are pure: they read the request, the stored record and the configuration.
  */
-import type { BackupInsert } from "../schemas/backup";
+import type { BackupInsert } from "../schemas/kaasBackup";
 import type { MetadataRequest } from "../schemas/common";
 import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../schemas/kaas";
 import type { RegistryInsert } from "../schemas/registry";

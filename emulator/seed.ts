@@ -6,7 +6,7 @@
  */
 import type { KaasInsert } from "../schemas/kaas";
 import type { RegistryInsert } from "../schemas/registry";
-import { newBackupRecord } from "./backups";
+import { newBackupRecord } from "./kaasBackups";
 import type { EmulatorCore } from "./core";
 import { newKaasRecord } from "./kaas";
 import { ApiProblem, type WireFieldError } from "./problems";

@@ -7,7 +7,7 @@
 import { configure as storeConfig, type ConfigSource } from "./common/context";
 import { quietFailures } from "./common/quiet";
 import type { CheckFailure, Inputs } from "./common/check";
-import { KaasBackupProvider } from "./backup/descriptor";
+import { KaasBackupProvider } from "./kaasBackup/descriptor";
 import { KaasProvider } from "./kaas/descriptor";
 import { RegistryProvider } from "./registry/descriptor";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";

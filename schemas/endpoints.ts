@@ -7,7 +7,7 @@
  * of the REST client.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./backup";
+import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./kaasBackup";
 import type { ListPage } from "./common";
 import { KaasInsert, KaasList, KaasResponse, KaasUpdate, NodePoolUpdate } from "./kaas";
 import {

@@ -12,7 +12,7 @@ export { isVendorApiError, VendorApiError } from "../rest/errors";
 // Types the API above refers to, exported so programs can name them (and the API reference shows them).
 export type { DeepInput, ResourceArgs } from "./inputs";
 export type { BillingPeriod, IdentityArgs, KaasComputed, NodeCidrArgs } from "../provider/kaas/types";
-export type { KaasBackupComputed } from "../provider/backup/types";
+export type { KaasBackupComputed } from "../provider/kaasBackup/types";
 export type { RegistryComputed } from "../provider/registry/types";
 export type { VolumeAttachmentComputed } from "../provider/volumeAttachment/types";
 export type { VendorSettings } from "../rest/settings";

@@ -1,5 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { BACKUP_COMPUTED_KEYS, type ClusterReference, type KaasBackupInputs } from "../provider/backup/types";
+import {
+  BACKUP_COMPUTED_KEYS,
+  type ClusterReference,
+  type KaasBackupInputs,
+} from "../provider/kaasBackup/types";
 import type { Timeouts } from "../provider/common/timeouts";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
@@ -7,7 +11,7 @@ import { optionInputs, readOnlyProps } from "./options";
 import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
-export type { ClusterReference, KaasBackupInputs } from "../provider/backup/types";
+export type { ClusterReference, KaasBackupInputs } from "../provider/kaasBackup/types";
 
 /** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;

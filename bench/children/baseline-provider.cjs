@@ -27,7 +27,7 @@ const {
 const { VendorContainerClient } = require("../../dist/rest/client");
 const { resolveSettings } = require("../../dist/rest/settings");
 const { insertBody } = require("../../dist/provider/kaas/mapping");
-const { backupInsertBody } = require("../../dist/provider/backup/mapping");
+const { backupInsertBody } = require("../../dist/provider/kaasBackup/mapping");
 const { registryInsertBody } = require("../../dist/provider/registry/mapping");
 
 const client = new VendorContainerClient(resolveSettings(() => undefined));

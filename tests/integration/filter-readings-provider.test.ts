@@ -11,11 +11,11 @@
  */
 import type { WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
-import { backupInsertBody } from "../../provider/backup/mapping";
+import { backupInsertBody } from "../../provider/kaasBackup/mapping";
 import type { Inputs } from "../../provider/common/check";
 import { insertBody } from "../../provider/kaas/mapping";
 import { registryInsertBody } from "../../provider/registry/mapping";
-import type { CheckedKaasBackupInputs } from "../../provider/backup/types";
+import type { CheckedKaasBackupInputs } from "../../provider/kaasBackup/types";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
 import { expectedOwnerTag } from "../support/creation-token";

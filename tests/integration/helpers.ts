@@ -7,7 +7,7 @@ import { mulberry32 } from "../../emulator/faults";
 import { VendorContainerClient, type ClientOptions } from "../../rest/client";
 import type { RetryPolicy } from "../../rest/retry";
 import type { VendorSettings } from "../../rest/settings";
-import type { BackupInsert } from "../../schemas/backup";
+import type { BackupInsert } from "../../schemas/kaasBackup";
 import type { KaasInsert, NodePoolRequest } from "../../schemas/kaas";
 import type { RegistryInsert } from "../../schemas/registry";
 

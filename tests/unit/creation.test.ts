@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { BACKUP } from "../../provider/backup/descriptor";
+import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import type { Inputs } from "../../provider/common/check";
 import { backendIdentity, normaliseBackendUrl, resetBackendIdentity } from "../../provider/common/context";
 import { checkArguments, type ArgumentTable } from "../../provider/common/kind";

@@ -5,7 +5,7 @@
  * tables; kind-contracts.test.ts drives each one through the public provider interface.
  */
 import fc from "fast-check";
-import { BACKUP } from "../../provider/backup/descriptor";
+import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import type { DiffResult, DiffTable } from "../../provider/common/diff";
 import type { CheckContext } from "../../provider/common/kind";

@@ -22,7 +22,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { InternalAxiosRequestConfig } from "axios";
 import type { Inputs } from "../../provider/common/check";
 import { checkKind } from "../../provider/common/kindProvider";
-import { BACKUP } from "../../provider/backup/descriptor";
+import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { REGISTRY } from "../../provider/registry/descriptor";
 import { updateMetadata } from "../../provider/common/resource";

@@ -3,7 +3,7 @@
  * must not read them from the implementation. The `satisfies` clauses make the type check fail when an
  * output is added to or removed from a kind's `*Computed` type without updating the lists here.
  */
-import type { KaasBackupComputed } from "../../../provider/backup/types";
+import type { KaasBackupComputed } from "../../../provider/kaasBackup/types";
 import type { KaasComputed } from "../../../provider/kaas/types";
 import type { RegistryComputed } from "../../../provider/registry/types";
 import type { VolumeAttachmentComputed } from "../../../provider/volumeAttachment/types";

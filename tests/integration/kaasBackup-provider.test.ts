@@ -1,7 +1,7 @@
 /** The KaasBackup provider against the emulator. */
 import type { KindProvider } from "../../provider";
-import { backupInsertBody } from "../../provider/backup/mapping";
-import type { CheckedKaasBackupInputs } from "../../provider/backup/types";
+import { backupInsertBody } from "../../provider/kaasBackup/mapping";
+import type { CheckedKaasBackupInputs } from "../../provider/kaasBackup/types";
 import { expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,

@@ -1,5 +1,5 @@
 /** Backup handlers (spec §4.2): backups are addressed under their cluster, which must exist (404 otherwise). */
-import { BackupInsert, BackupUpdate } from "../schemas/backup";
+import { BackupInsert, BackupUpdate } from "../schemas/kaasBackup";
 import { listEnvelope, parseListParams } from "./filter";
 import { beginDelete, beginUpdate } from "./lifecycle";
 import { ApiProblem } from "./problems";

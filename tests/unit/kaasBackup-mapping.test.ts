@@ -2,9 +2,9 @@
  * KaasBackup wire mapping: the computed outputs of a service answer (exact values, sparse answers, no
  * undefined), their agreement with the computed-key list, and a state written before some outputs existed.
  */
-import { BACKUP } from "../../provider/backup/descriptor";
+import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import { checkKind, diffKind } from "../../provider/common/kindProvider";
-import { backupComputed, backupLiveInputs } from "../../provider/backup/mapping";
+import { backupComputed, backupLiveInputs } from "../../provider/kaasBackup/mapping";
 import { BACKUP_OUTPUTS } from "./support/kind-outputs";
 import type { BackupResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
