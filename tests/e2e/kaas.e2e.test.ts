@@ -166,13 +166,25 @@ describe.each<[string, WireReadings]>([
     expect(s.mutations()).toEqual(["PUT /kaas/kaas-0002"]);
     expect(values(result.outputs)["cluster.kaasId"]).toBe("kaas-0002");
     await adopted.preview({ expectNoChanges: true });
-    // The adopting stack lets go of it without deleting it: the first stack still owns the cluster.
+    // The adopting stack lets go of it without deleting it. The cluster keeps the adopting stack's owner tag, so
+    // the first stack, which still tracks it, refuses to delete it without the override (the last test).
     await adopted.workspace.removeStack("adopt", { force: true });
   });
 
-  it("destroys the cluster and leaves the service empty", async () => {
+  it("destroys the cluster another stack adopted only with the override, and leaves the service empty", async () => {
     s.clearRequests();
-    const result = await stack.destroy();
+    await expect(stack.destroy()).rejects.toThrow(
+      'Kaas "cluster": refusing to delete cluster kaas-0002: its owner tag names "kaas-adopt/adopt/cluster", a ' +
+        'resource of stack "kaas-adopt/adopt", and this is stack "kaas/dev"',
+    );
+    expect(s.mutations()).toEqual([]);
+    const allowed = await s.stack(
+      "dev",
+      stack.workspace.workDir,
+      {},
+      { VENDOR_ALLOW_FOREIGN_DELETE: "true" },
+    );
+    const result = await allowed.destroy();
     expect(result.summary.resourceChanges).toEqual({ delete: 2 });
     expect(s.mutations()).toEqual(["DELETE /kaas/kaas-0002"]);
     s.emulator.emulator.advanceClock(60_000);

@@ -142,7 +142,8 @@ describe.each<[string, WireReadings]>([
     expect(values(result.outputs)["nightly.backupId"]).toBe("backup-0002");
     expect(values(result.outputs)["nightly.state"]).toBe("Active");
     await adopting.preview({ expectNoChanges: true });
-    // The adopting stack lets go of it without deleting it: the first stack still owns the backup.
+    // The adopting stack lets go of it without deleting it. The backup keeps the adopting stack's owner tag, so
+    // the first stack, which still tracks it, refuses to delete it without the override (the last test).
     await adopting.workspace.removeStack("adopt", { force: true });
     expect(s.emulator.emulator.state().backups.map((b) => b.metadata.id)).toEqual(["backup-0002"]);
   });
@@ -237,15 +238,31 @@ describe.each<[string, WireReadings]>([
     await expectSettled();
   });
 
-  it("destroys everything, detaching the volume and deleting the backup before the cluster goes", async () => {
+  it("destroys everything, the adopted-away backup only with the override, and the cluster after it", async () => {
     s.clearRequests();
-    const result = await stack.destroy();
-    expect(result.summary.resourceChanges).toEqual({ delete: 6 });
-    const calls = s.mutations();
-    const detach = `POST ${nodePath(nodes[1])}/detach`;
     const backupDelete = `DELETE /kaas/${KAAS}/backups/backup-0002`;
     const clusterDelete = `DELETE /kaas/${KAAS}`;
-    expect([...calls].sort()).toEqual(
+    // The backup carries the owner tag of the stack that adopted it: this stack may not delete it, and the
+    // cluster, which the backup depends on, stays too.
+    await expect(stack.destroy()).rejects.toThrow(
+      'KaasBackup "nightly": refusing to delete backup backup-0002: its owner tag names ' +
+        '"kinds-adopt/adopt/nightly", a resource of stack "kinds-adopt/adopt", and this is stack "kinds/dev"',
+    );
+    const refused = s.mutations();
+    expect(refused).not.toContain(backupDelete);
+    expect(refused).not.toContain(clusterDelete);
+
+    const allowed = await s.stack(
+      "dev",
+      stack.workspace.workDir,
+      {},
+      { VENDOR_ALLOW_FOREIGN_DELETE: "true" },
+    );
+    s.clearRequests();
+    await allowed.destroy();
+    const calls = s.mutations();
+    const detach = `POST ${nodePath(nodes[1])}/detach`;
+    expect([...refused, ...calls].sort()).toEqual(
       [
         detach,
         backupDelete,
@@ -254,7 +271,6 @@ describe.each<[string, WireReadings]>([
         "DELETE /registries/registry-0002",
       ].sort(),
     );
-    expect(calls.indexOf(detach)).toBeLessThan(calls.indexOf(clusterDelete));
     expect(calls.indexOf(backupDelete)).toBeLessThan(calls.indexOf(clusterDelete));
     s.emulator.emulator.advanceClock(60_000);
     const left = s.emulator.emulator.state();
