@@ -1,39 +1,31 @@
 /**
  * Typed client of every endpoint of spec §4. The endpoints are listed once, in `schemas/endpoints.ts` (method,
- * path, body and response schemas, idempotency), which the emulator's routes are built from too; each method
- * here is a thin call of `request` over that table, which hands the rest to the choke point
- * (`HttpClient.request`).
+ * path, query, body and response schemas, idempotency, the read that probes a busy target), which the
+ * emulator's routes are built from too. One typed `call(name, params, body, query)` sends any of them through
+ * the choke point (`HttpClient.request`) and answers the table's response type; what is special stays as
+ * small functions on top: lookups that map "gone" to undefined (`find`), pages with unreadable items
+ * (`list`, `iterate`), the kubeconfig decode, waiting.
  */
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { ListPage } from "../schemas/common";
 import {
   ENDPOINTS,
   expandPath,
   type BodyOf,
   type Endpoint,
+  type EndpointName,
+  type ListQuery,
   type PathParams,
+  RegistryListQuery,
+  type QueryOf,
   type ResponseOf,
 } from "../schemas/endpoints";
 import { projectedListOf, type ListedAs, type Projected } from "../schemas/projection";
 import type { SchemaProblem } from "../schemas/validate";
-import type {
-  BackupInsert,
-  BackupResponse,
-  BackupUpdate,
-  KaasInsert,
-  KaasResponse,
-  KaasUpdate,
-  KubeconfigDownload,
-  NodePoolUpdate,
-  RegistryInsert,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryUpdate,
-  VolumeAction,
-} from "../schemas";
+import type { KubeconfigDownload } from "../schemas";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
-import { HttpClient, type QueryValue } from "./http";
+import { HttpClient, type HttpResult, type QueryValue } from "./http";
 import {
   hasProjection,
   paginate,
@@ -57,15 +49,6 @@ import {
   type WaitVerdict,
 } from "./waiter";
 
-/** Query of the list endpoints (spec §4.1). `filter` uses the `field:op(args)` grammar (api-notes). */
-export interface ListQuery {
-  filter?: string;
-  sort?: string;
-  projection?: string;
-  offset?: number;
-  limit?: number;
-}
-
 /**
  * Query of an iteration over every page: the list query without paging, and where the lines about skipped
  * items go (`rest/paginate.ts`; default standard error).
@@ -80,22 +63,47 @@ interface WithStatus {
   status?: { state?: string | null } | null;
 }
 
-/** The project and the path parameters of an endpoint, e.g. `{projectId, id, pool}`. */
-export type EndpointParams<E extends Endpoint> = { projectId: string } & PathParams<E["path"]>;
+/** The endpoints of the table. */
+type Endpoints = typeof ENDPOINTS;
 
-/** Per-request options of `VendorContainerClient.request`. */
-export interface EndpointRequestOptions {
-  /** Reads the target; enables the retry of a 400 refusing a busy resource (`rest/busy.ts`). */
-  probe?: () => Promise<WithStatus>;
-}
+/** The project and the path parameters of endpoint `N`, e.g. `{projectId, id, pool}`. */
+export type EndpointParams<N extends EndpointName> = { projectId: string } & PathParams<Endpoints[N]["path"]>;
 
-/** The arguments after the parameters: the body (required when the endpoint takes one), query, options. */
-export type EndpointArgs<E extends Endpoint> = E["body"] extends object
-  ? [body: BodyOf<E>, query?: Record<string, QueryValue>, options?: EndpointRequestOptions]
-  : [body?: undefined, query?: Record<string, QueryValue>, options?: EndpointRequestOptions];
+/** The arguments after the parameters of a call of `E`: the body (required when it takes one), the query. */
+type ArgsOf<E extends Endpoint> = E["body"] extends object
+  ? [body: BodyOf<E>, query?: QueryOf<E>]
+  : [body?: undefined, query?: QueryOf<E>];
 
-/** The body of the three volume actions: `{volume: {uri}}` (spec §2.8, §4.1). */
-const volumeActionBody = (volumeUri: string): VolumeAction => ({ volume: { uri: volumeUri } });
+/** The arguments of `call` after the parameters, for endpoint `N`. */
+export type CallArgs<N extends EndpointName> = ArgsOf<Endpoints[N]>;
+
+/** What endpoint `N` answers (the table's response type; see `ResponseOf`). */
+export type AnswerOf<N extends EndpointName> = ResponseOf<Endpoints[N]>;
+
+/** The endpoints that answer a page of a list. */
+export type ListEndpoint = "listKaas" | "listBackups" | "listRegistries";
+
+/** The query of list endpoint `N`. */
+export type ListQueryOf<N extends ListEndpoint> = N extends "listRegistries"
+  ? Static<typeof RegistryListQuery>
+  : ListQuery;
+
+/** The item type of list endpoint `N`. */
+export type ItemOf<N extends ListEndpoint> = Static<Endpoints[N]["list"]>;
+
+/** The endpoints that read one object by id. */
+export type GetEndpoint = "getKaas" | "getBackup" | "getRegistry";
+
+/** The object get endpoint `N` reads. */
+export type ObjectOf<N extends GetEndpoint> = Static<Endpoints[N]["response"]>;
+
+/**
+ * The secrets a request body carries, registered for redaction before it is sent (`rest/redact.ts`): no
+ * message of the process may show them afterwards, whatever goes wrong.
+ */
+const BODY_SECRETS: { readonly [N in EndpointName]?: (body: BodyOf<Endpoints[N]>) => unknown[] } = {
+  createKaas: (body) => [body.properties.identity?.clientSecret],
+};
 
 export interface ClientOptions {
   pollIntervalMs?: number;
@@ -154,133 +162,111 @@ export class VendorContainerClient {
   }
 
   /**
-   * Sends one request of the endpoint table (`schemas/endpoints.ts`) through the choke point: `params` holds
-   * the project and the path parameters (encoded here), `body` is checked against the endpoint's schema
-   * before any I/O, `query` values that are undefined are left out. `options.probe` reads the target, so that
-   * a 400 refusing a busy resource is retried while it is transitional (`rest/busy.ts`). Answers the parsed
-   * body, the raw text for a text endpoint, or undefined when the answer has no body.
+   * Sends one request of the endpoint table (`schemas/endpoints.ts`) through the choke point and answers what
+   * the table says it answers: `params` holds the project and the path parameters (encoded here), `body` is
+   * checked against the endpoint's schema before any I/O, `query` values that are undefined are left out. A
+   * mutation whose table entry names a `probe` reads its target with it, so that a 400 refusing a busy target
+   * is retried while the target is transitional (`rest/busy.ts`).
    */
-  async request<E extends Endpoint>(
-    endpoint: E,
-    params: EndpointParams<E>,
-    ...[body, query, options]: EndpointArgs<E>
-  ): Promise<ResponseOf<E> | undefined> {
-    const probe = options?.probe;
-    const { projectId, ...pathParams } = params as { projectId: string } & Record<string, string>;
-    const result = await this.http.request<ResponseOf<E>>({
-      method: endpoint.method,
-      projectId,
-      path: expandPath(endpoint.path, pathParams),
-      body,
-      bodySchema: endpoint.body,
-      responseSchema: endpoint.response,
-      query,
-      idempotent: endpoint.idempotent,
-      responseType: endpoint.responseType === "text" ? "text" : undefined,
-      transitionalProbe: probe
-        ? async () => isBusyState((await probe()).status?.state, this.stateNames)
-        : undefined,
-    });
-    return result.data;
+  async call<N extends EndpointName>(
+    name: N,
+    params: EndpointParams<N>,
+    ...[body, query]: CallArgs<N>
+  ): Promise<AnswerOf<N>> {
+    const secrets = BODY_SECRETS[name] as ((body: unknown) => unknown[]) | undefined;
+    for (const secret of secrets?.(body) ?? []) if (typeof secret === "string") registerSecret(secret);
+    return this.answer<AnswerOf<N>>(ENDPOINTS[name], params, { body, query });
   }
 
-  private listQuery(q: ListQuery): Record<string, QueryValue> {
-    return { filter: q.filter, sort: q.sort, projection: q.projection, offset: q.offset, limit: q.limit };
-  }
-
-  // ---- KaaS (spec §4.1) ----
-
-  /** `POST P/kaas`. Not retried on an ambiguous failure: see the Kaas provider's idempotent create. */
-  async createKaas(projectId: string, body: KaasInsert): Promise<KaasResponse> {
-    registerSecret(body.properties.identity?.clientSecret);
-    return (await this.request(ENDPOINTS.createKaas, { projectId }, body)) as KaasResponse;
+  /** The object endpoint `name` reads, or undefined when it is gone (404, or a `deleted` state). */
+  find<N extends GetEndpoint>(name: N, params: EndpointParams<N>): Promise<ObjectOf<N> | undefined> {
+    return findLive(this.stateNames, () => this.answer<ObjectOf<N>>(ENDPOINTS[name], params, {}));
   }
 
   /**
-   * Reads one page of a list endpoint. The answer is checked against the list schema, or with a `projection`
+   * One page of list endpoint `name`. The answer is checked against the list schema, or with a `projection`
    * against its deep-partial form (`schemas/projection.ts`: which fields a projection keeps is not
    * documented). An item that fails it does not fail the page: it is left out of `values` and described in
-   * `unreadable` (issue 20, part 4); a problem of the envelope itself fails the request.
+   * `unreadable`; a problem of the envelope itself fails the request.
    */
-  private async listPage<T>(
-    endpoint: Endpoint & { list: TSchema },
-    params: { projectId: string } & Record<string, string>,
-    query: Record<string, QueryValue>,
-  ): Promise<ReadPage<T>> {
-    const { projectId, ...pathParams } = params;
-    const result = await this.http.request<ListPage<unknown>>({
+  async list<N extends ListEndpoint, Q extends ListQueryOf<N> = Record<never, never>>(
+    name: N,
+    params: EndpointParams<N>,
+    query: Q = {} as Q,
+  ): Promise<ReadPage<ListedItem<Q, ItemOf<N>>>> {
+    const endpoint: Endpoint & { list: TSchema } = ENDPOINTS[name];
+    const listQuery: ListQuery = query;
+    const result = await this.send<ListPage<unknown>>(endpoint, params, {
+      query,
+      responseSchema: hasProjection(listQuery) ? projectedListOf(endpoint.list) : endpoint.response,
+      tolerates: isItemProblem,
+    });
+    return readPage(result.data, result.tolerated ?? [], listQuery.offset ?? 0);
+  }
+
+  /** Every readable item of list endpoint `name` matching `query`, across pages. */
+  iterate<N extends ListEndpoint, Q extends ListIteration & ListQueryOf<N> = Record<never, never>>(
+    name: N,
+    params: EndpointParams<N>,
+    query: Q = {} as Q,
+    pageSize = 100,
+  ): AsyncGenerator<ListedItem<Q, ItemOf<N>>, void, undefined> {
+    const { onUnreadable, ...listQuery } = query;
+    const request = `GET ${expandPath(ENDPOINTS[name].path, params)}`;
+    return paginate(
+      (offset, limit) => this.list(name, params, { ...listQuery, offset, limit }),
+      pageSize,
+      onUnreadable,
+      (item) => unreadableItemLine(request, item),
+    ) as AsyncGenerator<ListedItem<Q, ItemOf<N>>, void, undefined>;
+  }
+
+  /**
+   * The answer of one request of `endpoint`. The choke point checked it against the endpoint's response
+   * schema and refused an empty one unless the table allows it (`Endpoint.emptyAnswer`), so it has the type
+   * `T` the table gives that schema: the one place the client narrows a wire answer to its type.
+   */
+  private async answer<T>(
+    endpoint: Endpoint,
+    params: { projectId: string },
+    spec: { body?: unknown; query?: unknown },
+  ): Promise<T> {
+    return (await this.send(endpoint, params, spec)).data as T;
+  }
+
+  /** One request of `endpoint` through the choke point, with its probe; the answer as the choke point read it. */
+  private send<T = unknown>(
+    endpoint: Endpoint,
+    params: { projectId: string },
+    spec: {
+      body?: unknown;
+      query?: unknown;
+      responseSchema?: TSchema;
+      tolerates?: (problem: SchemaProblem) => boolean;
+    },
+  ): Promise<HttpResult<T>> {
+    const { projectId, ...pathParams } = params as { projectId: string } & Record<string, string>;
+    const probe = endpoint.probe;
+    return this.http.request<T>({
       method: endpoint.method,
       projectId,
       path: expandPath(endpoint.path, pathParams),
-      responseSchema: hasProjection(query as ListQuery) ? projectedListOf(endpoint.list) : endpoint.response,
-      tolerates: isItemProblem,
-      query,
+      body: spec.body,
+      bodySchema: endpoint.body,
+      responseSchema: spec.responseSchema ?? endpoint.response,
+      emptyAnswer: endpoint.emptyAnswer === true,
+      tolerates: spec.tolerates,
+      query: spec.query as Record<string, QueryValue> | undefined,
       idempotent: endpoint.idempotent,
+      responseType: endpoint.responseType === "text" ? "text" : undefined,
+      transitionalProbe: probe
+        ? async () =>
+            isBusyState(
+              (await this.answer<WithStatus>(ENDPOINTS[probe], params, {})).status?.state,
+              this.stateNames,
+            )
+        : undefined,
     });
-    return readPage<T>(result.data, result.tolerated ?? [], Number(query.offset ?? 0));
-  }
-
-  /** The iteration of `list` across pages, reporting each skipped item of `request` to `query.onUnreadable`. */
-  private iterate<T>(
-    request: string,
-    query: ListIteration,
-    pageSize: number,
-    list: (offset: number, limit: number) => Promise<ReadPage<T>>,
-  ): AsyncGenerator<T, void, undefined> {
-    return paginate(list, pageSize, query.onUnreadable, (item) => unreadableItemLine(request, item));
-  }
-
-  /** `GET P/kaas`: one page; with a `projection`, of projected clusters. */
-  async listKaas<Q extends ListQuery = Record<never, never>>(
-    projectId: string,
-    query: Q = {} as Q,
-  ): Promise<ReadPage<ListedItem<Q, KaasResponse>>> {
-    return this.listPage(ENDPOINTS.listKaas, { projectId }, this.listQuery(query));
-  }
-
-  /** Every readable cluster matching `query`, across pages. */
-  iterateKaas<Q extends ListIteration = Record<never, never>>(
-    projectId: string,
-    query: Q = {} as Q,
-    pageSize = 100,
-  ): AsyncGenerator<ListedItem<Q, KaasResponse>, void, undefined> {
-    return this.iterate("GET /kaas", query, pageSize, (offset, limit) =>
-      this.listKaas(projectId, { ...query, offset, limit }),
-    ) as AsyncGenerator<ListedItem<Q, KaasResponse>, void, undefined>;
-  }
-
-  /** `GET P/kaas/{id}`. */
-  async getKaas(
-    projectId: string,
-    id: string,
-    opts: { ignoreDeletedStatus?: boolean } = {},
-  ): Promise<KaasResponse> {
-    return (await this.request(ENDPOINTS.getKaas, { projectId, id }, undefined, {
-      ignoreDeletedStatus: opts.ignoreDeletedStatus,
-    })) as KaasResponse;
-  }
-
-  /** The cluster, or undefined when it is gone (404 or status `Deleted`). */
-  findKaas(projectId: string, id: string): Promise<KaasResponse | undefined> {
-    return findLive(this.stateNames, () => this.getKaas(projectId, id));
-  }
-
-  /** `PUT P/kaas/{id}`: answers 200 without a body (api-notes); read the cluster afterwards. */
-  async updateKaas(projectId: string, id: string, body: KaasUpdate): Promise<void> {
-    await this.request(ENDPOINTS.updateKaas, { projectId, id }, body, undefined, {
-      probe: () => this.getKaas(projectId, id),
-    });
-  }
-
-  /** `DELETE P/kaas/{id}` (202). `deleteOnCascade` also deletes the elastic IPs the cluster used. */
-  async deleteKaas(projectId: string, id: string, opts: { deleteOnCascade?: boolean } = {}): Promise<void> {
-    await this.request(
-      ENDPOINTS.deleteKaas,
-      { projectId, id },
-      undefined,
-      { deleteOnCascade: opts.deleteOnCascade },
-      { probe: () => this.getKaas(projectId, id) },
-    );
   }
 
   /**
@@ -288,7 +274,7 @@ export class VendorContainerClient {
    * content; a raw kubeconfig body is accepted too (api-notes).
    */
   async downloadKubeconfig(projectId: string, id: string): Promise<string> {
-    const text = (await this.request(ENDPOINTS.downloadKubeconfig, { projectId, id })) ?? "";
+    const text = await this.call("downloadKubeconfig", { projectId, id });
     let kubeconfig = text;
     try {
       const parsed = JSON.parse(text) as KubeconfigDownload;
@@ -305,183 +291,6 @@ export class VendorContainerClient {
     }
     registerSecret(kubeconfig);
     return kubeconfig;
-  }
-
-  /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update of one pool; answers the cluster. */
-  async updateNodePool(
-    projectId: string,
-    id: string,
-    poolName: string,
-    body: NodePoolUpdate,
-  ): Promise<KaasResponse | undefined> {
-    return this.request(ENDPOINTS.updateNodePool, { projectId, id, pool: poolName }, body, undefined, {
-      probe: () => this.getKaas(projectId, id),
-    });
-  }
-
-  /** `POST .../nodePools/{pool}/nodes/{node}/attach`: success code undocumented, any 2xx accepted. */
-  async attachVolume(
-    projectId: string,
-    id: string,
-    pool: string,
-    nodeId: string,
-    volumeUri: string,
-  ): Promise<void> {
-    await this.request(
-      ENDPOINTS.attachVolume,
-      { projectId, id, pool, node: nodeId },
-      volumeActionBody(volumeUri),
-      undefined,
-      { probe: () => this.getKaas(projectId, id) },
-    );
-  }
-
-  /** `POST .../nodePools/{pool}/nodes/{node}/detach`. */
-  async detachVolumeFromNode(
-    projectId: string,
-    id: string,
-    pool: string,
-    nodeId: string,
-    volumeUri: string,
-  ): Promise<void> {
-    await this.request(
-      ENDPOINTS.detachVolumeFromNode,
-      { projectId, id, pool, node: nodeId },
-      volumeActionBody(volumeUri),
-      undefined,
-      { probe: () => this.getKaas(projectId, id) },
-    );
-  }
-
-  /** `POST P/kaas/{id}/detach`: cluster-level detach, for when the node is gone. */
-  async detachVolumeFromCluster(projectId: string, id: string, volumeUri: string): Promise<void> {
-    await this.request(
-      ENDPOINTS.detachVolumeFromCluster,
-      { projectId, id },
-      volumeActionBody(volumeUri),
-      undefined,
-      { probe: () => this.getKaas(projectId, id) },
-    );
-  }
-
-  // ---- Backups (spec §4.2) ----
-
-  async createBackup(projectId: string, kaasId: string, body: BackupInsert): Promise<BackupResponse> {
-    return (await this.request(ENDPOINTS.createBackup, { projectId, kaasId }, body)) as BackupResponse;
-  }
-
-  /** `GET P/kaas/{kaasId}/backups`: one page; with a `projection`, of projected backups. */
-  async listBackups<Q extends ListQuery = Record<never, never>>(
-    projectId: string,
-    kaasId: string,
-    query: Q = {} as Q,
-  ): Promise<ReadPage<ListedItem<Q, BackupResponse>>> {
-    return this.listPage(ENDPOINTS.listBackups, { projectId, kaasId }, this.listQuery(query));
-  }
-
-  /** Every readable backup of the cluster matching `query`, across pages. */
-  iterateBackups<Q extends ListIteration = Record<never, never>>(
-    projectId: string,
-    kaasId: string,
-    query: Q = {} as Q,
-    pageSize = 100,
-  ): AsyncGenerator<ListedItem<Q, BackupResponse>, void, undefined> {
-    const request = `GET ${expandPath(ENDPOINTS.listBackups.path, { kaasId })}`;
-    return this.iterate(request, query, pageSize, (offset, limit) =>
-      this.listBackups(projectId, kaasId, { ...query, offset, limit }),
-    ) as AsyncGenerator<ListedItem<Q, BackupResponse>, void, undefined>;
-  }
-
-  async getBackup(
-    projectId: string,
-    kaasId: string,
-    id: string,
-    opts: { ignoreDeletedStatus?: boolean } = {},
-  ): Promise<BackupResponse> {
-    return (await this.request(ENDPOINTS.getBackup, { projectId, kaasId, id }, undefined, {
-      ignoreDeletedStatus: opts.ignoreDeletedStatus,
-    })) as BackupResponse;
-  }
-
-  findBackup(projectId: string, kaasId: string, id: string): Promise<BackupResponse | undefined> {
-    return findLive(this.stateNames, () => this.getBackup(projectId, kaasId, id));
-  }
-
-  async updateBackup(projectId: string, kaasId: string, id: string, body: BackupUpdate): Promise<void> {
-    await this.request(ENDPOINTS.updateBackup, { projectId, kaasId, id }, body, undefined, {
-      probe: () => this.getBackup(projectId, kaasId, id),
-    });
-  }
-
-  async deleteBackup(projectId: string, kaasId: string, id: string): Promise<void> {
-    await this.request(ENDPOINTS.deleteBackup, { projectId, kaasId, id }, undefined, undefined, {
-      probe: () => this.getBackup(projectId, kaasId, id),
-    });
-  }
-
-  // ---- Registries (spec §4.3) ----
-
-  async createRegistry(projectId: string, body: RegistryInsert): Promise<RegistryResponse> {
-    return (await this.request(ENDPOINTS.createRegistry, { projectId }, body)) as RegistryResponse;
-  }
-
-  /**
-   * `GET P/registries`: one page; `loadEngineVersion` fills `data.info.version`; with a `projection`, of
-   * projected registries.
-   */
-  async listRegistries<Q extends ListQuery & { loadEngineVersion?: boolean } = Record<never, never>>(
-    projectId: string,
-    query: Q = {} as Q,
-  ): Promise<ReadPage<ListedItem<Q, RegistryResponse>>> {
-    return this.listPage(
-      ENDPOINTS.listRegistries,
-      { projectId },
-      { ...this.listQuery(query), loadEngineVersion: query.loadEngineVersion },
-    );
-  }
-
-  /** Every readable registry matching `query`, across pages. */
-  iterateRegistries<Q extends ListIteration & { loadEngineVersion?: boolean } = Record<never, never>>(
-    projectId: string,
-    query: Q = {} as Q,
-    pageSize = 100,
-  ): AsyncGenerator<ListedItem<Q, RegistryResponse>, void, undefined> {
-    return this.iterate("GET /registries", query, pageSize, (offset, limit) =>
-      this.listRegistries(projectId, { ...query, offset, limit }),
-    ) as AsyncGenerator<ListedItem<Q, RegistryResponse>, void, undefined>;
-  }
-
-  async getRegistry(
-    projectId: string,
-    id: string,
-    opts: { ignoreDeletedStatus?: boolean } = {},
-  ): Promise<RegistryResponse> {
-    return (await this.request(ENDPOINTS.getRegistry, { projectId, id }, undefined, {
-      ignoreDeletedStatus: opts.ignoreDeletedStatus,
-    })) as RegistryResponse;
-  }
-
-  findRegistry(projectId: string, id: string): Promise<RegistryResponse | undefined> {
-    return findLive(this.stateNames, () => this.getRegistry(projectId, id));
-  }
-
-  async updateRegistry(projectId: string, id: string, body: RegistryUpdate): Promise<void> {
-    await this.request(ENDPOINTS.updateRegistry, { projectId, id }, body, undefined, {
-      probe: () => this.getRegistry(projectId, id),
-    });
-  }
-
-  async deleteRegistry(projectId: string, id: string): Promise<void> {
-    await this.request(ENDPOINTS.deleteRegistry, { projectId, id }, undefined, undefined, {
-      probe: () => this.getRegistry(projectId, id),
-    });
-  }
-
-  /** `PUT P/registries/{id}/resetAdminPassword`. */
-  async resetAdminPassword(projectId: string, id: string, body: RegistryPasswordReset = {}): Promise<void> {
-    await this.request(ENDPOINTS.resetAdminPassword, { projectId, id }, body, undefined, {
-      probe: () => this.getRegistry(projectId, id),
-    });
   }
 
   // ---- Waiting ----

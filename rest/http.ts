@@ -66,8 +66,13 @@ export interface RequestSpec {
   body?: unknown;
   /** Schema the body must satisfy; checked before any I/O. */
   bodySchema?: TSchema;
-  /** Schema a JSON response body must satisfy. */
+  /**
+   * Schema a JSON response body must satisfy. A 2xx without a body is then an error (a create's is
+   * ambiguous: it was processed, so the caller looks the object up), unless `emptyAnswer` allows it.
+   */
   responseSchema?: TSchema;
+  /** True where a 2xx without a body is a plausible answer although `responseSchema` describes one. */
+  emptyAnswer?: boolean;
   /**
    * Problems of the response body that do not fail the request; they are handed back in
    * `HttpResult.tolerated`. A list tolerates those of its items (rest/client.ts, issue 20 part 4).
@@ -284,7 +289,21 @@ export class HttpClient {
 
   private parseSuccess(spec: RequestSpec, status: number, text: string): Attempt {
     if (spec.responseType === "text") return { outcome: "ok", result: { status, data: text } };
-    if (text.trim() === "") return { outcome: "ok", result: { status, data: undefined } };
+    if (text.trim() === "") {
+      if (!spec.responseSchema || spec.emptyAnswer)
+        return { outcome: "ok", result: { status, data: undefined } };
+      return {
+        outcome: "fail",
+        error: new VendorApiError({
+          kind: "http",
+          method: spec.method,
+          path: spec.path,
+          status,
+          detail: "the service answered without the body this endpoint returns",
+          ambiguous: !spec.idempotent,
+        }),
+      };
+    }
     let data: unknown;
     try {
       data = JSON.parse(text);

@@ -6,9 +6,9 @@
  * It lives with the wire schemas rather than in `rest/` because the emulator imports the schemas and nothing
  * of the REST client.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./kaasBackup";
-import type { ListPage } from "./common";
+import { Int32, type ListPage } from "./common";
 import { KaasInsert, KaasList, KaasResponse, KaasUpdate, NodePoolUpdate } from "./kaas";
 import {
   RegistryInsert,
@@ -18,6 +18,28 @@ import {
   RegistryUpdate,
 } from "./registry";
 import { VolumeAction } from "./volume";
+
+/** Query of the list endpoints (spec §4.1); `filter` uses the `field:op(args)` grammar (api-notes). */
+export const ListQuery = Type.Object({
+  filter: Type.Optional(Type.String()),
+  sort: Type.Optional(Type.String()),
+  projection: Type.Optional(Type.String()),
+  offset: Type.Optional(Int32),
+  limit: Type.Optional(Int32),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+/** Query of the registry list: `loadEngineVersion` fills `data.info.version` (spec §2.7). */
+export const RegistryListQuery = Type.Object({
+  ...ListQuery.properties,
+  loadEngineVersion: Type.Optional(Type.Boolean()),
+});
+
+/** Query of a read by id: `ignoreDeletedStatus` answers a deleted object instead of a 404. */
+export const GetQuery = Type.Object({ ignoreDeletedStatus: Type.Optional(Type.Boolean()) });
+
+/** Query of the cluster delete: `deleteOnCascade` also deletes the elastic IPs the cluster used. */
+export const KaasDeleteQuery = Type.Object({ deleteOnCascade: Type.Optional(Type.Boolean()) });
 
 /** The HTTP methods of the API. */
 export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -29,6 +51,8 @@ export interface Endpoint {
   readonly path: string;
   /** Schema of the request body, checked by the client before any I/O; absent when the endpoint takes none. */
   readonly body?: TSchema;
+  /** The query parameters besides `api-version`, which every endpoint takes; absent when there are none. */
+  readonly query?: TSchema;
   /** Schema a JSON response body must satisfy; absent when the answer has no body the client reads. */
   readonly response?: TSchema;
   /** For a list endpoint: the schema of one item of the envelope's `values` (spec §2.9). */
@@ -40,6 +64,18 @@ export interface Endpoint {
   readonly idempotent: boolean;
   /** `text` hands back the raw body (the kubeconfig download). */
   readonly responseType: "json" | "text";
+  /**
+   * The GET that reads this endpoint's target: while the service refuses the call because the target is busy
+   * (a 400, `rest/busy.ts`), the client reads it to tell a transitional target, worth waiting for, from a
+   * settled one. Its path parameters are a subset of this endpoint's.
+   */
+  readonly probe?: "getKaas" | "getBackup" | "getRegistry";
+  /**
+   * True where a 2xx without a body is a plausible answer although the published interface shows one (the
+   * node pool update: nothing reads its answer). Elsewhere an endpoint with a `response` schema that answers
+   * no body is an error of the choke point.
+   */
+  readonly emptyAnswer?: boolean;
 }
 
 /** Every endpoint of spec §4, by name. The order is the emulator's route order. */
@@ -58,6 +94,7 @@ export const ENDPOINTS = {
   listKaas: {
     method: "GET",
     path: "/kaas",
+    query: ListQuery,
     response: KaasList,
     list: KaasResponse,
     idempotent: true,
@@ -67,14 +104,29 @@ export const ENDPOINTS = {
   getKaas: {
     method: "GET",
     path: "/kaas/:id",
+    query: GetQuery,
     response: KaasResponse,
     idempotent: true,
     responseType: "json",
   },
   /** `PUT P/kaas/{id}`: 200 without a body. */
-  updateKaas: { method: "PUT", path: "/kaas/:id", body: KaasUpdate, idempotent: true, responseType: "json" },
+  updateKaas: {
+    method: "PUT",
+    path: "/kaas/:id",
+    body: KaasUpdate,
+    idempotent: true,
+    responseType: "json",
+    probe: "getKaas",
+  },
   /** `DELETE P/kaas/{id}`: 202 without a body. */
-  deleteKaas: { method: "DELETE", path: "/kaas/:id", idempotent: true, responseType: "json" },
+  deleteKaas: {
+    method: "DELETE",
+    path: "/kaas/:id",
+    query: KaasDeleteQuery,
+    idempotent: true,
+    responseType: "json",
+    probe: "getKaas",
+  },
   /** `GET P/kaas/{id}/download`: the kubeconfig, `{name, content}` or raw text (api-notes). */
   downloadKubeconfig: { method: "GET", path: "/kaas/:id/download", idempotent: true, responseType: "text" },
   /** `POST P/kaas/{id}/detach`: cluster-level detach (spec §2.8, §4.1). */
@@ -84,6 +136,7 @@ export const ENDPOINTS = {
     body: VolumeAction,
     idempotent: true,
     responseType: "json",
+    probe: "getKaas",
   },
   /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update of one pool; answers the cluster. */
   updateNodePool: {
@@ -93,6 +146,8 @@ export const ENDPOINTS = {
     response: KaasResponse,
     idempotent: true,
     responseType: "json",
+    probe: "getKaas",
+    emptyAnswer: true,
   },
   /** `POST P/kaas/{id}/nodePools/{nodePoolId}/nodes/{nodeId}/attach`: success code undocumented. */
   attachVolume: {
@@ -101,6 +156,7 @@ export const ENDPOINTS = {
     body: VolumeAction,
     idempotent: true,
     responseType: "json",
+    probe: "getKaas",
   },
   /** `POST P/kaas/{id}/nodePools/{nodePoolId}/nodes/{nodeId}/detach`. */
   detachVolumeFromNode: {
@@ -109,6 +165,7 @@ export const ENDPOINTS = {
     body: VolumeAction,
     idempotent: true,
     responseType: "json",
+    probe: "getKaas",
   },
 
   // ---- Backups, below a cluster (spec §4.2: `B` is `P/kaas/{kaasId}/backups`) ----
@@ -125,6 +182,7 @@ export const ENDPOINTS = {
   listBackups: {
     method: "GET",
     path: "/kaas/:kaasId/backups",
+    query: ListQuery,
     response: BackupList,
     list: BackupResponse,
     idempotent: true,
@@ -134,6 +192,7 @@ export const ENDPOINTS = {
   getBackup: {
     method: "GET",
     path: "/kaas/:kaasId/backups/:id",
+    query: GetQuery,
     response: BackupResponse,
     idempotent: true,
     responseType: "json",
@@ -145,6 +204,7 @@ export const ENDPOINTS = {
     body: BackupUpdate,
     idempotent: true,
     responseType: "json",
+    probe: "getBackup",
   },
   /** `DELETE B/{id}`: 202 without a body. */
   deleteBackup: {
@@ -152,6 +212,7 @@ export const ENDPOINTS = {
     path: "/kaas/:kaasId/backups/:id",
     idempotent: true,
     responseType: "json",
+    probe: "getBackup",
   },
 
   // ---- Registries (spec §4.3) ----
@@ -168,6 +229,7 @@ export const ENDPOINTS = {
   listRegistries: {
     method: "GET",
     path: "/registries",
+    query: RegistryListQuery,
     response: RegistryList,
     list: RegistryResponse,
     idempotent: true,
@@ -177,6 +239,7 @@ export const ENDPOINTS = {
   getRegistry: {
     method: "GET",
     path: "/registries/:id",
+    query: GetQuery,
     response: RegistryResponse,
     idempotent: true,
     responseType: "json",
@@ -188,9 +251,16 @@ export const ENDPOINTS = {
     body: RegistryUpdate,
     idempotent: true,
     responseType: "json",
+    probe: "getRegistry",
   },
   /** `DELETE R/{id}`: 202 without a body. */
-  deleteRegistry: { method: "DELETE", path: "/registries/:id", idempotent: true, responseType: "json" },
+  deleteRegistry: {
+    method: "DELETE",
+    path: "/registries/:id",
+    idempotent: true,
+    responseType: "json",
+    probe: "getRegistry",
+  },
   /** `PUT R/{id}/resetAdminPassword`: 200 without a body. */
   resetAdminPassword: {
     method: "PUT",
@@ -198,6 +268,7 @@ export const ENDPOINTS = {
     body: RegistryPasswordReset,
     idempotent: true,
     responseType: "json",
+    probe: "getRegistry",
   },
 } as const satisfies Record<string, Endpoint>;
 
@@ -217,6 +288,11 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Name
 /** The path parameters of a pattern, as a record of strings. */
 export type PathParams<P extends string> = { [K in PathParamNames<P>]: string };
 
+/** The type of an endpoint's query (besides `api-version`): none when it takes none. */
+export type QueryOf<E extends Endpoint> = E["query"] extends TSchema
+  ? Static<E["query"]>
+  : Record<never, never>;
+
 /** The type of an endpoint's request body: `undefined` when it takes none. */
 export type BodyOf<E extends Endpoint> = E["body"] extends TSchema ? Static<E["body"]> : undefined;
 
@@ -227,7 +303,9 @@ export type BodyOf<E extends Endpoint> = E["body"] extends TSchema ? Static<E["b
 export type ResponseOf<E extends Endpoint> = E["list"] extends TSchema
   ? ListPage<Static<E["list"]>>
   : E["response"] extends TSchema
-    ? Static<E["response"]>
+    ? E["emptyAnswer"] extends true
+      ? Static<E["response"]> | undefined
+      : Static<E["response"]>
     : E["responseType"] extends "text"
       ? string
       : void;

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VendorContainerClient } from "../rest/client";
-import { sharedClient } from "../rest/clients";
+import { sharedClient } from "../rest/clientCache";
 import { collect, hasProjection } from "../rest/paginate";
 import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
 import { backupComputed } from "../provider/kaasBackup/mapping";
@@ -93,7 +93,7 @@ function outputOf<A, R>(args: FunctionInputs<A>, read: (plain: A) => Promise<R>)
 
 /**
  * The settings of a call (rest/settings.ts, the rule the providers follow too) and the process's shared
- * client for them (rest/clients.ts), loaded on the first call so importing the SDK stays light.
+ * client for them (rest/clientCache.ts), loaded on the first call so importing the SDK stays light.
  */
 function api(options: FunctionOptions = {}): { client: VendorContainerClient; settings: VendorSettings } {
   const overrides = (options.settings ?? {}) as Record<string, unknown>;
@@ -138,7 +138,9 @@ function kaasInfo(response: Parameters<typeof computedOutputs>[0]): KaasInfo {
 /** Reads one cluster. Throws when it does not exist. */
 export async function getKaas(args: GetKaasArgs, options?: FunctionOptions): Promise<KaasInfo> {
   const { client, settings } = api(options);
-  return kaasInfo(await client.getKaas(project(args.projectId, settings), args.kaasId));
+  return kaasInfo(
+    await client.call("getKaas", { projectId: project(args.projectId, settings), id: args.kaasId }),
+  );
 }
 
 /**
@@ -198,7 +200,11 @@ export async function listKaas(
   const { client, settings } = api(options);
   const { projectId, ...query } = args;
   const clusters = await collect(
-    client.iterateKaas(project(projectId, settings), { ...query, onUnreadable: warnSkipped("listKaas") }),
+    client.iterate(
+      "listKaas",
+      { projectId: project(projectId, settings) },
+      { ...query, onUnreadable: warnSkipped("listKaas") },
+    ),
   );
   return hasProjection(query) ? clusters : (clusters as KaasResponse[]).map(kaasInfo);
 }
@@ -295,10 +301,14 @@ export async function listBackups(
   const { client, settings } = api(options);
   const { projectId, kaasId, ...query } = args;
   const backups = await collect(
-    client.iterateBackups(project(projectId, settings), kaasId, {
-      ...query,
-      onUnreadable: warnSkipped("listBackups"),
-    }),
+    client.iterate(
+      "listBackups",
+      { projectId: project(projectId, settings), kaasId },
+      {
+        ...query,
+        onUnreadable: warnSkipped("listBackups"),
+      },
+    ),
   );
   return hasProjection(query) ? backups : (backups as BackupResponse[]).map(backupInfo);
 }
@@ -344,7 +354,9 @@ function registryInfo(response: Parameters<typeof registryComputed>[0]): Registr
 /** Reads one registry. Throws when it does not exist. `engineVersion` is null: use `listRegistries` for it. */
 export async function getRegistry(args: GetRegistryArgs, options?: FunctionOptions): Promise<RegistryInfo> {
   const { client, settings } = api(options);
-  return registryInfo(await client.getRegistry(project(args.projectId, settings), args.registryId));
+  return registryInfo(
+    await client.call("getRegistry", { projectId: project(args.projectId, settings), id: args.registryId }),
+  );
 }
 
 /** {@link getRegistry} for Inputs, e.g. `getRegistryOutput({ registryId: registry.registryId })`. */
@@ -386,10 +398,14 @@ export async function listRegistries(
   const { client, settings } = api(options);
   const { projectId, ...query } = args;
   const registries = await collect(
-    client.iterateRegistries(project(projectId, settings), {
-      ...query,
-      onUnreadable: warnSkipped("listRegistries"),
-    }),
+    client.iterate(
+      "listRegistries",
+      { projectId: project(projectId, settings) },
+      {
+        ...query,
+        onUnreadable: warnSkipped("listRegistries"),
+      },
+    ),
   );
   return hasProjection(query) ? registries : (registries as RegistryResponse[]).map(registryInfo);
 }

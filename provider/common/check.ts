@@ -3,15 +3,14 @@
  * skips unknown values (preview) and records `{property, reason}` instead of throwing, so that `check`
  * reports every problem at once (house style "Pure logic").
  */
+import type { dynamic } from "@pulumi/pulumi";
 import { CREATION_TAG_PREFIX } from "./tags";
 import { isUnknown } from "./unknown";
 
-/** One input problem, in the engine's `CheckFailure` shape. */
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+/** One input problem: the SDK's own `CheckFailure`, `{property, reason}`. */
+export type CheckFailure = dynamic.CheckFailure;
 
+/** A bag of inputs or outputs as the engine hands it to a dynamic provider. */
 export type Inputs = Record<string, unknown>;
 
 /** Collects problems while a kind's `check` walks its inputs. */

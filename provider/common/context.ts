@@ -2,7 +2,7 @@
  * The provider process's configuration and clients. `configure` stores the stack configuration
  * synchronously (dynamic-provider notes: RPCs that arrive while an async `configure` is pending see an
  * unconfigured provider). Settings are read by rest/settings.ts and clients come from the process's one
- * cache (rest/clients.ts), which the SDK's functions share: one client per distinct settings serves every
+ * cache (rest/clientCache.ts), which the SDK's functions share: one client per distinct settings serves every
  * resource of the stack. The client is loaded when the first one is made (see rest/lazy.ts): `check` and
  * `diff` never need it.
  */
@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { VendorContainerClient } from "../../rest/client";
-import { resetSharedClients, sharedClient } from "../../rest/clients";
+import { resetSharedClients, sharedClient } from "../../rest/clientCache";
 import { redact } from "../../rest/redact";
 import {
   CHECK_SETTING_SOURCES,

@@ -4,9 +4,9 @@
  * always explicit (dynamic-provider notes: `undefined` means "unknown" and the engine falls back to a raw
  * comparison that includes `__provider`).
  */
+import type { dynamic } from "@pulumi/pulumi";
+import type { Inputs } from "./check";
 import { containsUnknown, isUnknown } from "./unknown";
-
-export type Inputs = Record<string, unknown>;
 
 /** What a change to one argument does. */
 export type ChangeEffect = "replace" | "update" | "ignore";
@@ -14,13 +14,14 @@ export type ChangeEffect = "replace" | "update" | "ignore";
 /** Each argument of a kind and the effect of changing it. Typed per kind so no argument is forgotten. */
 export type DiffTable<K extends string> = Record<K, ChangeEffect>;
 
-/** The result handed back to the engine. */
-export interface DiffResult {
-  changes: boolean;
-  replaces: string[];
-  /** Arguments that changed (replacing or not), for tests and messages. */
-  updates: string[];
-  deleteBeforeReplace?: boolean;
+/**
+ * The result handed back to the engine: the SDK's own `DiffResult`, with `changes` and `replaces` always
+ * given, and the arguments that changed (replacing or not) for tests and messages.
+ */
+export interface DiffResult extends dynamic.DiffResult {
+  readonly changes: boolean;
+  readonly replaces: string[];
+  readonly updates: string[];
 }
 
 /** Canonical JSON: object keys sorted, `undefined` and absent keys treated alike, null kept. */

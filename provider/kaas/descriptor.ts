@@ -31,8 +31,8 @@ import {
   timeoutsCheck,
   type ArgumentName,
   type ArgumentTable,
-} from "../common/kind";
-import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
+} from "../common/arguments";
+import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
 import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
@@ -295,7 +295,7 @@ async function adoptCluster(
   id: string,
   what: string,
 ): Promise<KaasResponse> {
-  const live = await api.findKaas(inputs.projectId, id);
+  const live = await api.find("getKaas", { projectId: inputs.projectId, id });
   if (!live) throw new Error(`${what}: adoptId ${id}: no such cluster in project ${inputs.projectId}`);
   const p = live.properties;
   const declared = inputs.nodeCidr;
@@ -336,14 +336,16 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   timeouts: { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE },
   calls: {
     path: (_inputs, id) => `/kaas/${id}`,
-    find: (api, inputs, id) => api.findKaas(inputs.projectId, id),
+    find: (api, inputs, id) => api.find("getKaas", { projectId: inputs.projectId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>
-      api.iterateKaas(inputs.projectId, { filter, onUnreadable }),
-    create: (api, inputs) => api.createKaas(inputs.projectId, insertBody(inputs)),
+      api.iterate("listKaas", { projectId: inputs.projectId }, { filter, onUnreadable }),
+    create: (api, inputs) => api.call("createKaas", { projectId: inputs.projectId }, insertBody(inputs)),
     remove: (api, inputs, id) =>
-      api.deleteKaas(inputs.projectId, id, { deleteOnCascade: inputs.deleteOnCascade === true }),
+      api.call("deleteKaas", { projectId: inputs.projectId, id }, undefined, {
+        deleteOnCascade: inputs.deleteOnCascade === true,
+      }),
     updateMetadata: (api, inputs, id, metadata) =>
-      api.updateKaas(inputs.projectId, id, { metadata, properties: {} }),
+      api.call("updateKaas", { projectId: inputs.projectId, id }, { metadata, properties: {} }),
   },
   extraChanges: kaasExtraChanges,
   planAgainWhenUncertain: true,
@@ -360,13 +362,14 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
         ? [
             {
               describe: `updating ${Object.keys(cluster.properties).concat("metadata").join(", ")}`,
-              send: (api: VendorContainerClient) => api.updateKaas(projectId, id, cluster),
+              send: (api: VendorContainerClient) => api.call("updateKaas", { projectId, id }, cluster),
             },
           ]
         : []),
       ...plan.pools.map((pool) => ({
         describe: `updating node pool ${pool.name}`,
-        send: (api: VendorContainerClient) => api.updateNodePool(projectId, id, pool.name, pool.body),
+        send: (api: VendorContainerClient) =>
+          api.call("updateNodePool", { projectId, id, pool: pool.name }, pool.body),
       })),
     ];
   },

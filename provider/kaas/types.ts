@@ -2,7 +2,7 @@
  * The arguments and outputs of a Kaas, as plain values. The SDK class `Kaas` wraps these in
  * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
  */
-import type { Checked } from "../common/kind";
+import type { Checked } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 
 /** Billing period of the service (api-notes "KaaS"). */

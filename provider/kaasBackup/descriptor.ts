@@ -13,8 +13,8 @@ import {
   timeoutsCheck,
   type ArgumentName,
   type ArgumentTable,
-} from "../common/kind";
-import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
+} from "../common/arguments";
+import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
 import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
 import { BACKUP_COMPUTED_KEYS, type CheckedKaasBackupInputs, type KaasBackupInputs } from "./types";
 
@@ -47,19 +47,34 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   timeouts: { create: 20 * MINUTE, update: 20 * MINUTE, delete: 20 * MINUTE },
   calls: {
     path: (inputs, id) => `/kaas/${inputs.kaasId}/backups/${id}`,
-    find: (api, inputs, id) => api.findBackup(inputs.projectId, inputs.kaasId, id),
+    find: (api, inputs, id) =>
+      api.find("getBackup", { projectId: inputs.projectId, kaasId: inputs.kaasId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>
-      api.iterateBackups(inputs.projectId, inputs.kaasId, { filter, onUnreadable }),
-    create: (api, inputs) => api.createBackup(inputs.projectId, inputs.kaasId, backupInsertBody(inputs)),
+      api.iterate(
+        "listBackups",
+        { projectId: inputs.projectId, kaasId: inputs.kaasId },
+        { filter, onUnreadable },
+      ),
+    create: (api, inputs) =>
+      api.call(
+        "createBackup",
+        { projectId: inputs.projectId, kaasId: inputs.kaasId },
+        backupInsertBody(inputs),
+      ),
     // A backup whose cluster or itself is already gone deletes as success (the cluster may go first).
-    remove: (api, inputs, id) => api.deleteBackup(inputs.projectId, inputs.kaasId, id),
+    remove: (api, inputs, id) =>
+      api.call("deleteBackup", { projectId: inputs.projectId, kaasId: inputs.kaasId, id }),
     updateMetadata: (api, inputs, id, metadata) =>
-      api.updateBackup(inputs.projectId, inputs.kaasId, id, { metadata, properties: {} }),
+      api.call(
+        "updateBackup",
+        { projectId: inputs.projectId, kaasId: inputs.kaasId, id },
+        { metadata, properties: {} },
+      ),
   },
   // A backup update carries metadata and the billing period only: nothing to plan again.
   planAgainWhenUncertain: false,
   async adopt(api, { projectId, kaasId }, adoptId, what) {
-    const found = await api.findBackup(projectId, kaasId, adoptId);
+    const found = await api.find("getBackup", { projectId, kaasId, id: adoptId });
     if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such backup of cluster ${kaasId}`);
     log(what, `adopting existing backup ${adoptId}`);
     return found;
@@ -71,7 +86,12 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
     return [
       {
         describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) => api.updateBackup(news.projectId, news.kaasId, live.metadata.id, body),
+        send: (api) =>
+          api.call(
+            "updateBackup",
+            { projectId: news.projectId, kaasId: news.kaasId, id: live.metadata.id },
+            body,
+          ),
       },
     ];
   },

@@ -1,5 +1,5 @@
 /** The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). */
-import type { Checked } from "../common/kind";
+import type { Checked } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 
 /** Arguments of a KaasBackup. */

@@ -17,8 +17,8 @@ import {
   timeoutsCheck,
   type ArgumentName,
   type ArgumentTable,
-} from "../common/kind";
-import { DescribedProvider, type KindDescriptor } from "../common/kindProvider";
+} from "../common/arguments";
+import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import {
   registryComputed,
@@ -91,7 +91,7 @@ async function engineVersion(
   what: string,
 ): Promise<string | null> {
   const list = (filter: string | undefined, onUnreadable?: (line: string) => void) =>
-    api.iterateRegistries(projectId, { filter, loadEngineVersion: true, onUnreadable });
+    api.iterate("listRegistries", { projectId }, { filter, loadEngineVersion: true, onUnreadable });
   for await (const registry of listNarrowed(api, list, `metadata.id:eq(${filterLiteral(id)})`, what)) {
     if (registry.metadata.id === id) return registry.data?.info?.version ?? null;
   }
@@ -108,18 +108,19 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
   timeouts: { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },
   calls: {
     path: (_inputs, id) => `/registries/${id}`,
-    find: (api, inputs, id) => api.findRegistry(inputs.projectId, id),
+    find: (api, inputs, id) => api.find("getRegistry", { projectId: inputs.projectId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>
-      api.iterateRegistries(inputs.projectId, { filter, onUnreadable }),
-    create: (api, inputs) => api.createRegistry(inputs.projectId, registryInsertBody(inputs)),
-    remove: (api, inputs, id) => api.deleteRegistry(inputs.projectId, id),
+      api.iterate("listRegistries", { projectId: inputs.projectId }, { filter, onUnreadable }),
+    create: (api, inputs) =>
+      api.call("createRegistry", { projectId: inputs.projectId }, registryInsertBody(inputs)),
+    remove: (api, inputs, id) => api.call("deleteRegistry", { projectId: inputs.projectId, id }),
     updateMetadata: (api, inputs, id, metadata) =>
-      api.updateRegistry(inputs.projectId, id, { metadata, properties: {} }),
+      api.call("updateRegistry", { projectId: inputs.projectId, id }, { metadata, properties: {} }),
   },
   planAgainWhenUncertain: true,
   async adopt(api, inputs, adoptId, what) {
     const { projectId, adminUsername } = inputs;
-    const found = await api.findRegistry(projectId, adoptId);
+    const found = await api.find("getRegistry", { projectId, id: adoptId });
     if (!found) throw new Error(`${what}: adoptId ${adoptId}: no such registry in project ${projectId}`);
     const liveAdmin = found.properties.adminUser?.username;
     if (liveAdmin && liveAdmin !== adminUsername) {
@@ -148,7 +149,7 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     return [
       {
         describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) => api.updateRegistry(news.projectId, live.metadata.id, body),
+        send: (api) => api.call("updateRegistry", { projectId: news.projectId, id: live.metadata.id }, body),
       },
     ];
   },
@@ -158,7 +159,7 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     const before = live.data?.private?.adminPasswordLastSetDate ?? null;
     log(what, "resetting the administrator password (adminPasswordResetTrigger changed)");
     try {
-      await api.resetAdminPassword(projectId, id, { metadata: { name: news.name } });
+      await api.call("resetAdminPassword", { projectId, id }, { metadata: { name: news.name } });
     } catch (error) {
       // Never reset twice: when the answer was lost, the password's last-set date tells whether it happened.
       if (!isUncertain(error)) throw error;

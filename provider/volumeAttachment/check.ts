@@ -13,7 +13,7 @@ import {
   type ArgumentTable,
   type CheckContext,
   type CheckResult,
-} from "../common/kind";
+} from "../common/arguments";
 import type { CheckedVolumeAttachmentInputs } from "./types";
 
 /** A block-storage URI, as a path or a full URL (api-notes "Volumes"). */

@@ -1,6 +1,7 @@
 /** `diff` of a VolumeAttachment: any change of where the volume goes replaces it, detaching first. */
-import type { DiffResult, Inputs } from "../common/diff";
-import { diffArguments } from "../common/kind";
+import type { Inputs } from "../common/check";
+import type { DiffResult } from "../common/diff";
+import { diffArguments } from "../common/arguments";
 import { VOLUME_ATTACHMENT_ARGUMENT_RULES } from "./check";
 
 /** Diffs a VolumeAttachment's state (`olds`) against its checked inputs, by the rules of its table. */

@@ -14,7 +14,7 @@ import { classifyState, isBusyState, type StateNames, type WaitVerdict } from ".
 import type { Inputs } from "../common/check";
 import { client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
-import { checkedInputsOf, type CheckResult } from "../common/kind";
+import { checkedInputsOf, type CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
 import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
 import { attachmentId, checkVolumeAttachment } from "./check";
@@ -32,6 +32,7 @@ import { diffVolumeAttachment } from "./diff";
 import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 import type { CheckedVolumeAttachmentInputs } from "./types";
+import { volumeAction } from "../../schemas/volumeAction";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
@@ -155,7 +156,7 @@ export class VolumeAttachmentProvider {
   ): Promise<ClusterLook> {
     return api.waitUntilSettled<ClusterLook>(
       async () => {
-        const cluster = await api.findKaas(projectId, kaasId);
+        const cluster = await api.find("getKaas", { projectId, id: kaasId });
         return { status: cluster?.status, cluster };
       },
       {
@@ -197,7 +198,9 @@ export class VolumeAttachmentProvider {
       !/maxCumulativeVolumeSize|storage limit/i.test(error.message)
     )
       return error;
-    const cluster = await api.findKaas(inputs.projectId, inputs.kaasId).catch(() => undefined);
+    const cluster = await api
+      .find("getKaas", { projectId: inputs.projectId, id: inputs.kaasId })
+      .catch(() => undefined);
     const limit = cluster?.properties.storage?.maxCumulativeVolumeSize;
     return new Error(
       `${subjectOf(inputs)}: attaching ${inputs.volumeUri} would exceed the cluster's storage limit ` +
@@ -261,7 +264,7 @@ export class VolumeAttachmentProvider {
     const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
     const id = attachmentId(kaasId, volumeUri);
     const adopt = typeof inputs.adoptId === "string";
-    const cluster = await api.findKaas(projectId, kaasId);
+    const cluster = await api.find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: cluster ${kaasId} does not exist in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
     let send = true;
@@ -295,7 +298,11 @@ export class VolumeAttachmentProvider {
     }
     if (send) {
       try {
-        await api.attachVolume(projectId, kaasId, inputs.nodePoolName, nodeId, volumeUri);
+        await api.call(
+          "attachVolume",
+          { projectId, id: kaasId, pool: inputs.nodePoolName, node: nodeId },
+          volumeAction(volumeUri),
+        );
         log(
           what,
           view.shows === "nothing" && adopt
@@ -379,7 +386,10 @@ export class VolumeAttachmentProvider {
     const what = subjectOf(declared);
     const volumeUri = declared.volumeUri;
     // A state without a project (written before `check` recorded the configured default) is looked up there.
-    const cluster = await api.findKaas(declared.projectId ?? defaultProjectId(), declared.kaasId);
+    const cluster = await api.find("getKaas", {
+      projectId: declared.projectId ?? defaultProjectId(),
+      id: declared.kaasId,
+    });
     if (!cluster) {
       log(what, `cluster ${declared.kaasId} no longer exists, and ${volumeUri} is attached to it no more`);
       return { id: "", props: {}, inputs: {} };
@@ -422,7 +432,7 @@ export class VolumeAttachmentProvider {
     const volumeUri = id.slice(separator + 1);
     const projectId =
       (typeof lookup.projectId === "string" ? lookup.projectId : undefined) ?? defaultProjectId() ?? "";
-    const cluster = await this.api().findKaas(projectId, kaasId);
+    const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: get: no cluster ${kaasId} in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
     if (view.shows === "nothing")
@@ -474,19 +484,23 @@ export class VolumeAttachmentProvider {
     const api = this.api();
     const { projectId, kaasId, volumeUri } = declared;
     const what = subjectOf(declared);
-    const cluster = await api.findKaas(projectId, kaasId);
+    const cluster = await api.find("getKaas", { projectId, id: kaasId });
     if (!cluster) return;
     const view = viewAttachment(cluster, volumeUri);
     if (view.shows !== "nothing" && !shownAttached(view)) return;
     let accepted = true;
     try {
-      await api.detachVolumeFromNode(projectId, kaasId, declared.nodePoolName, declared.nodeId, volumeUri);
+      await api.call(
+        "detachVolumeFromNode",
+        { projectId, id: kaasId, pool: declared.nodePoolName, node: declared.nodeId },
+        volumeAction(volumeUri),
+      );
     } catch (error) {
       // A 404, or a 400 that says the node is gone (api-notes "Volumes"): see `isNodeGone`.
       if (!isNodeGone(error)) throw error;
       log(what, `node ${declared.nodeId} no longer holds ${volumeUri}; detaching at cluster level`);
       try {
-        await api.detachVolumeFromCluster(projectId, kaasId, volumeUri);
+        await api.call("detachVolumeFromCluster", { projectId, id: kaasId }, volumeAction(volumeUri));
       } catch (fallbackError) {
         // Not attached anywhere any more, or a detach already under way (a retried request): the wait decides.
         if (!isNotFound(fallbackError)) throw fallbackError;

@@ -1,5 +1,5 @@
 /** The arguments and outputs of a VolumeAttachment, as plain values (the SDK class wraps them). */
-import type { CheckedArguments } from "../common/kind";
+import type { CheckedArguments } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 
 /** Arguments of a VolumeAttachment. Any change replaces it: detach first, then attach. */

@@ -1,10 +1,13 @@
 /**
  * Errors a user can act on, through the CLI: a token the service refuses names the setting to check and never
- * shows the token; an update of an object the service lost says to run `pulumi refresh`.
+ * shows the token, in `up`, `refresh` and `destroy` alike, with no JavaScript stack trace; an update of an
+ * object the service lost says to run `pulumi refresh`. And the engine fact the README's "Rotating credentials"
+ * rests on: without `--run-program`, `refresh` and `destroy` configure the provider with the config of the last
+ * run that executed the program, kept in the state.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { cluster } from "./support/args";
-import { openSuite, type Suite } from "./support/suite";
+import { TOKEN, openSuite, type Suite } from "./support/suite";
 
 /** A well-formed token the emulator never issued: a secret that must not reach the output. */
 const WRONG_TOKEN = "e2e-wrong-token-5b1d8e";
@@ -48,4 +51,35 @@ it("fails the update of a cluster the service lost, saying to run pulumi refresh
   await stack.up();
   expect(s.emulator.emulator.state().kaas.map((k) => k.metadata.id)).toEqual(["kaas-0002"]);
   await stack.destroy();
+});
+
+it("uses a changed token only in runs that execute the program, and fails those with the 401 hint, no stack trace", async () => {
+  const stack: Stack = await s.stack("rotated-token", s.program("actionable-errors-rotated"));
+  await s.declare(stack, [cluster()]);
+  await stack.up();
+  const ids = s.emulator.emulator.state().kaas.map((k) => k.metadata.id);
+  await stack.setConfig("vendor:token", { value: WRONG_TOKEN, secret: true });
+
+  // The state's provider holds the config of the last `up`: a plain refresh still sends the old token.
+  await expect(stack.refresh({ expectNoChanges: true })).resolves.toBeDefined();
+
+  const hint =
+    "GET /kaas/kaas-0001 failed (401 Unauthorized): Unauthorized: The bearer token is not valid. " +
+    "Check the credentials in stack config vendor:token (or VENDOR_TOKEN)";
+  for (const run of [() => stack.refresh({ runProgram: true }), () => stack.destroy({ runProgram: true })]) {
+    s.cliOutput.length = 0;
+    await expect(run()).rejects.toThrow(hint);
+    const output = s.cliOutput.join("");
+    expect(output).toContain(hint);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(output).not.toContain(WRONG_TOKEN);
+  }
+  expect(s.emulator.emulator.state().kaas.map((k) => k.metadata.id)).toEqual(ids);
+
+  // A run that executed the program recorded its config in the state, failed or not: a plain destroy now
+  // sends the refused token too, until a run with the program records the corrected one.
+  await stack.setConfig("vendor:token", { value: TOKEN, secret: true });
+  await expect(stack.destroy()).rejects.toThrow(hint);
+  await stack.destroy({ runProgram: true });
+  expect(s.emulator.emulator.state().kaas).toEqual([]);
 });

@@ -8,12 +8,10 @@
  * its stack and the reason; a destroy of the protected prod without `--force` is refused and changes nothing;
  * all three are destroyed, leaving no stack and an empty emulator.
  */
-import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import type { KaasResponse } from "../../schemas";
-import { BIN, ROOT, TOOLS } from "./support/engine";
+import { copyEnvironmentsExample, environmentsCommand, exampleStack } from "./support/environments";
 import { POLL_MS, PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
 
 const ENVS = ["dev", "staging", "prod"];
@@ -24,54 +22,21 @@ let example: string;
 
 beforeAll(async () => {
   s = await openSuite("environments");
-  example = path.join(s.dir, "programs", "environments");
-  const source = path.join(ROOT, "examples/environments");
-  fs.cpSync(source, example, {
-    recursive: true,
-    // What a user's build or runs leave in the folder is not part of the example.
-    filter: (src) => !/node_modules|^bin$|Pulumi\.[^/]+\.yaml$|kubeconfig-/.test(path.relative(source, src)),
-  });
-  // `npm run build` of the example (its tsconfig), with the repository's TypeScript.
-  execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(example, "tsconfig.json")]);
+  example = copyEnvironmentsExample(s);
 });
 afterAll(async () => {
   await s?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the example's command line as a user does: Node, the service settings in the environment. */
-function environments(...args: string[]): Promise<Run> {
-  const child = spawn(
-    path.join(BIN, "node"),
-    [path.join(example, "bin/environments.js"), ...args, "--pulumi-root", TOOLS],
-    {
-      cwd: example,
-      env: {
-        ...s.env,
-        VENDOR_BASE_URL: s.emulator.url,
-        VENDOR_PROJECT_ID: PROJECT,
-        VENDOR_TOKEN: TOKEN,
-        VENDOR_POLL_INTERVAL_MS: POLL_MS,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += String(chunk)));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += String(chunk)));
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      s.cliOutput.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
+const environments = (...args: string[]) =>
+  environmentsCommand(s, example, () => ({
+    ...s.env,
+    VENDOR_BASE_URL: s.emulator.url,
+    VENDOR_PROJECT_ID: PROJECT,
+    VENDOR_TOKEN: TOKEN,
+    VENDOR_POLL_INTERVAL_MS: POLL_MS,
+  }))(...args);
 
 /** `list --json`, parsed. */
 async function listed(): Promise<
@@ -89,13 +54,7 @@ interface Listing {
 }
 
 /** A stack of the example, opened through the Automation API (to read outputs with their secret marks). */
-async function stackOf(program: "platform" | "app", env: string) {
-  const pulumiCommand = await PulumiCommand.get({ root: TOOLS, skipVersionCheck: true });
-  return LocalWorkspace.selectStack(
-    { stackName: env, workDir: path.join(example, program) },
-    { envVars: s.env, pulumiCommand },
-  );
-}
+const stackOf = (program: "platform" | "app", env: string) => exampleStack(s, example, program, env);
 
 /** The state of a stack as `pulumi stack export` writes it (secrets encrypted). */
 async function exported(program: "platform" | "app", env: string): Promise<string> {

@@ -64,7 +64,7 @@ async function createDecoy(): Promise<string> {
   // `preset: true` is what the provider's check makes of a cluster declared without a VPC.
   const decoy = { ...declared.args, preset: true, tags: [USER_TAG, OTHER_STACK_TAG] };
   const body = insertBody(decoy as CheckedKaasInputs);
-  return (await client.createKaas(PROJECT, body)).metadata.id;
+  return (await client.call("createKaas", { projectId: PROJECT }, body)).metadata.id;
 }
 
 /** The lifecycle state of the cluster `id` as the service holds it, or undefined once it is gone. */

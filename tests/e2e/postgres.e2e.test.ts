@@ -8,14 +8,18 @@
  * environments are destroyed at the same time, leaving no stack in the database and an empty emulator; the
  * server is stopped and its folder removed.
  */
-import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import type { KaasResponse } from "../../schemas";
-import { BIN, ROOT, TOOLS } from "./support/engine";
+import { BIN } from "./support/engine";
+import {
+  copyEnvironmentsExample,
+  environmentsCommand,
+  exampleStack,
+  runCommand,
+} from "./support/environments";
 import { startPostgres, type PostgresServer } from "./support/postgres";
 import { killWhen, waitFor } from "./support/processes";
 import { POLL_MS, PROJECT, TOKEN, openSuite, values, type CliRun, type Suite } from "./support/suite";
@@ -47,67 +51,27 @@ beforeAll(async () => {
     VENDOR_TOKEN: TOKEN,
     VENDOR_POLL_INTERVAL_MS: POLL_MS,
   });
-  example = path.join(s.dir, "programs", "environments");
+  example = copyEnvironmentsExample(s);
   platformDir = path.join(example, "platform");
-  const source = path.join(ROOT, "examples/environments");
-  fs.cpSync(source, example, {
-    recursive: true,
-    // What a user's build or runs leave in the folder is not part of the example.
-    filter: (src) => !/node_modules|^bin$|Pulumi\.[^/]+\.yaml$|kubeconfig-/.test(path.relative(source, src)),
-  });
-  execFileSync(path.join(ROOT, "node_modules/.bin/tsc"), ["-p", path.join(example, "tsconfig.json")]);
 });
 afterAll(async () => {
   pg?.stop();
   await s?.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `command` with `args` as a user does, in the suite's environment; resolves once it exits. */
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = s.env,
-): Promise<Run> {
-  const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += String(chunk)));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += String(chunk)));
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      s.cliOutput.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
+const run = (command: string, args: string[], cwd: string, env?: Record<string, string>) =>
+  runCommand(s, command, args, cwd, env);
 
 /** The example's command line, built with its own tsconfig, run with Node 22. */
-const environments = (...args: string[]) =>
-  run(
-    path.join(BIN, "node"),
-    [path.join(example, "bin/environments.js"), ...args, "--pulumi-root", TOOLS],
-    example,
-  );
+const environments = (...args: string[]) => environmentsCommand(s, example)(...args);
 
 /** The lines of `environments up` and `destroy` that sum each stack up. */
 const summaries = (stdout: string) =>
   stdout.split("\n").filter((line) => /^[\w-]+: (platform|app): /.test(line));
 
 /** A stack of the example, opened through the Automation API (to read outputs with their secret marks). */
-async function stackOf(program: "platform" | "app", env: string) {
-  const pulumiCommand = await PulumiCommand.get({ root: TOOLS, skipVersionCheck: true });
-  return LocalWorkspace.selectStack(
-    { stackName: env, workDir: path.join(example, program) },
-    { envVars: s.env, pulumiCommand },
-  );
-}
+const stackOf = (program: "platform" | "app", env: string) => exampleStack(s, example, program, env);
 
 /** The live clusters of the emulator: name, id and Kubernetes version. */
 const clusters = () =>

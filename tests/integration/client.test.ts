@@ -21,6 +21,7 @@ import {
   within,
   type Harness,
 } from "./helpers";
+import { volumeAction } from "../../schemas/volumeAction";
 
 let h: Harness;
 let emu: Emulator;
@@ -35,19 +36,19 @@ afterAll(() => h.close());
 beforeEach(() => emu.reset());
 
 const settleKaas = (id: string) =>
-  client.waitUntilSettled(() => client.findKaas(PROJECT, id), {
+  client.waitUntilSettled(() => client.find("getKaas", { projectId: PROJECT, id }), {
     what: `Kaas ${id}`,
     path: `/kaas/${id}`,
     deadline: within(),
   });
 const kaasGone = (id: string) =>
-  client.waitUntilGone(() => client.findKaas(PROJECT, id), {
+  client.waitUntilGone(() => client.find("getKaas", { projectId: PROJECT, id }), {
     what: `Kaas ${id}`,
     path: `/kaas/${id}`,
     deadline: within(),
   });
 const settleRegistry = (id: string) =>
-  client.waitUntilSettled(() => client.findRegistry(PROJECT, id), {
+  client.waitUntilSettled(() => client.find("getRegistry", { projectId: PROJECT, id }), {
     what: `Registry ${id}`,
     path: `/registries/${id}`,
     deadline: within(),
@@ -58,7 +59,7 @@ function waitForVolumes(
   id: string,
   done: (volumes: NonNullable<KaasResponse["properties"]["attachedVolumes"]>) => boolean,
 ) {
-  return client.waitUntilSettled(() => client.findKaas(PROJECT, id), {
+  return client.waitUntilSettled(() => client.find("getKaas", { projectId: PROJECT, id }), {
     what: `Kaas ${id} volumes`,
     path: `/kaas/${id}`,
     deadline: within(),
@@ -70,7 +71,7 @@ function waitForVolumes(
 }
 
 async function activeKaas(name = "prod", overrides: Partial<KaasInsert["properties"]> = {}): Promise<string> {
-  const created = await client.createKaas(PROJECT, kaasBody(name, overrides));
+  const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody(name, overrides));
   await settleKaas(created.metadata.id);
   return created.metadata.id;
 }
@@ -89,8 +90,9 @@ async function expectRejection(promise: Promise<unknown>): Promise<VendorApiErro
 
 describe("KaaS endpoints", () => {
   it("creates, lists, reads, updates and deletes a cluster, waiting for each step", async () => {
-    const created = await client.createKaas(
-      PROJECT,
+    const created = await client.call(
+      "createKaas",
+      { projectId: PROJECT },
       kaasBody("prod", { identity: { clientId: "cid", clientSecret: "identity-secret" } }),
     );
     expect(created.metadata.id).toBe("kaas-0001");
@@ -98,19 +100,27 @@ describe("KaaS endpoints", () => {
     const id = created.metadata.id;
     expect((await settleKaas(id)).status?.state).toBe("Active");
 
-    const page = await client.listKaas(PROJECT, { filter: 'metadata.name:eq("prod")', limit: 10 });
+    const page = await client.list(
+      "listKaas",
+      { projectId: PROJECT },
+      { filter: 'metadata.name:eq("prod")', limit: 10 },
+    );
     expect(page.total).toBe(1);
     expect(page.values[0].properties.identity).toEqual({ clientId: "cid" });
 
     await expect(
-      client.updateKaas(PROJECT, id, {
-        metadata: { name: "prod", tags: ["env:prod"] },
-        properties: {
-          kubernetesVersion: { value: "1.33.2" },
-          storage: { maxCumulativeVolumeSize: 100 },
-          billingPlan: { billingPeriod: "Month" },
+      client.call(
+        "updateKaas",
+        { projectId: PROJECT, id },
+        {
+          metadata: { name: "prod", tags: ["env:prod"] },
+          properties: {
+            kubernetesVersion: { value: "1.33.2" },
+            storage: { maxCumulativeVolumeSize: 100 },
+            billingPlan: { billingPeriod: "Month" },
+          },
         },
-      }),
+      ),
     ).resolves.toBeUndefined();
     const updated = await settleKaas(id);
     expect(updated.metadata.tags).toEqual(["env:prod"]);
@@ -119,10 +129,12 @@ describe("KaaS endpoints", () => {
     expect(updated.properties.billingPlan).toEqual({ billingPeriod: "monthly" });
 
     emu.updateConfig({ durations: { tombstoneMs: 10_000 } });
-    await client.deleteKaas(PROJECT, id, { deleteOnCascade: true });
+    await client.call("deleteKaas", { projectId: PROJECT, id }, undefined, { deleteOnCascade: true });
     await kaasGone(id);
-    expect((await client.getKaas(PROJECT, id)).status?.state).toBe("Deleted");
-    const ignored = await expectRejection(client.getKaas(PROJECT, id, { ignoreDeletedStatus: true }));
+    expect((await client.call("getKaas", { projectId: PROJECT, id })).status?.state).toBe("Deleted");
+    const ignored = await expectRejection(
+      client.call("getKaas", { projectId: PROJECT, id }, undefined, { ignoreDeletedStatus: true }),
+    );
     expect(isNotFound(ignored)).toBe(true);
     expect(ignored.message).toBe(
       `GET /kaas/${id} failed (404 Not Found): Resource not found: KaaS "${id}" was not found.`,
@@ -134,9 +146,12 @@ describe("KaaS endpoints", () => {
   });
 
   it("iterates every cluster across pages", async () => {
-    for (const name of ["e", "b", "d", "a", "c"]) await client.createKaas(PROJECT, kaasBody(name));
+    for (const name of ["e", "b", "d", "a", "c"])
+      await client.call("createKaas", { projectId: PROJECT }, kaasBody(name));
     emu.clearRequests();
-    const all = await collect(client.iterateKaas(PROJECT, { sort: "metadata.name" }, 2));
+    const all = await collect(
+      client.iterate("listKaas", { projectId: PROJECT }, { sort: "metadata.name" }, 2),
+    );
     expect(all.map((k) => k.metadata.name)).toEqual(["a", "b", "c", "d", "e"]);
     expect(emu.requests().map((r) => [r.query.offset, r.query.limit])).toEqual([
       ["0", "2"],
@@ -155,7 +170,11 @@ describe("KaaS endpoints", () => {
 
   it("updates one node pool and answers the cluster", async () => {
     const id = await activeKaas();
-    const answered = await client.updateNodePool(PROJECT, id, "default", { properties: { nodes: 3 } });
+    const answered = await client.call(
+      "updateNodePool",
+      { projectId: PROJECT, id, pool: "default" },
+      { properties: { nodes: 3 } },
+    );
     expect(answered?.status?.state).toBe("Updating");
     expect(answered?.properties.nodePools?.[0]).toMatchObject({ name: "default", nodes: 3 });
     const settled = await settleKaas(id);
@@ -169,19 +188,35 @@ describe("KaaS endpoints", () => {
   it("attaches and detaches volumes at node level and at cluster level", async () => {
     const id = await activeKaas();
     const node = `${id}-default-2`;
-    await client.attachVolume(PROJECT, id, "default", node, "/v/data");
+    await client.call(
+      "attachVolume",
+      { projectId: PROJECT, id, pool: "default", node },
+      volumeAction("/v/data"),
+    );
     await waitForVolumes(id, (v) => v.some((x) => x.uri === "/v/data"));
-    await client.detachVolumeFromNode(PROJECT, id, "default", node, "/v/data");
+    await client.call(
+      "detachVolumeFromNode",
+      { projectId: PROJECT, id, pool: "default", node },
+      volumeAction("/v/data"),
+    );
     await waitForVolumes(id, (v) => v.length === 0);
 
-    await client.attachVolume(PROJECT, id, "default", node, "/v/logs");
-    await client.updateNodePool(PROJECT, id, "default", { properties: { nodes: 1 } });
+    await client.call(
+      "attachVolume",
+      { projectId: PROJECT, id, pool: "default", node },
+      volumeAction("/v/logs"),
+    );
+    await client.call(
+      "updateNodePool",
+      { projectId: PROJECT, id, pool: "default" },
+      { properties: { nodes: 1 } },
+    );
     const shrunk = await waitForVolumes(id, (v) => v.length === 1 && v[0].nodeId === null);
     expect(shrunk.properties.attachedVolumes).toEqual([
       { uri: "/v/logs", nodePoolName: "default", nodeId: null, sizeGb: 10 },
     ]);
     await settleKaas(id);
-    await client.detachVolumeFromCluster(PROJECT, id, "/v/logs");
+    await client.call("detachVolumeFromCluster", { projectId: PROJECT, id }, volumeAction("/v/logs"));
     await waitForVolumes(id, (v) => v.length === 0);
     expect(
       emu
@@ -196,8 +231,16 @@ describe("KaaS endpoints", () => {
     // A long update on the emulator clock, ended by a clock jump once a retry met the busy cluster: the
     // outcome does not depend on how fast this machine runs the retries.
     emu.updateConfig({ durations: { kaasUpdateMs: 60_000 } });
-    await client.updateKaas(PROJECT, id, { metadata: { name: "one" }, properties: {} });
-    const second = client.updateKaas(PROJECT, id, { metadata: { name: "two" }, properties: {} });
+    await client.call(
+      "updateKaas",
+      { projectId: PROJECT, id },
+      { metadata: { name: "one" }, properties: {} },
+    );
+    const second = client.call(
+      "updateKaas",
+      { projectId: PROJECT, id },
+      { metadata: { name: "two" }, properties: {} },
+    );
     while (!emu.requests().some((r) => r.method === "PUT" && r.status === 400)) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
@@ -217,7 +260,11 @@ describe("KaaS endpoints", () => {
 
   it("reports a rule violation with the field and the service's message", async () => {
     const error = await expectRejection(
-      client.createKaas(PROJECT, kaasBody("x", { nodeCidr: { address: "11.0.0.0/16", name: "n" } })),
+      client.call(
+        "createKaas",
+        { projectId: PROJECT },
+        kaasBody("x", { nodeCidr: { address: "11.0.0.0/16", name: "n" } }),
+      ),
     );
     expect(error.message).toBe(
       "POST /kaas failed (400 Bad Request): properties.nodeCidr.address: must lie within 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16",
@@ -236,7 +283,7 @@ describe("KaaS endpoints", () => {
       provisioning: { kaas: "fail", registry: "ok", backup: "ok" },
       failureReason: "quota exceeded",
     });
-    const created = await client.createKaas(PROJECT, kaasBody());
+    const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody());
     const error = await expectRejection(settleKaas(created.metadata.id));
     expect(error.kind).toBe("failed");
     expect(error.message).toBe(
@@ -248,45 +295,59 @@ describe("KaaS endpoints", () => {
 describe("backup endpoints", () => {
   it("creates, lists, iterates, reads, updates and deletes a backup", async () => {
     const kaasId = await activeKaas();
-    const created = await client.createBackup(PROJECT, kaasId, backupBody("nightly"));
+    const created = await client.call("createBackup", { projectId: PROJECT, kaasId }, backupBody("nightly"));
     expect(created.metadata.id).toBe("backup-0001");
     expect(created.properties.kaas).toEqual({
       uri: `/projects/${PROJECT}/providers/Vendor.Container/kaas/${kaasId}`,
       id: kaasId,
       name: "prod",
     });
-    const find = () => client.findBackup(PROJECT, kaasId, "backup-0001");
+    const find = () => client.find("getBackup", { projectId: PROJECT, kaasId, id: "backup-0001" });
     const wait = { what: "Backup", path: `/kaas/${kaasId}/backups/backup-0001`, deadline: within() };
     expect((await client.waitUntilSettled(find, wait)).data?.info?.sizeBytes).toBe(536_870_912);
-    await client.createBackup(PROJECT, kaasId, backupBody("weekly"));
+    await client.call("createBackup", { projectId: PROJECT, kaasId }, backupBody("weekly"));
 
     expect(
-      (await client.listBackups(PROJECT, kaasId, { filter: 'metadata.name:eq("weekly")' })).values.map(
-        (b) => b.metadata.id,
-      ),
+      (
+        await client.list(
+          "listBackups",
+          { projectId: PROJECT, kaasId },
+          { filter: 'metadata.name:eq("weekly")' },
+        )
+      ).values.map((b) => b.metadata.id),
     ).toEqual(["backup-0002"]);
     expect(
-      (await collect(client.iterateBackups(PROJECT, kaasId, {}, 1))).map((b) => b.metadata.name),
+      (await collect(client.iterate("listBackups", { projectId: PROJECT, kaasId }, {}, 1))).map(
+        (b) => b.metadata.name,
+      ),
     ).toEqual(["nightly", "weekly"]);
-    await client.updateBackup(PROJECT, kaasId, "backup-0001", {
-      metadata: { name: "nightly" },
-      properties: { billingPeriod: "Month" },
-    });
+    await client.call(
+      "updateBackup",
+      { projectId: PROJECT, kaasId, id: "backup-0001" },
+      {
+        metadata: { name: "nightly" },
+        properties: { billingPeriod: "Month" },
+      },
+    );
     expect((await client.waitUntilSettled(find, wait)).properties.billingPeriod).toBe("Month");
-    await client.deleteBackup(PROJECT, kaasId, "backup-0001");
+    await client.call("deleteBackup", { projectId: PROJECT, kaasId, id: "backup-0001" });
     await client.waitUntilGone(find, wait);
-    expect((await client.getBackup(PROJECT, kaasId, "backup-0002")).status?.state).toBe("Active");
+    expect(
+      (await client.call("getBackup", { projectId: PROJECT, kaasId, id: "backup-0002" })).status?.state,
+    ).toBe("Active");
   });
 
   it("answers 404 for the backups of an unknown cluster", async () => {
-    const error = await expectRejection(client.listBackups(PROJECT, "kaas-0404"));
+    const error = await expectRejection(
+      client.list("listBackups", { projectId: PROJECT, kaasId: "kaas-0404" }),
+    );
     expect(isNotFound(error)).toBe(true);
   });
 });
 
 describe("registry endpoints", () => {
   it("creates, lists with loadEngineVersion, reads, updates, resets the password and deletes a registry", async () => {
-    const created = await client.createRegistry(PROJECT, registryBody("images"));
+    const created = await client.call("createRegistry", { projectId: PROJECT }, registryBody("images"));
     const id = created.metadata.id;
     expect(id).toBe("registry-0001");
     expect(created.metadata.uri).toBe(
@@ -295,31 +356,36 @@ describe("registry endpoints", () => {
     const active = await settleRegistry(id);
     expect(active.data?.info?.version).toBeNull();
     expect(
-      (await client.listRegistries(PROJECT, { loadEngineVersion: true })).values[0].data?.info?.version,
+      (await client.list("listRegistries", { projectId: PROJECT }, { loadEngineVersion: true })).values[0]
+        .data?.info?.version,
     ).toBe("2.11.1");
-    expect((await client.getRegistry(PROJECT, id)).data?.info?.version).toBeNull();
+    expect((await client.call("getRegistry", { projectId: PROJECT, id })).data?.info?.version).toBeNull();
     expect(
-      (await collect(client.iterateRegistries(PROJECT, { loadEngineVersion: true }))).map(
-        (r) => r.data?.info?.version,
-      ),
+      (
+        await collect(client.iterate("listRegistries", { projectId: PROJECT }, { loadEngineVersion: true }))
+      ).map((r) => r.data?.info?.version),
     ).toEqual(["2.11.1"]);
 
-    await client.updateRegistry(PROJECT, id, {
-      metadata: { name: "images" },
-      properties: { billingPlan: { billingPeriod: "Year" } },
-    });
+    await client.call(
+      "updateRegistry",
+      { projectId: PROJECT, id },
+      {
+        metadata: { name: "images" },
+        properties: { billingPlan: { billingPeriod: "Year" } },
+      },
+    );
     expect((await settleRegistry(id)).properties.billingPlan).toEqual({ billingPeriod: "yearly" });
 
     const before = active.data?.private?.adminPasswordLastSetDate;
-    await client.resetAdminPassword(PROJECT, id);
+    await client.call("resetAdminPassword", { projectId: PROJECT, id }, {});
     const reset = await settleRegistry(id);
     expect(reset.data?.private?.passwordSet).toBe(true);
     expect(Date.parse(reset.data?.private?.adminPasswordLastSetDate as string)).toBeGreaterThan(
       Date.parse(before as string),
     );
 
-    await client.deleteRegistry(PROJECT, id);
-    await client.waitUntilGone(() => client.findRegistry(PROJECT, id), {
+    await client.call("deleteRegistry", { projectId: PROJECT, id });
+    await client.waitUntilGone(() => client.find("getRegistry", { projectId: PROJECT, id }), {
       what: "Registry",
       path: `/registries/${id}`,
       deadline: within(),
@@ -333,8 +399,9 @@ describe("request bodies are validated before any I/O", () => {
     [
       "an unknown cluster property",
       (c) =>
-        c.createKaas(
-          PROJECT,
+        c.call(
+          "createKaas",
+          { projectId: PROJECT },
           bad({ ...kaasBody(), properties: { ...kaasBody().properties, colour: "blue" } }),
         ),
       "POST /kaas not sent: invalid request body: /properties/colour: is not an allowed property",
@@ -342,8 +409,9 @@ describe("request bodies are validated before any I/O", () => {
     [
       "a mistyped node count",
       (c) =>
-        c.createKaas(
-          PROJECT,
+        c.call(
+          "createKaas",
+          { projectId: PROJECT },
           bad({
             ...kaasBody(),
             properties: {
@@ -357,30 +425,39 @@ describe("request bodies are validated before any I/O", () => {
     [
       "a create-only property in an update",
       (c) =>
-        c.updateKaas(
-          PROJECT,
-          "kaas-0001",
+        c.call(
+          "updateKaas",
+          { projectId: PROJECT, id: "kaas-0001" },
           bad({ metadata: { name: "x" }, properties: { podCidr: "10.0.0.0/16" } }),
         ),
       "PUT /kaas/kaas-0001 not sent: invalid request body: /properties/podCidr: is not an allowed property",
     ],
     [
       "minCount instead of minNode on the node pool endpoint",
-      (c) => c.updateNodePool(PROJECT, "kaas-0001", "default", bad({ properties: { minCount: 1 } })),
+      (c) =>
+        c.call(
+          "updateNodePool",
+          { projectId: PROJECT, id: "kaas-0001", pool: "default" },
+          bad({ properties: { minCount: 1 } }),
+        ),
       "PUT /kaas/kaas-0001/nodePools/default not sent: invalid request body: /properties/minCount: is not an allowed property",
     ],
     [
       "a registry without admin user",
       (c) =>
-        c.createRegistry(PROJECT, bad({ metadata: { name: "r", location: { value: "l" } }, properties: {} })),
+        c.call(
+          "createRegistry",
+          { projectId: PROJECT },
+          bad({ metadata: { name: "r", location: { value: "l" } }, properties: {} }),
+        ),
       "POST /registries not sent: invalid request body: /properties/adminUser: is required",
     ],
     [
       "a mistyped retention",
       (c) =>
-        c.createBackup(
-          PROJECT,
-          "kaas-0001",
+        c.call(
+          "createBackup",
+          { projectId: PROJECT, kaasId: "kaas-0001" },
           bad({ metadata: { name: "b" }, properties: { retentionDays: "7" } }),
         ),
       "POST /kaas/kaas-0001/backups not sent: invalid request body: /properties/retentionDays: must be integer",
@@ -400,9 +477,9 @@ describe("OAuth2 client credentials", () => {
 
   it("fetches one token and reuses it", async () => {
     const oauth = makeClient(h.url, { oauth: true });
-    await oauth.listKaas(PROJECT);
-    await oauth.listRegistries(PROJECT);
-    await oauth.createKaas(PROJECT, kaasBody());
+    await oauth.list("listKaas", { projectId: PROJECT });
+    await oauth.list("listRegistries", { projectId: PROJECT });
+    await oauth.call("createKaas", { projectId: PROJECT }, kaasBody());
     expect(tokenSourceOf(oauth).exchanges).toBe(1);
     expect(summary()).toEqual([
       "POST /oauth2/token 200",
@@ -414,20 +491,20 @@ describe("OAuth2 client credentials", () => {
 
   it("refreshes the token once after a 401 when the service revoked it", async () => {
     const oauth = makeClient(h.url, { oauth: true });
-    await oauth.listKaas(PROJECT);
+    await oauth.list("listKaas", { projectId: PROJECT });
     expect(emu.revokeTokens()).toBe(1);
     emu.clearRequests();
-    await oauth.listKaas(PROJECT);
+    await oauth.list("listKaas", { projectId: PROJECT });
     expect(summary()).toEqual(["GET /kaas 401", "POST /oauth2/token 200", "GET /kaas 200"]);
     expect(tokenSourceOf(oauth).exchanges).toBe(2);
   });
 
   it("refreshes the token after the service expired it", async () => {
     const oauth = makeClient(h.url, { oauth: true });
-    await oauth.listKaas(PROJECT);
+    await oauth.list("listKaas", { projectId: PROJECT });
     emu.advanceClock(3_600_000);
     emu.clearRequests();
-    await oauth.listKaas(PROJECT);
+    await oauth.list("listKaas", { projectId: PROJECT });
     expect(summary()).toEqual(["GET /kaas 401", "POST /oauth2/token 200", "GET /kaas 200"]);
   });
 });
@@ -435,37 +512,55 @@ describe("OAuth2 client credentials", () => {
 describe("under injected faults", () => {
   /** Drives every idempotent endpoint once; each call must succeed despite the faults. */
   async function idempotentScenario(kaasId: string, registryId: string) {
-    expect((await client.getKaas(PROJECT, kaasId)).metadata.id).toBe(kaasId);
-    expect((await client.listKaas(PROJECT)).total).toBe(1);
-    expect(await collect(client.iterateKaas(PROJECT, {}, 1))).toHaveLength(1);
-    await client.updateKaas(PROJECT, kaasId, {
-      metadata: { name: "prod", tags: ["faulty"] },
-      properties: {},
-    });
+    expect((await client.call("getKaas", { projectId: PROJECT, id: kaasId })).metadata.id).toBe(kaasId);
+    expect((await client.list("listKaas", { projectId: PROJECT })).total).toBe(1);
+    expect(await collect(client.iterate("listKaas", { projectId: PROJECT }, {}, 1))).toHaveLength(1);
+    await client.call(
+      "updateKaas",
+      { projectId: PROJECT, id: kaasId },
+      {
+        metadata: { name: "prod", tags: ["faulty"] },
+        properties: {},
+      },
+    );
     await settleKaas(kaasId);
-    await client.updateNodePool(PROJECT, kaasId, "default", { properties: { nodes: 3 } });
+    await client.call(
+      "updateNodePool",
+      { projectId: PROJECT, id: kaasId, pool: "default" },
+      { properties: { nodes: 3 } },
+    );
     expect((await settleKaas(kaasId)).properties.nodePools?.[0].nodes).toBe(3);
     expect(await client.downloadKubeconfig(PROJECT, kaasId)).toContain(emu.kubeconfigToken(kaasId));
-    await client.attachVolume(PROJECT, kaasId, "default", `${kaasId}-default-3`, "/v/f");
+    await client.call(
+      "attachVolume",
+      { projectId: PROJECT, id: kaasId, pool: "default", node: `${kaasId}-default-3` },
+      volumeAction("/v/f"),
+    );
     await waitForVolumes(kaasId, (v) => v.length === 1);
-    await client.detachVolumeFromCluster(PROJECT, kaasId, "/v/f");
+    await client.call("detachVolumeFromCluster", { projectId: PROJECT, id: kaasId }, volumeAction("/v/f"));
     await waitForVolumes(kaasId, (v) => v.length === 0);
-    expect((await client.listBackups(PROJECT, kaasId)).total).toBe(0);
-    expect((await client.getRegistry(PROJECT, registryId)).metadata.id).toBe(registryId);
-    await client.updateRegistry(PROJECT, registryId, {
-      metadata: { name: "images" },
-      properties: { billingPlan: { billingPeriod: "Hour" } },
-    });
+    expect((await client.list("listBackups", { projectId: PROJECT, kaasId })).total).toBe(0);
+    expect((await client.call("getRegistry", { projectId: PROJECT, id: registryId })).metadata.id).toBe(
+      registryId,
+    );
+    await client.call(
+      "updateRegistry",
+      { projectId: PROJECT, id: registryId },
+      {
+        metadata: { name: "images" },
+        properties: { billingPlan: { billingPeriod: "Hour" } },
+      },
+    );
     await settleRegistry(registryId);
-    await client.resetAdminPassword(PROJECT, registryId);
+    await client.call("resetAdminPassword", { projectId: PROJECT, id: registryId }, {});
     await settleRegistry(registryId);
-    await client.deleteRegistry(PROJECT, registryId);
-    await client.waitUntilGone(() => client.findRegistry(PROJECT, registryId), {
+    await client.call("deleteRegistry", { projectId: PROJECT, id: registryId });
+    await client.waitUntilGone(() => client.find("getRegistry", { projectId: PROJECT, id: registryId }), {
       what: "Registry",
       path: "/registries",
       deadline: within(),
     });
-    await client.deleteKaas(PROJECT, kaasId);
+    await client.call("deleteKaas", { projectId: PROJECT, id: kaasId });
     await kaasGone(kaasId);
   }
 
@@ -473,7 +568,8 @@ describe("under injected faults", () => {
     "completes every idempotent call with 30%% 503/429/500 and 10%% dropped connections (seed %i)",
     async (seed) => {
       const kaasId = await activeKaas();
-      const registryId = (await client.createRegistry(PROJECT, registryBody("images"))).metadata.id;
+      const registryId = (await client.call("createRegistry", { projectId: PROJECT }, registryBody("images")))
+        .metadata.id;
       await settleRegistry(registryId);
       emu.setFaults({ seed, errorRates: { 503: 0.1, 429: 0.1, 500: 0.1 }, dropRate: 0.1 });
       emu.clearRequests();
@@ -496,7 +592,8 @@ describe("under injected faults", () => {
     const id = await activeKaas();
     emu.setFaults({ seed: 2, errorRates: { 502: 0.3, 504: 0.3 } });
     emu.clearRequests();
-    for (let i = 0; i < 5; i++) expect((await client.getKaas(PROJECT, id)).metadata.id).toBe(id);
+    for (let i = 0; i < 5; i++)
+      expect((await client.call("getKaas", { projectId: PROJECT, id })).metadata.id).toBe(id);
     const statuses = emu.requests().map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses).toContain(502);
@@ -505,7 +602,7 @@ describe("under injected faults", () => {
 
   it("fails a POST create dropped after processing with an ambiguous network error, without retrying", async () => {
     emu.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
-    const error = await expectRejection(client.createKaas(PROJECT, kaasBody()));
+    const error = await expectRejection(client.call("createKaas", { projectId: PROJECT }, kaasBody()));
     expect(error.kind).toBe("network");
     expect(error.ambiguous).toBe(true);
     expect(error.message).toMatch(/^POST \/kaas failed \(network\): /);
@@ -515,7 +612,9 @@ describe("under injected faults", () => {
 
   it("fails a POST create answered 500 as ambiguous, without retrying", async () => {
     emu.setFaults({ errorRates: { 500: 1 }, methods: ["POST"] });
-    const error = await expectRejection(client.createRegistry(PROJECT, registryBody()));
+    const error = await expectRejection(
+      client.call("createRegistry", { projectId: PROJECT }, registryBody()),
+    );
     expect([error.kind, error.status, error.ambiguous]).toEqual(["http", 500, true]);
     expect(error.message).toBe(
       "POST /registries failed (500 Internal Server Error): Internal Server Error: Injected fault.",
@@ -525,7 +624,7 @@ describe("under injected faults", () => {
 
   it("retries a POST create answered 429, which says it was not processed, and creates exactly once", async () => {
     emu.setFaults({ seed: 5, errorRates: { 429: 0.8 }, methods: ["POST"] });
-    const created = await client.createKaas(PROJECT, kaasBody());
+    const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody());
     // With seed 5 the first eight draws fall below 0.8.
     expect(emu.requests().map((r) => [r.method, r.status])).toEqual([
       ...Array(8).fill(["POST", 429]),
@@ -541,7 +640,7 @@ describe("under injected faults", () => {
     "fails a POST create answered 503 %s processing as ambiguous, without retrying (issue 19)",
     async (when, faults, requests, clusters) => {
       emu.setFaults({ ...faults, methods: ["POST"] });
-      const error = await expectRejection(client.createKaas(PROJECT, kaasBody()));
+      const error = await expectRejection(client.call("createKaas", { projectId: PROJECT }, kaasBody()));
       expect([error.kind, error.status, error.ambiguous]).toEqual(["http", 503, true]);
       expect(error.message).toBe(
         "POST /kaas failed (503 Service Unavailable): Service Unavailable: " +
@@ -557,12 +656,14 @@ describe("under injected faults", () => {
     "fails a POST create answered %i after processing as ambiguous; the cluster exists",
     async (status) => {
       emu.setFaults({ errorAfterProcessingRates: { [status]: 1 }, methods: ["POST"] });
-      const error = await expectRejection(client.createKaas(PROJECT, kaasBody()));
+      const error = await expectRejection(client.call("createKaas", { projectId: PROJECT }, kaasBody()));
       expect([error.kind, error.status, error.ambiguous]).toEqual(["http", status, true]);
       expect(emu.requests().map((r) => [r.method, r.status, r.processedStatus])).toEqual([
         ["POST", status, 201],
       ]);
-      expect((await client.listKaas(PROJECT)).values?.map((k) => k.metadata.name)).toEqual(["prod"]);
+      expect(
+        (await client.list("listKaas", { projectId: PROJECT })).values?.map((k) => k.metadata.name),
+      ).toEqual(["prod"]);
     },
   );
 });

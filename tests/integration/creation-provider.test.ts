@@ -44,7 +44,11 @@ const args = (overrides: Record<string, unknown> = {}) => ({
 
 /** What an earlier run left: its POST was accepted and the process died before it learnt the id. */
 async function interruptedCreate(inputs: Record<string, unknown>): Promise<string> {
-  const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs)));
+  const orphan = await h.client.call(
+    "createKaas",
+    { projectId: PROJECT },
+    insertBody(asChecked<CheckedKaasInputs>(inputs)),
+  );
   return orphan.metadata.id;
 }
 

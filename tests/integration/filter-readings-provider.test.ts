@@ -40,15 +40,19 @@ afterEach(async () => {
 /** Starts the emulator with `reading` and a settled cluster to host backups; the request log starts empty. */
 async function start(reading: Reading): Promise<void> {
   h = await startHarness({ wire: { filters: reading } });
-  const host = await h.client.createKaas(PROJECT, {
-    metadata: { name: "host", location: { value: "ITBG-Bergamo" } },
-    properties: {
-      preset: true,
-      nodeCidr: { address: "10.20.0.0/16", name: "host-nodes" },
-      kubernetesVersion: { value: "1.32.5" },
-      nodePools: [{ name: "system", nodes: 1, instance: "K4A8", dataCenter: "ITBG-1" }],
+  const host = await h.client.call(
+    "createKaas",
+    { projectId: PROJECT },
+    {
+      metadata: { name: "host", location: { value: "ITBG-Bergamo" } },
+      properties: {
+        preset: true,
+        nodeCidr: { address: "10.20.0.0/16", name: "host-nodes" },
+        kubernetesVersion: { value: "1.32.5" },
+        nodePools: [{ name: "system", nodes: 1, instance: "K4A8", dataCenter: "ITBG-1" }],
+      },
     },
-  });
+  );
   hostId = host.metadata.id;
   h.running.emulator.patchResource("kaas", hostId, { state: "Active" });
   h.running.emulator.clearRequests();
@@ -76,7 +80,8 @@ const KINDS: Record<
       creationScope: "proj/dev/prod",
     }),
     collection: () => "/kaas",
-    post: (inputs) => h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs))),
+    post: (inputs) =>
+      h.client.call("createKaas", { projectId: PROJECT }, insertBody(asChecked<CheckedKaasInputs>(inputs))),
     live: () => h.running.emulator.state().kaas.filter((k) => k.metadata.id !== hostId),
   },
   KaasBackup: {
@@ -92,7 +97,11 @@ const KINDS: Record<
     }),
     collection: () => `/kaas/${hostId}/backups`,
     post: (inputs) =>
-      h.client.createBackup(PROJECT, hostId, backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs))),
+      h.client.call(
+        "createBackup",
+        { projectId: PROJECT, kaasId: hostId },
+        backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
+      ),
     live: () => h.running.emulator.state().backups,
   },
   Registry: {
@@ -108,7 +117,11 @@ const KINDS: Record<
     }),
     collection: () => "/registries",
     post: (inputs) =>
-      h.client.createRegistry(PROJECT, registryInsertBody(asChecked<CheckedRegistryInputs>(inputs))),
+      h.client.call(
+        "createRegistry",
+        { projectId: PROJECT },
+        registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
+      ),
     live: () => h.running.emulator.state().registries,
   },
 };

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { client } from "../../provider/common/context";
-import { VendorContainerClient } from "../../rest/client";
+import { HttpClient } from "../../rest/http";
 import { getKaas } from "../../sdk/functions";
 import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
 
@@ -92,25 +92,25 @@ it("a set vendor:projectId is trimmed and comes before the environment, for a re
 });
 
 it("the same settings give the very same client to the provider and to a function", async () => {
-  const reads = jest.spyOn(VendorContainerClient.prototype, "getKaas");
+  const reads = jest.spyOn(HttpClient.prototype, "request");
   try {
     await getKaas({ kaasId });
     await h.kind("Kaas").read(kaasId, { ...CLUSTER, projectId: PROJECT, kaasId });
-    expect(reads.mock.contexts).toHaveLength(2);
-    expect(reads.mock.contexts[0]).toBe(client());
-    expect(reads.mock.contexts[1]).toBe(client());
+    // The function's read, then the provider's read of the cluster and of its kubeconfig.
+    expect(reads.mock.contexts).toHaveLength(3);
+    for (const context of reads.mock.contexts) expect(context).toBe(client().http);
   } finally {
     reads.mockRestore();
   }
 });
 
 it("other settings give a function another client", async () => {
-  const reads = jest.spyOn(VendorContainerClient.prototype, "getKaas");
+  const reads = jest.spyOn(HttpClient.prototype, "request");
   try {
     await getKaas({ kaasId }, { settings: { requestTimeoutMs: 4_000 } });
     expect(reads.mock.contexts).toHaveLength(1);
-    expect(reads.mock.contexts[0]).toBeInstanceOf(VendorContainerClient);
-    expect(reads.mock.contexts[0]).not.toBe(client());
+    expect(reads.mock.contexts[0]).toBeInstanceOf(HttpClient);
+    expect(reads.mock.contexts[0]).not.toBe(client().http);
   } finally {
     reads.mockRestore();
   }

@@ -24,7 +24,8 @@ const SCOPE = "proj/dev/prod";
 const OWNER_TAG = expectedOwnerTag(SCOPE);
 
 /** The tags the service holds on a cluster. */
-const liveTags = async (id: string) => (await h.client.getKaas(PROJECT, id)).metadata.tags;
+const liveTags = async (id: string) =>
+  (await h.client.call("getKaas", { projectId: PROJECT, id })).metadata.tags;
 
 beforeEach(async () => {
   h = await startHarness();
@@ -114,7 +115,11 @@ describe("create", () => {
   it("resumes an interrupted create instead of creating a duplicate, releasing its creation tag", async () => {
     const inputs = await checked(kaas, {}, args({ tags: ["team:a"] }));
     // An earlier run died after the service accepted its POST: the cluster exists, the state does not know it.
-    const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(inputs)));
+    const orphan = await h.client.call(
+      "createKaas",
+      { projectId: PROJECT },
+      insertBody(asChecked<CheckedKaasInputs>(inputs)),
+    );
     expect(orphan.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
     h.running.emulator.clearRequests();
     const { id } = await kaas.create(inputs);
@@ -129,7 +134,11 @@ describe("create", () => {
 
   it("reports a resumed cluster as the service shows it, so the next preview plans the update", async () => {
     const earlier = await checked(kaas, {}, args({ tags: ["old"], billingPeriod: "Hour" }));
-    const orphan = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(earlier)));
+    const orphan = await h.client.call(
+      "createKaas",
+      { projectId: PROJECT },
+      insertBody(asChecked<CheckedKaasInputs>(earlier)),
+    );
     const inputs = await checked(kaas, {}, args({ tags: ["new"], billingPeriod: "Year" }));
     expect(inputs.creationToken).toBe(earlier.creationToken);
 
@@ -252,7 +261,7 @@ describe("update", () => {
     expect(puts.slice(1).every((r) => r.status === 400)).toBe(true);
     expect(after.tags).toEqual(["env:prod"]);
     expect(h.lines.some((l) => l.includes("the update's outcome is unknown"))).toBe(true);
-    expect((await h.client.getKaas(PROJECT, id)).metadata.tags).toContain("env:prod");
+    expect((await h.client.call("getKaas", { projectId: PROJECT, id })).metadata.tags).toContain("env:prod");
   });
 
   it("enables HA in place", async () => {
@@ -260,7 +269,7 @@ describe("update", () => {
     const result = await change(id, outs, args({ ha: true }));
     expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
     expect(result.outs.ha).toBe(true);
-    const live = await h.client.getKaas(PROJECT, id);
+    const live = await h.client.call("getKaas", { projectId: PROJECT, id });
     expect(live.properties.ha).toBe(true);
   });
 
@@ -304,8 +313,8 @@ describe("update", () => {
 
   it("says to run pulumi refresh, then pulumi up, when the service lost the cluster (issue 21)", async () => {
     const { id, outs } = await create();
-    await h.client.deleteKaas(PROJECT, id);
-    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, id), {
+    await h.client.call("deleteKaas", { projectId: PROJECT, id });
+    await h.client.waitUntilGone(() => h.client.find("getKaas", { projectId: PROJECT, id }), {
       what: "k",
       path: "/kaas",
       deadline: Date.now() + 10_000,
@@ -366,7 +375,7 @@ describe("refresh", () => {
     const result = await change(id, read.props, args());
     expect(result.diff.changes).toBe(true);
     expect(result.diff.replaces).toEqual([]);
-    const live = await h.client.getKaas(PROJECT, id);
+    const live = await h.client.call("getKaas", { projectId: PROJECT, id });
     expect(live.metadata.name).toBe("prod");
     expect(live.properties.nodePools?.find((p) => p.name === "system")?.nodes).toBe(2);
     expect(result.after.changes).toBe(false);
@@ -392,8 +401,8 @@ describe("refresh", () => {
 
   it("drops a cluster deleted out of band (empty id)", async () => {
     const { id, outs } = await create();
-    await h.client.deleteKaas(PROJECT, id);
-    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, id), {
+    await h.client.call("deleteKaas", { projectId: PROJECT, id });
+    await h.client.waitUntilGone(() => h.client.find("getKaas", { projectId: PROJECT, id }), {
       what: "k",
       path: "/kaas",
       deadline: Date.now() + 10_000,
@@ -407,9 +416,13 @@ describe("adopt", () => {
   /** A settled cluster of `args()` created directly, tagged as `tags` says; returns its id. */
   async function existingCluster(tags: string[]): Promise<string> {
     const body = insertBody(asChecked<CheckedKaasInputs>(await checked(kaas, {}, args())));
-    const existing = await h.client.createKaas(PROJECT, { ...body, metadata: { ...body.metadata, tags } });
+    const existing = await h.client.call(
+      "createKaas",
+      { projectId: PROJECT },
+      { ...body, metadata: { ...body.metadata, tags } },
+    );
     const id = existing.metadata.id;
-    await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, id), {
+    await h.client.waitUntilSettled(() => h.client.find("getKaas", { projectId: PROJECT, id }), {
       what: "seed",
       path: "/kaas",
       deadline: Date.now() + 10_000,
@@ -432,7 +445,9 @@ describe("adopt", () => {
     ]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
     expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
-    expect((await h.client.getKaas(PROJECT, id)).properties.billingPlan?.billingPeriod).toMatch(/^year/i);
+    expect(
+      (await h.client.call("getKaas", { projectId: PROJECT, id })).properties.billingPlan?.billingPeriod,
+    ).toMatch(/^year/i);
   });
 
   it("adopts a cluster this resource already owns with no request when nothing differs", async () => {
@@ -476,7 +491,11 @@ describe("adopt", () => {
 
   it("refuses to adopt a cluster whose create-only arguments differ", async () => {
     const seed = await checked(kaas, {}, args());
-    const existing = await h.client.createKaas(PROJECT, insertBody(asChecked<CheckedKaasInputs>(seed)));
+    const existing = await h.client.call(
+      "createKaas",
+      { projectId: PROJECT },
+      insertBody(asChecked<CheckedKaasInputs>(seed)),
+    );
     const inputs = await checked(
       kaas,
       {},
@@ -496,12 +515,12 @@ describe("delete", () => {
     const deletes = h.running.emulator.requests().filter((r) => r.method === "DELETE");
     expect(deletes).toHaveLength(1);
     expect(deletes[0].query.deleteOnCascade).toBe("true");
-    expect(await h.client.findKaas(PROJECT, id)).toBeUndefined();
+    expect(await h.client.find("getKaas", { projectId: PROJECT, id })).toBeUndefined();
   });
 
   it("treats an already-gone cluster as deleted", async () => {
     const { id, outs } = await create();
-    await h.client.deleteKaas(PROJECT, id);
+    await h.client.call("deleteKaas", { projectId: PROJECT, id });
     await expect(kaas.delete(id, outs)).resolves.toBeUndefined();
   });
 });
@@ -552,7 +571,7 @@ describe("outputs the service reports", () => {
     // Node ids shown in responses (a richer answer than the published one), and zones by code.
     h.running.emulator.updateConfig({ wire: { nodeIds: "shown", dataCenter: "code" } });
     const { id, outs } = await create();
-    const live = (await h.client.getKaas(PROJECT, id)) as unknown as {
+    const live = (await h.client.call("getKaas", { projectId: PROJECT, id })) as unknown as {
       properties: { nodePools: { nodeIds?: string[] }[] };
     };
     expect(live.properties.nodePools[0].nodeIds).toEqual([`${id}-system-1`, `${id}-system-2`]);

@@ -42,7 +42,8 @@ afterEach(async () => {
 const OWNER_TAG = expectedOwnerTag("proj/dev/nightly");
 
 /** The tags the service holds on a backup. */
-const liveTags = async (id: string) => (await h.client.getBackup(PROJECT, kaasId, id)).metadata.tags;
+const liveTags = async (id: string) =>
+  (await h.client.call("getBackup", { projectId: PROJECT, kaasId, id })).metadata.tags;
 
 const args = (overrides: Record<string, unknown> = {}) => ({
   kaasId,
@@ -121,9 +122,9 @@ it.each([
 
 it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
   const inputs = await checked(backups, {}, args());
-  const orphan = await h.client.createBackup(
-    PROJECT,
-    kaasId,
+  const orphan = await h.client.call(
+    "createBackup",
+    { projectId: PROJECT, kaasId },
     backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
   );
   expect(orphan.metadata.tags).toEqual([`pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
@@ -165,8 +166,8 @@ it("refreshes out-of-band changes and drops a backup deleted out of band", async
   h.running.emulator.patchResource("backup", id, { name: "renamed" });
   const read = await backups.read(id, outs);
   expect(read.inputs).toMatchObject({ name: "renamed" });
-  await h.client.deleteBackup(PROJECT, kaasId, id);
-  await h.client.waitUntilGone(() => h.client.findBackup(PROJECT, kaasId, id), {
+  await h.client.call("deleteBackup", { projectId: PROJECT, kaasId, id });
+  await h.client.waitUntilGone(() => h.client.find("getBackup", { projectId: PROJECT, kaasId, id }), {
     what: "b",
     path: "/b",
     deadline: Date.now() + 10_000,
@@ -177,10 +178,14 @@ it("refreshes out-of-band changes and drops a backup deleted out of band", async
 /** A backup of `args()` created directly, carrying exactly `tags`; returns its id. */
 async function existingBackup(tags: string[]): Promise<string> {
   const body = backupInsertBody(asChecked<CheckedKaasBackupInputs>(await checked(backups, {}, args())));
-  const existing = await h.client.createBackup(PROJECT, kaasId, {
-    ...body,
-    metadata: { ...body.metadata, tags },
-  });
+  const existing = await h.client.call(
+    "createBackup",
+    { projectId: PROJECT, kaasId },
+    {
+      ...body,
+      metadata: { ...body.metadata, tags },
+    },
+  );
   h.running.emulator.clearRequests();
   return existing.metadata.id;
 }
@@ -215,7 +220,7 @@ it("adopts a backup another resource owns when adoptFromScope names it, taking o
 it("deletes a backup, and treats one gone with its cluster as deleted", async () => {
   const first = await create();
   await backups.delete(first.id, first.outs);
-  expect(await h.client.findBackup(PROJECT, kaasId, first.id)).toBeUndefined();
+  expect(await h.client.find("getBackup", { projectId: PROJECT, kaasId, id: first.id })).toBeUndefined();
 
   const second = await create({ name: "second", creationScope: "proj/dev/second" });
   await h.kind("Kaas").delete(kaasId, { projectId: PROJECT });

@@ -129,7 +129,7 @@ describe("a list with a projection", () => {
   });
 
   it("the client's page of a projected list holds the projected items", async () => {
-    const page = await h.client.listKaas(PROJECT, { projection: "status", limit: 2 });
+    const page = await h.client.list("listKaas", { projectId: PROJECT }, { projection: "status", limit: 2 });
 
     expect(page.values).toEqual(projectedTruth("kaas", ["status"]).slice(0, 2));
     expect(page.unreadable).toEqual([]);
@@ -196,7 +196,7 @@ describe("a list holding an item the client cannot read", () => {
     const lines: string[] = [];
     const onUnreadable = (line: string) => lines.push(line);
 
-    const clusters = await collect(h.client.iterateKaas(PROJECT, { onUnreadable }, 1));
+    const clusters = await collect(h.client.iterate("listKaas", { projectId: PROJECT }, { onUnreadable }, 1));
 
     expect(clusters.map((c) => c.metadata.id)).toEqual(["kaas-0002"]);
     expect(lines).toEqual([
@@ -215,7 +215,7 @@ describe("a list holding an item the client cannot read", () => {
   it("the client's page moves the item out of values into unreadable", async () => {
     malform("kaas", "kaas-0002", { "/metadata/id": null });
 
-    const page = await h.client.listKaas(PROJECT, { offset: 1, limit: 2 });
+    const page = await h.client.list("listKaas", { projectId: PROJECT }, { offset: 1, limit: 2 });
 
     expect(page.values.map((c) => c.metadata.id)).toEqual(["kaas-0003"]);
     expect(page.unreadable).toEqual<UnreadableItem[]>([
@@ -268,7 +268,9 @@ describe("the providers", () => {
 
     const read = await registries.read(id, outs);
 
-    const answered = (await h.client.listRegistries(PROJECT, { loadEngineVersion: true })).values;
+    const answered = (
+      await h.client.list("listRegistries", { projectId: PROJECT }, { loadEngineVersion: true })
+    ).values;
     const version = answered.find((r) => r.metadata.id === id)?.data?.info?.version;
     expect(id).toBe("registry-0003");
     expect(typeof version).toBe("string");

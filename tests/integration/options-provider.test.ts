@@ -62,7 +62,7 @@ describe("a delete of an object another stack owns", () => {
         `again with VENDOR_ALLOW_FOREIGN_DELETE=true in its environment.`,
     );
     expect(h.mutating()).toEqual([]);
-    expect((await h.client.findRegistry("p-test", id))?.status?.state).toBe("Active");
+    expect((await h.client.find("getRegistry", { projectId: "p-test", id }))?.status?.state).toBe("Active");
   });
 
   it("goes ahead with vendor:allowForeignDelete true", async () => {
@@ -75,7 +75,7 @@ describe("a delete of an object another stack owns", () => {
     await registries.delete(id, outs);
 
     expect(h.mutating()).toEqual([{ method: "DELETE", path: `/registries/${id}` }]);
-    expect(await h.client.findRegistry("p-test", id)).toBeUndefined();
+    expect(await h.client.find("getRegistry", { projectId: "p-test", id })).toBeUndefined();
   });
 
   it("goes ahead with VENDOR_ALLOW_FOREIGN_DELETE=true", async () => {
@@ -88,7 +88,7 @@ describe("a delete of an object another stack owns", () => {
     } finally {
       delete process.env.VENDOR_ALLOW_FOREIGN_DELETE;
     }
-    expect(await h.client.findRegistry("p-test", id)).toBeUndefined();
+    expect(await h.client.find("getRegistry", { projectId: "p-test", id })).toBeUndefined();
   });
 
   it("keeps the refusal for any other value of the setting", async () => {
@@ -104,21 +104,21 @@ describe("a delete of an object another stack owns", () => {
     runAs("proj", "a");
     const own = await createAs("proj/a/images");
     await registries.delete(own.id, own.outs);
-    expect(await h.client.findRegistry("p-test", own.id)).toBeUndefined();
+    expect(await h.client.find("getRegistry", { projectId: "p-test", id: own.id })).toBeUndefined();
 
     const other = await createAs("proj/a/images");
     delete process.env.PULUMI_PROJECT;
     delete process.env.PULUMI_STACK;
     resetCurrentStack();
     await registries.delete(other.id, other.outs);
-    expect(await h.client.findRegistry("p-test", other.id)).toBeUndefined();
+    expect(await h.client.find("getRegistry", { projectId: "p-test", id: other.id })).toBeUndefined();
   });
 
   it("deletes as ever an object without an owner tag", async () => {
     const { id, outs } = await createAs("");
     runAs("proj", "b");
     await registries.delete(id, outs);
-    expect(await h.client.findRegistry("p-test", id)).toBeUndefined();
+    expect(await h.client.find("getRegistry", { projectId: "p-test", id })).toBeUndefined();
   });
 });
 

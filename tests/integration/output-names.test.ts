@@ -44,15 +44,16 @@ const union = (...lists: string[][]) => [...new Set(lists.flat())].sort();
 
 /** An Active cluster made directly through the client, for the kinds that take a `kaasId`. */
 async function activeCluster(): Promise<string> {
-  const created = await h.client.createKaas(
-    PROJECT,
+  const created = await h.client.call(
+    "createKaas",
+    { projectId: PROJECT },
     kaasBody("prod", {
       nodePools: [pool("system", { nodes: 2, instance: "K4A8" })],
       storage: { maxCumulativeVolumeSize: 100 },
     }),
   );
   const id = created.metadata.id;
-  await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, id), {
+  await h.client.waitUntilSettled(() => h.client.find("getKaas", { projectId: PROJECT, id }), {
     what: "cluster",
     path: `/kaas/${id}`,
     deadline: Date.now() + 10_000,

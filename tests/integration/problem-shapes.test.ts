@@ -184,13 +184,13 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   });
 
   const settleKaas = (id: string) =>
-    client.waitUntilSettled(() => client.findKaas(PROJECT, id), {
+    client.waitUntilSettled(() => client.find("getKaas", { projectId: PROJECT, id }), {
       what: `Kaas ${id}`,
       path: `/kaas/${id}`,
       deadline: within(),
     });
   async function activeKaas(overrides: Partial<KaasInsert["properties"]> = {}): Promise<string> {
-    const created = await client.createKaas(PROJECT, kaasBody("prod", overrides));
+    const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody("prod", overrides));
     await settleKaas(created.metadata.id);
     emu.clearRequests();
     return created.metadata.id;
@@ -198,7 +198,7 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   const requests = () => emu.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")} ${r.status}`);
 
   it("reports a create with an invalid node CIDR with the field and the service's message after one request", async () => {
-    const error = await rejection(client.createKaas(PROJECT, badCidr()));
+    const error = await rejection(client.call("createKaas", { projectId: PROJECT }, badCidr()));
     expect(error.message).toBe(
       `POST /kaas failed (400 Bad Request): ${reasonIn(shape, "properties.nodeCidr.address", CIDR_MESSAGE)}`,
     );
@@ -213,7 +213,11 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   it("reports an update a rule refuses after one request, without probing the settled cluster", async () => {
     const id = await activeKaas({ ha: true });
     const error = await rejection(
-      client.updateKaas(PROJECT, id, { metadata: { name: "prod" }, properties: { ha: false } }),
+      client.call(
+        "updateKaas",
+        { projectId: PROJECT, id },
+        { metadata: { name: "prod" }, properties: { ha: false } },
+      ),
     );
     expect(error.message).toBe(
       `PUT /kaas/${id} failed (400 Bad Request): ${reasonIn(
@@ -229,8 +233,16 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
     const id = await activeKaas();
     // Driven by the emulator clock, as in client.test.ts: the update only ends when the test jumps the clock.
     emu.updateConfig({ durations: { kaasUpdateMs: 60_000 } });
-    await client.updateKaas(PROJECT, id, { metadata: { name: "one" }, properties: {} });
-    const second = client.updateKaas(PROJECT, id, { metadata: { name: "two" }, properties: {} });
+    await client.call(
+      "updateKaas",
+      { projectId: PROJECT, id },
+      { metadata: { name: "one" }, properties: {} },
+    );
+    const second = client.call(
+      "updateKaas",
+      { projectId: PROJECT, id },
+      { metadata: { name: "two" }, properties: {} },
+    );
     while (!emu.requests().some((r) => r.method === "PUT" && r.status === 400)) {
       await new Promise((resolve) => setTimeout(resolve, 2));
     }

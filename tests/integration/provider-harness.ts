@@ -11,7 +11,7 @@ import {
 } from "../../emulator";
 import { configure, provider, type KindProvider } from "../../provider";
 import { resetBackendIdentity, resetClients } from "../../provider/common/context";
-import type { CheckResult } from "../../provider/common/kind";
+import type { CheckResult } from "../../provider/common/arguments";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { harnessWire } from "./support/wire";

@@ -134,12 +134,14 @@ it("never resets the password twice when the reset's answer was lost", async () 
 });
 
 /** The tags the service holds on a registry. */
-const liveTags = async (id: string) => (await h.client.getRegistry(PROJECT, id)).metadata.tags;
+const liveTags = async (id: string) =>
+  (await h.client.call("getRegistry", { projectId: PROJECT, id })).metadata.tags;
 
 it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
   const inputs = await checked(registries, {}, args());
-  const orphan = await h.client.createRegistry(
-    PROJECT,
+  const orphan = await h.client.call(
+    "createRegistry",
+    { projectId: PROJECT },
     registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
   );
   h.running.emulator.clearRequests();
@@ -149,8 +151,9 @@ it("does not create a duplicate after an interrupted create, and releases its cr
 });
 
 it("adopts a registry another resource owns only when adoptFromScope names that resource", async () => {
-  const other = await h.client.createRegistry(
-    PROJECT,
+  const other = await h.client.call(
+    "createRegistry",
+    { projectId: PROJECT },
     registryInsertBody(
       asChecked<CheckedRegistryInputs>(
         await checked(registries, {}, args({ name: "other", creationScope: "a/b/c" })),
@@ -195,7 +198,7 @@ it("refreshes out-of-band changes, drops a deleted registry, and deletes idempot
   const read = await registries.read(id, outs);
   expect(read.inputs).toMatchObject({ tags: ["manual"] });
   await registries.delete(id, outs);
-  expect(await h.client.findRegistry(PROJECT, id)).toBeUndefined();
+  expect(await h.client.find("getRegistry", { projectId: PROJECT, id })).toBeUndefined();
   expect((await registries.read(id, outs)).id).toBe("");
   await expect(registries.delete(id, outs)).resolves.toBeUndefined();
 });

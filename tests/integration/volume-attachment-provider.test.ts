@@ -12,6 +12,7 @@ import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { kaasBody, pool } from "./helpers";
 import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import { volumeAction } from "../../schemas/volumeAction";
 
 let h: ProviderHarness;
 let attachments: KindProvider;
@@ -24,15 +25,16 @@ const SUBJECT = '[vendor-container] VolumeAttachment "data"';
 async function setUp(wire: Partial<WireReadings>): Promise<void> {
   h = await startHarness({ wire });
   attachments = h.kind("VolumeAttachment");
-  const created = await h.client.createKaas(
-    PROJECT,
+  const created = await h.client.call(
+    "createKaas",
+    { projectId: PROJECT },
     kaasBody("prod", {
       nodePools: [pool("system", { nodes: 2, instance: "K4A8" })],
       storage: { maxCumulativeVolumeSize: 100 },
     }),
   );
   kaasId = created.metadata.id;
-  await h.client.waitUntilSettled(() => h.client.findKaas(PROJECT, kaasId), {
+  await h.client.waitUntilSettled(() => h.client.find("getKaas", { projectId: PROJECT, id: kaasId }), {
     what: "cluster",
     path: `/kaas/${kaasId}`,
     deadline: Date.now() + 10_000,
@@ -98,13 +100,17 @@ const attached = (nodeId: string): AttachmentTruth => ({
 
 /** Another user attaches the volume, and the attach completes. */
 async function attachOutOfBand(nodeId: string): Promise<void> {
-  await h.client.attachVolume(PROJECT, kaasId, "system", nodeId, VOLUME);
+  await h.client.call(
+    "attachVolume",
+    { projectId: PROJECT, id: kaasId, pool: "system", node: nodeId },
+    volumeAction(VOLUME),
+  );
   h.running.emulator.advanceClock(FAST_DURATIONS.attachMs);
 }
 
 /** Another user detaches the volume at cluster level, and the detach completes. */
 async function detachOutOfBand(): Promise<void> {
-  await h.client.detachVolumeFromCluster(PROJECT, kaasId, VOLUME);
+  await h.client.call("detachVolumeFromCluster", { projectId: PROJECT, id: kaasId }, volumeAction(VOLUME));
   h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
 }
 
@@ -194,8 +200,8 @@ describe.each(READINGS)("under $label", (reading) => {
 
   it("drops on refresh an attachment whose cluster is gone, and destroys it without a call", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
-    await h.client.deleteKaas(PROJECT, kaasId);
-    await h.client.waitUntilGone(() => h.client.findKaas(PROJECT, kaasId), {
+    await h.client.call("deleteKaas", { projectId: PROJECT, id: kaasId });
+    await h.client.waitUntilGone(() => h.client.find("getKaas", { projectId: PROJECT, id: kaasId }), {
       what: "cluster",
       path: `/kaas/${kaasId}`,
       deadline: Date.now() + 10_000,
@@ -374,7 +380,7 @@ describe.each(READINGS)("under $label", (reading) => {
         resolveSettings((key) => h.config[key]),
         { pollIntervalMs: 20 },
       );
-      const attach = api.attachVolume.bind(api);
+      const call = api.call.bind(api);
       let settledAt: number | undefined;
       const settle = (state: "Active" | "Failed") => {
         settledAt = Date.now();
@@ -387,11 +393,14 @@ describe.each(READINGS)("under $label", (reading) => {
         api,
         settledAt: () => settledAt,
         moveOnAttach(to: "Active" | "Failed") {
-          api.attachVolume = async (...a: Parameters<VendorContainerClient["attachVolume"]>) => {
-            await attach(...a);
-            h.running.emulator.patchResource("kaas", kaasId, { state: "Updating" });
-            setTimeout(() => settle(to), 150);
-          };
+          api.call = (async (...a: Parameters<typeof call>) => {
+            const answer = await call(...a);
+            if (a[0] === "attachVolume") {
+              h.running.emulator.patchResource("kaas", kaasId, { state: "Updating" });
+              setTimeout(() => settle(to), 150);
+            }
+            return answer;
+          }) as typeof api.call;
         },
       };
     }
@@ -539,11 +548,17 @@ describe.each(READINGS)("two resources of the stack attaching one volume, under 
         resolveSettings((key) => h.config[key]),
         { pollIntervalMs: 20 },
       );
-      const attach = api.attachVolume.bind(api);
-      api.attachVolume = async (...a: Parameters<VendorContainerClient["attachVolume"]>) => {
-        await h.client.attachVolume(PROJECT, kaasId, "system", nodes[1], VOLUME);
-        await attach(...a);
-      };
+      const call = api.call.bind(api);
+      api.call = (async (...a: Parameters<typeof call>) => {
+        if (a[0] === "attachVolume") {
+          await h.client.call(
+            "attachVolume",
+            { projectId: PROJECT, id: kaasId, pool: "system", node: nodes[1] },
+            volumeAction(VOLUME),
+          );
+        }
+        return call(...a);
+      }) as typeof api.call;
       const run = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
       const error = await run.create(await checked(run, {}, args({ timeouts: { create: "5s" } }))).then(
         () => undefined,
@@ -594,7 +609,11 @@ describe("a reading that changes at run time", () => {
   it("reports a volume moved out of band where responses show nodes, so the next up moves it back", async () => {
     const inputs = await checked(attachments, {}, args());
     const { id, outs } = await attachments.create(inputs);
-    await h.client.detachVolumeFromNode(PROJECT, kaasId, "system", nodes[0], VOLUME);
+    await h.client.call(
+      "detachVolumeFromNode",
+      { projectId: PROJECT, id: kaasId, pool: "system", node: nodes[0] },
+      volumeAction(VOLUME),
+    );
     h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
     await attachOutOfBand(nodes[1]);
     const read = await attachments.read(id, outs);

@@ -11,8 +11,8 @@ import fc from "fast-check";
 import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import type { Inputs } from "../../provider/common/check";
 import { backendIdentity, normaliseBackendUrl, resetBackendIdentity } from "../../provider/common/context";
-import { checkArguments, type ArgumentTable } from "../../provider/common/kind";
-import { checkKind } from "../../provider/common/kindProvider";
+import { checkArguments, type ArgumentTable } from "../../provider/common/arguments";
+import { checkKind } from "../../provider/common/describedProvider";
 import {
   findCreated,
   judgeFound,

@@ -14,6 +14,7 @@ import { resolveSettings } from "../../rest/settings";
 import { ENDPOINTS, ENDPOINT_NAMES, expandPath, type EndpointName } from "../../schemas/endpoints";
 import { API_ROUTES, matchRoute } from "../../emulator/routes";
 import { loadPublishedRecord } from "./support/published-interface";
+import { volumeAction } from "../../schemas/volumeAction";
 
 /**
  * Every endpoint's request line as the published interface spells it, in table order (which is the
@@ -102,26 +103,31 @@ const CALLS: [
 ][] = [
   [
     "createKaas",
-    (c) => c.createKaas(PROJECT, { properties: {} } as never),
+    (c) => c.call("createKaas", { projectId: PROJECT }, { properties: {} } as never),
     "POST /projects/proj%20one/providers/Vendor.Container/kaas",
     {},
   ],
-  ["listKaas", (c) => c.listKaas(PROJECT), "GET /projects/proj%20one/providers/Vendor.Container/kaas", {}],
+  [
+    "listKaas",
+    (c) => c.list("listKaas", { projectId: PROJECT }),
+    "GET /projects/proj%20one/providers/Vendor.Container/kaas",
+    {},
+  ],
   [
     "getKaas",
-    (c) => c.getKaas(PROJECT, ID),
+    (c) => c.call("getKaas", { projectId: PROJECT, id: ID }),
     "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
     { id: ID },
   ],
   [
     "updateKaas",
-    (c) => c.updateKaas(PROJECT, ID, {} as never),
+    (c) => c.call("updateKaas", { projectId: PROJECT, id: ID }, {} as never),
     "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
     { id: ID },
   ],
   [
     "deleteKaas",
-    (c) => c.deleteKaas(PROJECT, ID),
+    (c) => c.call("deleteKaas", { projectId: PROJECT, id: ID }),
     "DELETE /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1",
     { id: ID },
   ],
@@ -133,91 +139,96 @@ const CALLS: [
   ],
   [
     "detachVolumeFromCluster",
-    (c) => c.detachVolumeFromCluster(PROJECT, ID, URI),
+    (c) => c.call("detachVolumeFromCluster", { projectId: PROJECT, id: ID }, volumeAction(URI)),
     "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/detach",
     { id: ID },
   ],
   [
     "updateNodePool",
-    (c) => c.updateNodePool(PROJECT, ID, POOL, {} as never),
+    (c) => c.call("updateNodePool", { projectId: PROJECT, id: ID, pool: POOL }, {} as never),
     "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a",
     { id: ID, pool: POOL },
   ],
   [
     "attachVolume",
-    (c) => c.attachVolume(PROJECT, ID, POOL, NODE, URI),
+    (c) => c.call("attachVolume", { projectId: PROJECT, id: ID, pool: POOL, node: NODE }, volumeAction(URI)),
     "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a/nodes/node%251/attach",
     { id: ID, pool: POOL, node: NODE },
   ],
   [
     "detachVolumeFromNode",
-    (c) => c.detachVolumeFromNode(PROJECT, ID, POOL, NODE, URI),
+    (c) =>
+      c.call(
+        "detachVolumeFromNode",
+        { projectId: PROJECT, id: ID, pool: POOL, node: NODE },
+        volumeAction(URI),
+      ),
     "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%2F1/nodePools/pool%20%23a/nodes/node%251/detach",
     { id: ID, pool: POOL, node: NODE },
   ],
   [
     "createBackup",
-    (c) => c.createBackup(PROJECT, KAAS_ID, {} as never),
+    (c) => c.call("createBackup", { projectId: PROJECT, kaasId: KAAS_ID }, {} as never),
     "POST /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups",
     { kaasId: KAAS_ID },
   ],
   [
     "listBackups",
-    (c) => c.listBackups(PROJECT, KAAS_ID),
+    (c) => c.list("listBackups", { projectId: PROJECT, kaasId: KAAS_ID }),
     "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups",
     { kaasId: KAAS_ID },
   ],
   [
     "getBackup",
-    (c) => c.getBackup(PROJECT, KAAS_ID, ID),
+    (c) => c.call("getBackup", { projectId: PROJECT, kaasId: KAAS_ID, id: ID }),
     "GET /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
     { kaasId: KAAS_ID, id: ID },
   ],
   [
     "updateBackup",
-    (c) => c.updateBackup(PROJECT, KAAS_ID, ID, {} as never),
+    (c) => c.call("updateBackup", { projectId: PROJECT, kaasId: KAAS_ID, id: ID }, {} as never),
     "PUT /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
     { kaasId: KAAS_ID, id: ID },
   ],
   [
     "deleteBackup",
-    (c) => c.deleteBackup(PROJECT, KAAS_ID, ID),
+    (c) => c.call("deleteBackup", { projectId: PROJECT, kaasId: KAAS_ID, id: ID }),
     "DELETE /projects/proj%20one/providers/Vendor.Container/kaas/k%3F2/backups/k%2F1",
     { kaasId: KAAS_ID, id: ID },
   ],
   [
     "createRegistry",
-    (c) => c.createRegistry(PROJECT, {} as never),
+    (c) => c.call("createRegistry", { projectId: PROJECT }, {} as never),
     "POST /projects/proj%20one/providers/Vendor.Container/registries",
     {},
   ],
   [
     "listRegistries",
-    (c) => c.listRegistries(PROJECT),
+    (c) => c.list("listRegistries", { projectId: PROJECT }),
     "GET /projects/proj%20one/providers/Vendor.Container/registries",
     {},
   ],
   [
     "getRegistry",
-    (c) => c.getRegistry(PROJECT, ID),
+    (c) => c.call("getRegistry", { projectId: PROJECT, id: ID }),
     "GET /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
     { id: ID },
   ],
   [
     "updateRegistry",
-    (c) => c.updateRegistry(PROJECT, ID, {} as never),
+    (c) => c.call("updateRegistry", { projectId: PROJECT, id: ID }, {} as never),
     "PUT /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
     { id: ID },
   ],
   [
     "deleteRegistry",
-    (c) => c.deleteRegistry(PROJECT, ID),
+    (c) => c.call("deleteRegistry", { projectId: PROJECT, id: ID }),
     "DELETE /projects/proj%20one/providers/Vendor.Container/registries/k%2F1",
     { id: ID },
   ],
   [
     "resetAdminPassword",
-    (c) => c.resetAdminPassword(PROJECT, ID),
+    (c) => c.call("resetAdminPassword", { projectId: PROJECT, id: ID }, {}),
     "PUT /projects/proj%20one/providers/Vendor.Container/registries/k%2F1/resetAdminPassword",
     { id: ID },
   ],
@@ -274,7 +285,11 @@ it.each(CALLS)(
 
 it("volume actions send {volume: {uri}}", async () => {
   const { client, sent } = stubbedClient();
-  await client.attachVolume(PROJECT, ID, POOL, NODE, URI);
+  await client.call(
+    "attachVolume",
+    { projectId: PROJECT, id: ID, pool: POOL, node: NODE },
+    volumeAction(URI),
+  );
   expect(sent[0].body).toEqual({ volume: { uri: URI } });
 });
 

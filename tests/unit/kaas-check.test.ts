@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { checkKind } from "../../provider/common/kindProvider";
+import { checkKind } from "../../provider/common/describedProvider";
 import { KAAS } from "../../provider/kaas/descriptor";
 import {
   CHECK_CONTEXT,

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { sameValue, type DiffResult } from "../../provider/common/diff";
 import type { Inputs } from "../../provider/common/check";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { diffKind } from "../../provider/common/kindProvider";
+import { diffKind } from "../../provider/common/describedProvider";
 import { KAAS, RefusedChange } from "../../provider/kaas/descriptor";
 import { computedOutputs, liveInputs } from "../../provider/kaas/mapping";
 import type { NodePoolArgs } from "../../provider/kaas/types";

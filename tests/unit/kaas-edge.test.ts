@@ -1,5 +1,5 @@
 /** Edge cases of Kaas check, diff and update planning found in review. */
-import { checkKind, diffKind } from "../../provider/common/kindProvider";
+import { checkKind, diffKind } from "../../provider/common/describedProvider";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { liveInputs, updatePlan } from "../../provider/kaas/mapping";
 import type { NodePoolArgs } from "../../provider/kaas/types";

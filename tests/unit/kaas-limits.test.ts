@@ -9,7 +9,7 @@ import type { CheckFailure, Inputs } from "../../provider/common/check";
 import { configure, declaredLimits } from "../../provider/common/context";
 import { LIMIT_KEYS, parseDeclaredLimits, type DeclaredLimits } from "../../provider/common/limits";
 import { UNKNOWN } from "../../provider/common/unknown";
-import { checkKind } from "../../provider/common/kindProvider";
+import { checkKind } from "../../provider/common/describedProvider";
 import { KAAS, KaasProvider } from "../../provider/kaas/descriptor";
 import { CHECK_SETTING_SOURCES } from "../../rest/settings";
 import { CHECK_CONTEXT, baselineInputs } from "./support/kaas-fixtures";

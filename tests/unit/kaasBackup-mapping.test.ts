@@ -3,7 +3,7 @@
  * undefined), their agreement with the computed-key list, and a state written before some outputs existed.
  */
 import { BACKUP } from "../../provider/kaasBackup/descriptor";
-import { checkKind, diffKind } from "../../provider/common/kindProvider";
+import { checkKind, diffKind } from "../../provider/common/describedProvider";
 import { backupComputed, backupLiveInputs } from "../../provider/kaasBackup/mapping";
 import { BACKUP_OUTPUTS } from "./support/kind-outputs";
 import type { BackupResponse } from "../../schemas";

@@ -153,7 +153,7 @@ describe("a list page through the choke point", () => {
   it("fails as a whole when the envelope is wrong, naming every problem", async () => {
     server = await startScriptedServer([json(200, { total: "2", values: [cluster(null), cluster("k-2")] })]);
 
-    await expect(clientOf(server.url).listKaas("p-1")).rejects.toThrow(
+    await expect(clientOf(server.url).list("listKaas", { projectId: "p-1" })).rejects.toThrow(
       "GET /kaas answered (200): unexpected response body: /total: must be integer; /values/0/metadata/id: must be string",
     );
   });
@@ -161,7 +161,7 @@ describe("a list page through the choke point", () => {
   it("answers the readable items and the unreadable ones apart when only items are wrong", async () => {
     server = await startScriptedServer([json(200, { total: 3, values: [cluster("k-1"), cluster(5), {}] })]);
 
-    const page = await clientOf(server.url).listKaas("p-1", { offset: 10 });
+    const page = await clientOf(server.url).list("listKaas", { projectId: "p-1" }, { offset: 10 });
 
     expect(page).toEqual({
       total: 3,
@@ -182,7 +182,7 @@ describe("a list page through the choke point", () => {
   it("sends the projection as is and checks the answer as projected", async () => {
     server = await startScriptedServer([json(200, { values: [{ status: { state: "Active" } }] })]);
 
-    const page = await clientOf(server.url).listKaas("p-1", { projection: "status" });
+    const page = await clientOf(server.url).list("listKaas", { projectId: "p-1" }, { projection: "status" });
 
     expect(page.values).toEqual([{ status: { state: "Active" } }]);
     expect(server.requests[0].url).toContain("projection=status");

@@ -3,7 +3,7 @@
  * undefined, nothing secret), their agreement with the computed-key list, and a state written before some
  * outputs existed.
  */
-import { checkKind, diffKind } from "../../provider/common/kindProvider";
+import { checkKind, diffKind } from "../../provider/common/describedProvider";
 import { REGISTRY } from "../../provider/registry/descriptor";
 import {
   registryComputed,

@@ -21,7 +21,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { InternalAxiosRequestConfig } from "axios";
 import type { Inputs } from "../../provider/common/check";
-import { checkKind } from "../../provider/common/kindProvider";
+import { checkKind } from "../../provider/common/describedProvider";
 import { BACKUP } from "../../provider/kaasBackup/descriptor";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { REGISTRY } from "../../provider/registry/descriptor";
@@ -35,6 +35,7 @@ import { UriRef } from "../../schemas/common";
 import { ENDPOINTS, ENDPOINT_NAMES, type Endpoint, type EndpointName } from "../../schemas/endpoints";
 import { CHECK_CONTEXT, baselineInputs, checked, fullInputs, responseFor } from "./support/kaas-fixtures";
 import { PublishedInterface, isObject, type Json } from "./support/published-interface";
+import { volumeAction } from "../../schemas/volumeAction";
 
 /**
  * Differences the client keeps, each with its reason, keyed by the exact finding (`OPERATION: field: problem`).
@@ -376,12 +377,19 @@ const PROJECT = "proj-1";
 const NETWORK = "/projects/proj-1/providers/Vendor.Network";
 const VOLUME = "/projects/proj-1/providers/Vendor.Storage/blockStorages/volume-1";
 
-/** The capturing client's answer: an empty page for a list, a bare object for a read, no body otherwise. */
+/**
+ * The capturing client's answer: an empty page for a list, a bare object for a read, a create and a node
+ * pool update (the endpoints whose table entry has a response), no body otherwise.
+ */
 function answerOf(method: string, route: string): string {
+  const object = '{"metadata":{"id":"answered"},"status":{"state":"Active"},"properties":{}}';
+  const collection = /\/(kaas|backups|registries)$/.test(route);
+  if (method === "POST") return collection ? object : "";
+  if (method === "PUT") return /\/nodePools\/[^/]+$/.test(route) ? object : "";
   if (method !== "GET") return "";
-  if (/\/(kaas|backups|registries)$/.test(route)) return '{"values":[]}';
+  if (collection) return '{"values":[]}';
   if (route.endsWith("/download")) return "apiVersion: v1\n";
-  return '{"metadata":{"id":"answered"},"status":{"state":"Active"},"properties":{}}';
+  return object;
 }
 
 /** A client whose axios instance records each request and answers it at once (a list: an empty page). */
@@ -576,9 +584,17 @@ async function backupRequests(api: VendorContainerClient): Promise<void> {
 
 /** The volume actions, and every client method with every query option it takes. */
 async function clientRequests(api: VendorContainerClient): Promise<void> {
-  await api.attachVolume(PROJECT, "kaas-1", "workers", "node-1", VOLUME);
-  await api.detachVolumeFromNode(PROJECT, "kaas-1", "workers", "node-1", VOLUME);
-  await api.detachVolumeFromCluster(PROJECT, "kaas-1", VOLUME);
+  await api.call(
+    "attachVolume",
+    { projectId: PROJECT, id: "kaas-1", pool: "workers", node: "node-1" },
+    volumeAction(VOLUME),
+  );
+  await api.call(
+    "detachVolumeFromNode",
+    { projectId: PROJECT, id: "kaas-1", pool: "workers", node: "node-1" },
+    volumeAction(VOLUME),
+  );
+  await api.call("detachVolumeFromCluster", { projectId: PROJECT, id: "kaas-1" }, volumeAction(VOLUME));
   const list = {
     filter: "metadata.name:eq(x)",
     sort: "metadata.name",
@@ -586,15 +602,19 @@ async function clientRequests(api: VendorContainerClient): Promise<void> {
     offset: 20,
     limit: 10,
   };
-  await api.listKaas(PROJECT, list);
-  await api.listBackups(PROJECT, "kaas-1", list);
-  await api.listRegistries(PROJECT, { ...list, loadEngineVersion: true });
-  await api.getKaas(PROJECT, "kaas-1", { ignoreDeletedStatus: true });
-  await api.getBackup(PROJECT, "kaas-1", "backup-1", { ignoreDeletedStatus: true });
-  await api.getRegistry(PROJECT, "registry-1", { ignoreDeletedStatus: true });
-  await api.deleteKaas(PROJECT, "kaas-1", { deleteOnCascade: true });
+  await api.list("listKaas", { projectId: PROJECT }, list);
+  await api.list("listBackups", { projectId: PROJECT, kaasId: "kaas-1" }, list);
+  await api.list("listRegistries", { projectId: PROJECT }, { ...list, loadEngineVersion: true });
+  await api.call("getKaas", { projectId: PROJECT, id: "kaas-1" }, undefined, { ignoreDeletedStatus: true });
+  await api.call("getBackup", { projectId: PROJECT, kaasId: "kaas-1", id: "backup-1" }, undefined, {
+    ignoreDeletedStatus: true,
+  });
+  await api.call("getRegistry", { projectId: PROJECT, id: "registry-1" }, undefined, {
+    ignoreDeletedStatus: true,
+  });
+  await api.call("deleteKaas", { projectId: PROJECT, id: "kaas-1" }, undefined, { deleteOnCascade: true });
   await api.downloadKubeconfig(PROJECT, "kaas-1");
-  await api.resetAdminPassword(PROJECT, "registry-1");
+  await api.call("resetAdminPassword", { projectId: PROJECT, id: "registry-1" }, {});
 }
 
 /** Every request of the scenarios above, as it reached axios. */

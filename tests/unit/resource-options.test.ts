@@ -4,7 +4,7 @@
  * registered as a read of the id.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { checkArguments, diffArguments, checkReplaceOnChanges } from "../../provider/common/kind";
+import { checkArguments, diffArguments, checkReplaceOnChanges } from "../../provider/common/arguments";
 import { Problems } from "../../provider/common/check";
 import { REGISTRY_ARGUMENT_RULES } from "../../provider/registry/descriptor";
 import { UNKNOWN } from "../../provider/common/unknown";

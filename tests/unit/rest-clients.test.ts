@@ -1,6 +1,6 @@
 /** The process's one client cache: equal settings share a client, any other setting gets its own. */
 import { VendorContainerClient } from "../../rest/client";
-import { resetSharedClients, sharedClient } from "../../rest/clients";
+import { resetSharedClients, sharedClient } from "../../rest/clientCache";
 import { resolveSettings, type VendorSettings } from "../../rest/settings";
 
 const env = { VENDOR_BASE_URL: "http://127.0.0.1:1", VENDOR_TOKEN: "clients-test-token" };

@@ -189,6 +189,21 @@ describe("request shape", () => {
     expect(download).toEqual({ status: 200, data: "apiVersion: v1\nkind: Config\n" });
     expect(update).toEqual({ status: 200, data: undefined });
   });
+
+  it("fails an empty answer where the endpoint returns a body, after one request, unless empty answers are allowed", async () => {
+    const server = await serve([{ status: 200 }, { status: 200 }]);
+    const { client } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...getKaas, responseSchema: KaasResponse }));
+    const allowed = await client.request({ ...getKaas, responseSchema: KaasResponse, emptyAnswer: true });
+
+    expect(error.message).toBe(
+      "GET /kaas/k-1 answered (200): the service answered without the body this endpoint returns",
+    );
+    expect(error.ambiguous).toBe(false);
+    expect(allowed).toEqual({ status: 200, data: undefined });
+    expect(server.requests).toHaveLength(2);
+  });
 });
 
 describe("retries of idempotent requests", () => {
@@ -502,6 +517,20 @@ describe("retries of a non-idempotent create", () => {
     expect(error.message).toBe(`POST /kaas failed (${status} ${statusText})`);
     expect(error.kind).toBe("http");
     expect(error.status).toBe(status);
+    expect(error.ambiguous).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it("does not re-send a create answered 201 without its body and marks the error ambiguous: it was processed", async () => {
+    const server = await serve([{ status: 201 }, json(201, kaas)]);
+    const { client, time } = clientFor(server);
+
+    const error = await log.rejectionOf(client.request({ ...createKaas, responseSchema: KaasResponse }));
+
+    expect(error.message).toBe(
+      "POST /kaas answered (201): the service answered without the body this endpoint returns",
+    );
     expect(error.ambiguous).toBe(true);
     expect(server.requests).toHaveLength(1);
     expect(time.sleeps).toEqual([]);

@@ -156,8 +156,8 @@ describe("the provider", () => {
 
   /** A client that records each call; the cluster it finds is gone, so a delete ends there. */
   const api = {
-    findKaas: async (_projectId: string, kaasId: string) => {
-      requests.push(`findKaas ${kaasId}`);
+    find: async (name: string, params: { id: string }) => {
+      requests.push(`find ${name} ${params.id}`);
       return undefined;
     },
   } as unknown as VendorContainerClient;
@@ -248,7 +248,7 @@ describe("the provider", () => {
     claims.hold(TARGET, "shop/dev/data");
     expect((await provider.check(state, args("data", { nodeId: "node-2" }))).failures).toEqual([]);
     await provider.delete(ID, { ...state, sizeGb: null, verification: "none" });
-    expect(requests).toEqual(["findKaas kaas-1"]);
+    expect(requests).toEqual(["find getKaas kaas-1"]);
     expect(claims.get(TARGET)).toEqual({ scope: "shop/dev/data", id: ID, held: false });
     expect((await provider.check({}, args("dup"))).failures).toEqual([refusal("data")]);
   });
@@ -276,7 +276,7 @@ describe("the provider", () => {
   it("detaches as before when another resource's create is still to come", async () => {
     claims.claim(TARGET, "shop/dev/data", false);
     await provider.delete(ID, { ...args("old"), sizeGb: null, verification: "none" });
-    expect(requests).toEqual(["findKaas kaas-1"]);
+    expect(requests).toEqual(["find getKaas kaas-1"]);
   });
 
   it("claims nothing for inputs without creationScope", async () => {

@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import type { KaasResponse, NodePoolResponse } from "../../../schemas";
 import type { Inputs } from "../../../provider/common/check";
-import type { CheckContext } from "../../../provider/common/kind";
-import { checkKind } from "../../../provider/common/kindProvider";
+import type { CheckContext } from "../../../provider/common/arguments";
+import { checkKind } from "../../../provider/common/describedProvider";
 import { KAAS } from "../../../provider/kaas/descriptor";
 import { computedOutputs } from "../../../provider/kaas/mapping";
 import type { CheckedKaasInputs, NodePoolArgs } from "../../../provider/kaas/types";

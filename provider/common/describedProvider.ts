@@ -27,7 +27,7 @@ import {
   type ArgumentTable,
   type CheckContext,
   type CheckResult,
-} from "./kind";
+} from "./arguments";
 import {
   createIdempotently,
   deleteAndWait,
@@ -106,27 +106,34 @@ export interface KindCalls<R, C extends KindInputs> {
 }
 
 /**
- * One resource kind, described once: its arguments, computed outputs, service calls, default deadlines, and
- * the hooks for what only it does. `C` is the kind's checked inputs: what its `check` returns, and what
- * every hook and call is handed.
+ * What `check` and `diff` of a kind read: its arguments and the names of its computed outputs, nothing of
+ * the service. `C` is the kind's checked inputs.
  */
-export interface KindDescriptor<R extends ServiceObject, C extends KindInputs> {
+export interface KindPreview<C extends KindInputs> {
   /** The kind's name, as progress lines show it. */
-  kind: string;
+  readonly kind: string;
   /** How progress lines name the service object (`cluster`, `backup`). */
-  noun: string;
-  arguments: ArgumentTable<ArgumentKey<C>>;
+  readonly noun: string;
+  readonly arguments: ArgumentTable<ArgumentKey<C>>;
   /** The names of the computed outputs; everything else in state is an argument. */
-  computed: readonly string[];
-  timeouts: DefaultTimeouts;
-  calls: KindCalls<R, C>;
+  readonly computed: readonly string[];
   /**
    * Arguments the table marks `ignore` but that bespoke rules compare; throws for a refused change. It sees
    * the state and the inputs as `diff` does, unknown values included.
    */
-  extraChanges?: (olds: Inputs, news: Inputs) => string[];
+  readonly extraChanges?: (olds: Inputs, news: Inputs) => string[];
+}
+
+/**
+ * What the lifecycle of a kind runs (create, read, update, delete): its service calls, default deadlines, and
+ * the hooks for what only it does. `C` is the kind's checked inputs: what its `check` returns, and what every
+ * hook and call is handed.
+ */
+export interface KindLifecycle<R extends ServiceObject, C extends KindInputs> {
+  readonly timeouts: DefaultTimeouts;
+  readonly calls: KindCalls<R, C>;
   /** Whether an update whose answer was lost is planned again from the live object. */
-  planAgainWhenUncertain: boolean;
+  readonly planAgainWhenUncertain: boolean;
   /** The existing object `adoptId` names, verified against the declared arguments. */
   adopt(api: VendorContainerClient, inputs: C, adoptId: string, what: string): Promise<R>;
   /** The arguments as the live object has them (refresh, and a new plan after an uncertain update). */
@@ -156,6 +163,10 @@ export interface KindDescriptor<R extends ServiceObject, C extends KindInputs> {
   /** The progress line of an accepted delete. Default: `deletion of <id> accepted`. */
   deleteAccepted?(props: C, id: string): string;
 }
+
+/** One resource kind, described once: its preview part and its lifecycle part. */
+export type KindDescriptor<R extends ServiceObject, C extends KindInputs> = KindPreview<C> &
+  KindLifecycle<R, C>;
 
 /** `check` of a described kind: see `checkArguments`. */
 export function checkKind<R extends ServiceObject, C extends KindInputs>(
