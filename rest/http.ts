@@ -289,35 +289,28 @@ export class HttpClient {
 
   private parseSuccess(spec: RequestSpec, status: number, text: string): Attempt {
     if (spec.responseType === "text") return { outcome: "ok", result: { status, data: text } };
+    // A 2xx whose body cannot be used: the request was processed, so a create's failure is ambiguous.
+    const unusable = (detail: string): Attempt => ({
+      outcome: "fail",
+      error: new VendorApiError({
+        kind: "http",
+        method: spec.method,
+        path: spec.path,
+        status,
+        detail,
+        ambiguous: !spec.idempotent,
+      }),
+    });
     if (text.trim() === "") {
       if (!spec.responseSchema || spec.emptyAnswer)
         return { outcome: "ok", result: { status, data: undefined } };
-      return {
-        outcome: "fail",
-        error: new VendorApiError({
-          kind: "http",
-          method: spec.method,
-          path: spec.path,
-          status,
-          detail: "the service answered without the body this endpoint returns",
-          ambiguous: !spec.idempotent,
-        }),
-      };
+      return unusable("the service answered without the body this endpoint returns");
     }
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch {
-      return {
-        outcome: "fail",
-        error: new VendorApiError({
-          kind: "http",
-          method: spec.method,
-          path: spec.path,
-          status,
-          detail: "the service answered a body that is not JSON",
-        }),
-      };
+      return unusable("the service answered a body that is not JSON");
     }
     if (spec.responseSchema) {
       const problems = validateSchema(spec.responseSchema, data);
@@ -325,18 +318,7 @@ export class HttpClient {
       if (tolerates && problems.length > 0 && problems.every((p) => tolerates(p))) {
         return { outcome: "ok", result: { status, data, tolerated: problems } };
       }
-      if (problems.length > 0) {
-        return {
-          outcome: "fail",
-          error: new VendorApiError({
-            kind: "http",
-            method: spec.method,
-            path: spec.path,
-            status,
-            detail: `unexpected response body: ${formatProblems(problems)}`,
-          }),
-        };
-      }
+      if (problems.length > 0) return unusable(`unexpected response body: ${formatProblems(problems)}`);
     }
     return { outcome: "ok", result: { status, data } };
   }

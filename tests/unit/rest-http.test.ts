@@ -522,19 +522,28 @@ describe("retries of a non-idempotent create", () => {
     expect(time.sleeps).toEqual([]);
   });
 
-  it("does not re-send a create answered 201 without its body and marks the error ambiguous: it was processed", async () => {
-    const server = await serve([{ status: 201 }, json(201, kaas)]);
-    const { client, time } = clientFor(server);
+  it.each([
+    ["without its body", { status: 201 }, "the service answered without the body this endpoint returns"],
+    ["with a body that is not JSON", text(201, "created"), "the service answered a body that is not JSON"],
+    [
+      "with a body its schema refuses",
+      json(201, { status: { state: "InCreation" } }),
+      "unexpected response body: /metadata: is required; /properties: is required",
+    ],
+  ] as const)(
+    "does not re-send a create answered 201 %s and marks the error ambiguous: it was processed",
+    async (_case, answer, detail) => {
+      const server = await serve([answer, json(201, kaas)]);
+      const { client, time } = clientFor(server);
 
-    const error = await log.rejectionOf(client.request({ ...createKaas, responseSchema: KaasResponse }));
+      const error = await log.rejectionOf(client.request({ ...createKaas, responseSchema: KaasResponse }));
 
-    expect(error.message).toBe(
-      "POST /kaas answered (201): the service answered without the body this endpoint returns",
-    );
-    expect(error.ambiguous).toBe(true);
-    expect(server.requests).toHaveLength(1);
-    expect(time.sleeps).toEqual([]);
-  });
+      expect(error.message).toBe(`POST /kaas answered (201): ${detail}`);
+      expect(error.ambiguous).toBe(true);
+      expect(server.requests).toHaveLength(1);
+      expect(time.sleeps).toEqual([]);
+    },
+  );
 
   it("does not re-send after a dropped connection and marks the error ambiguous", async () => {
     const server = await serve(["drop", json(201, kaas)]);
