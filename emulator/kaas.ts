@@ -7,7 +7,7 @@ import { VolumeAction } from "../schemas/volume";
 import { compareVersions } from "../provider/kaas/version";
 import { deriveSecret } from "./auth";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./transitions";
 import { ApiProblem, validationProblem } from "./problems";
 import { kaasUri, renderKaas } from "./render";
 import { attachedSizeGb, checkKaasInsert, checkKaasUpdate, checkPoolValues, limitsFor } from "./rules";

@@ -1,7 +1,7 @@
 /** Backup handlers (spec §4.2): backups are addressed under their cluster, which must exist (404 otherwise). */
 import { BackupInsert, BackupUpdate } from "../schemas/kaasBackup";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./transitions";
 import { ApiProblem } from "./problems";
 import { kaasUri, renderBackup } from "./render";
 import { checkBackupInsert, checkLocationOnUpdate } from "./rules";

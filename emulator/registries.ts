@@ -3,7 +3,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { Strict, UriRef } from "../schemas/common";
 import { RegistryInsert, RegistryPasswordReset, RegistryUpdate } from "../schemas/registry";
 import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
+import { beginDelete, beginUpdate } from "./transitions";
 import { providerPrefix, renderRegistry } from "./render";
 import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
 import {

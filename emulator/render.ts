@@ -11,7 +11,7 @@ import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
 import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";
 import { instanceSizeOf, type EmulatorConfig, type WireReadings } from "./config";
-import { PHASE_NAMES } from "./lifecycle";
+import { PHASE_NAMES } from "./transitions";
 import { cidrOverlaps, parseCidr } from "./rules";
 import { withWireOverrides } from "./wireOverrides";
 import type { BackupRecord, BaseRecord, KaasRecord, LifeState, RegistryRecord } from "./store";

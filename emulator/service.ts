@@ -8,7 +8,7 @@ import { validateSchema } from "../schemas/validate";
 import type { EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { FaultInjector } from "./faults";
-import { creationLife, settleKaas, settleLife } from "./lifecycle";
+import { creationLife, settleKaas, settleLife } from "./transitions";
 import { ApiProblem, schemaFieldErrors, validationProblem, type WireFieldError } from "./problems";
 import { renderBackup, renderKaas, renderRegistry, type AnyResponse, type RenderContext } from "./render";
 import {

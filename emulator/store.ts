@@ -3,7 +3,7 @@
  * is read at start and rewritten (atomically, via a temporary file) after each mutation.
  *
  * Records keep the service's state in the request's own spelling plus timestamps; responses are rendered from
- * them (`render.ts`) and lifecycle states are derived lazily from the timestamps (`lifecycle.ts`). Secrets
+ * them (`render.ts`) and lifecycle states are derived lazily from the timestamps (`transitions.ts`). Secrets
  * sent by clients (the cluster identity's `clientSecret`) are never stored.
  */
 import fs from "node:fs";
