@@ -2,7 +2,8 @@
  * API dispatch: what happens to an API request once it passed the fault injection of `pipeline.ts`, in order:
  * bearer auth (401), `api-version` (spec §9: absent, `1` or `1.0`), routing below
  * `/projects/{projectId}/providers/{namespace}` (404/405), content type (415) and JSON (400), lazy settling
- * of lifecycles, then the endpoint's handler.
+ * of lifecycles, then the route: the body against the endpoint's body schema (400), then the endpoint's
+ * handler (`routes.ts`).
  */
 import type { IncomingMessage } from "node:http";
 import type { EmulatorCore } from "./core";

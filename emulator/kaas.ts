@@ -1,27 +1,19 @@
 /**
- * KaaS handlers (spec §4.1): create, list, get, update, delete, kubeconfig download, node pool update, volume
- * attach and detach at node level and detach at cluster level.
+ * KaaS handlers (spec §4.1): create, update, kubeconfig download, node pool update, volume attach and detach at
+ * node level and detach at cluster level, and what a cluster's delete does besides the delete every kind
+ * shares (`resources.ts`, with the list and the get).
  */
-import { KaasInsert, KaasUpdate, NodePoolUpdate, type NodePoolRequest } from "../schemas/kaas";
-import { VolumeAction } from "../schemas/volume";
+import type { KaasInsert, NodePoolRequest } from "../schemas/kaas";
+import type { VolumeAction } from "../schemas/volume";
 import { compareVersions } from "../provider/kaas/version";
 import { deriveSecret } from "./auth";
-import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
 import { ApiProblem, validationProblem } from "./problems";
 import { kaasUri, renderKaas } from "./render";
+import type { EndpointReply, EndpointRequest } from "./routes";
 import { attachedSizeGb, checkKaasInsert, checkKaasUpdate, checkPoolValues, limitsFor } from "./rules";
-import {
-  assertMutable,
-  booleanQuery,
-  rejectIf,
-  validateBody,
-  type ApiRequest,
-  type Reply,
-  newRecordBase,
-  type Service,
-} from "./service";
+import { assertMutable, booleanQuery, newRecordBase, rejectIf, type Reply, type Service } from "./service";
 import type { BaseRecord, KaasRecord, PoolRecord } from "./store";
+import { beginUpdate } from "./transitions";
 
 /** Sets the node count of `pool`: new nodes get new ids, the highest ids go first when it shrinks. */
 export function resizePool(rec: KaasRecord, pool: PoolRecord, nodes: number): void {
@@ -94,13 +86,13 @@ export function newKaasRecord(base: BaseRecord, p: KaasInsert["properties"]): Ka
 }
 
 /** `POST P/kaas`: 201 with the cluster `InCreation`. */
-export function createKaas(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<KaasInsert>(KaasInsert, req.body);
+export function createKaas(svc: Service, req: EndpointRequest<"createKaas">): EndpointReply<"createKaas"> {
+  const { body } = req;
   rejectIf(checkKaasInsert(body, svc.config));
   const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
   const rec = newKaasRecord(base, body.properties);
   const id = rec.id;
-  svc.store.kaas.set(id, rec);
+  svc.store.records.kaas.set(id, rec);
   svc.commit();
   return {
     status: 201,
@@ -109,26 +101,9 @@ export function createKaas(svc: Service, req: ApiRequest): Reply {
   };
 }
 
-/** `GET P/kaas`: deleted clusters are not listed. */
-export function listKaas(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query, svc.config.wire.filters);
-  const ctx = svc.renderContext();
-  const items = [...svc.store.kaas.values()]
-    .filter((r) => r.projectId === req.projectId && r.life.state !== "Deleted")
-    .map((r) => renderKaas(r, ctx));
-  return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
-}
-
-/** `GET P/kaas/{id}`: a `Deleted` cluster answers with its state, or 404 with `ignoreDeletedStatus=true`. */
-export function getKaas(svc: Service, req: ApiRequest): Reply {
-  const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
-  const rec = svc.kaas(req.projectId, req.params.id, !ignoreDeleted);
-  return { status: 200, body: renderKaas(rec, svc.renderContext()) };
-}
-
 /** `PUT P/kaas/{id}`: 200 without a body; the cluster reads `Updating` for a while. */
-export function updateKaas(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<KaasUpdate>(KaasUpdate, req.body);
+export function updateKaas(svc: Service, req: EndpointRequest<"updateKaas">): EndpointReply<"updateKaas"> {
+  const { body } = req;
   const rec = svc.kaas(req.projectId, req.params.id);
   assertMutable(rec, "update");
   rejectIf(checkKaasUpdate(body, rec, svc.config));
@@ -178,25 +153,22 @@ export function updateKaas(svc: Service, req: ApiRequest): Reply {
 }
 
 /**
- * `DELETE P/kaas/{id}`: 202; the cluster reads `Deleting`, then `Deleted`, then is gone. Its backups go with
- * it. A DELETE of a cluster already `Deleting` answers 202 again, so a retried DELETE is harmless.
+ * What `DELETE P/kaas/{id}` does besides the delete every kind shares (`resources.ts`), from its query:
+ * `deleteOnCascade` is recorded for inspection, and the cluster's backups go with it, deleted alongside.
  */
-export function deleteKaas(svc: Service, req: ApiRequest): Reply {
-  const cascade = booleanQuery(req.query, "deleteOnCascade");
-  const rec = svc.kaas(req.projectId, req.params.id);
-  if (rec.life.state === "Deleting") return { status: 202 };
-  assertMutable(rec, "delete");
-  const now = svc.now();
-  beginDelete(rec, now, svc.config.durations.kaasDeleteMs);
-  rec.deleteOnCascade = cascade;
-  for (const backup of svc.store.backups.values()) {
-    if (backup.kaasId === rec.id && backup.life.state !== "Deleted") {
-      backup.life = { ...rec.life };
-      backup.updatedAt = now;
+export function kaasDeleteEffects(
+  query: URLSearchParams,
+): (svc: Service, rec: KaasRecord, now: number) => void {
+  const cascade = booleanQuery(query, "deleteOnCascade");
+  return (svc, rec, now) => {
+    rec.deleteOnCascade = cascade;
+    for (const backup of svc.store.records.backup.values()) {
+      if (backup.kaasId === rec.id && backup.life.state !== "Deleted") {
+        backup.life = { ...rec.life };
+        backup.updatedAt = now;
+      }
     }
-  }
-  svc.commit();
-  return { status: 202 };
+  };
 }
 
 /** The bearer token written into a cluster's kubeconfig: derived from the seed and the id, never logged. */
@@ -232,7 +204,10 @@ export function kubeconfigYaml(rec: KaasRecord, seed: number, managementIp: stri
 }
 
 /** `GET P/kaas/{id}/download`: `{name, content}` with base64 kubeconfig content, only when `Active`. */
-export function downloadKubeconfig(svc: Service, req: ApiRequest): Reply {
+export function downloadKubeconfig(
+  svc: Service,
+  req: EndpointRequest<"downloadKubeconfig">,
+): EndpointReply<"downloadKubeconfig"> {
   const rec = svc.kaas(req.projectId, req.params.id);
   if (rec.life.state !== "Active") {
     throw new ApiProblem("notActive", {
@@ -260,8 +235,11 @@ function poolOr404(rec: KaasRecord, name: string): PoolRecord {
 }
 
 /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update; 200 with the cluster. */
-export function updateNodePool(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<NodePoolUpdate>(NodePoolUpdate, req.body);
+export function updateNodePool(
+  svc: Service,
+  req: EndpointRequest<"updateNodePool">,
+): EndpointReply<"updateNodePool"> {
+  const { body } = req;
   const rec = svc.kaas(req.projectId, req.params.id);
   const pool = poolOr404(rec, req.params.pool);
   assertMutable(rec, "update");
@@ -311,8 +289,11 @@ function nodeOr404(rec: KaasRecord, pool: PoolRecord, nodeId: string): void {
  * `POST .../nodePools/{pool}/nodes/{node}/attach`: 202; the volume shows in `attachedVolumes` after the attach
  * duration. The sum of attached sizes must stay within `storage.maxCumulativeVolumeSize` (spec §2.2, §8).
  */
-export function attachVolume(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<VolumeAction>(VolumeAction, req.body);
+export function attachVolume(
+  svc: Service,
+  req: EndpointRequest<"attachVolume">,
+): EndpointReply<"attachVolume"> {
+  const { body } = req;
   const rec = svc.kaas(req.projectId, req.params.id);
   const pool = poolOr404(rec, req.params.pool);
   nodeOr404(rec, pool, req.params.node);
@@ -353,7 +334,7 @@ export function attachVolume(svc: Service, req: ApiRequest): Reply {
   return { status: 202 };
 }
 
-function startDetach(svc: Service, rec: KaasRecord, index: number): Reply {
+function startDetach(svc: Service, rec: KaasRecord, index: number): Reply<undefined> {
   const now = svc.now();
   rec.props.attachments[index].visibleUntil = now + svc.config.durations.detachMs;
   rec.updatedAt = now;
@@ -386,8 +367,11 @@ function goneNodeProblem(rec: KaasRecord, poolName: string, nodeId: string): Api
  * `POST .../nodePools/{pool}/nodes/{node}/detach`: 202. A gone pool or node is answered as the reading
  * `goneNode` says (404, or 400 naming `nodeId`); a volume not on the node, 404.
  */
-export function detachVolumeFromNode(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<VolumeAction>(VolumeAction, req.body);
+export function detachVolumeFromNode(
+  svc: Service,
+  req: EndpointRequest<"detachVolumeFromNode">,
+): EndpointReply<"detachVolumeFromNode"> {
+  const { body } = req;
   const rec = svc.kaas(req.projectId, req.params.id);
   if (svc.config.wire.goneNode === "400") {
     const gone = goneNodeProblem(rec, req.params.pool, req.params.node);
@@ -410,8 +394,11 @@ export function detachVolumeFromNode(svc: Service, req: ApiRequest): Reply {
 }
 
 /** `POST P/kaas/{id}/detach`: detaches the volume wherever it is attached (also from a removed node). */
-export function detachVolumeFromCluster(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<VolumeAction>(VolumeAction, req.body);
+export function detachVolumeFromCluster(
+  svc: Service,
+  req: EndpointRequest<"detachVolumeFromCluster">,
+): EndpointReply<"detachVolumeFromCluster"> {
+  const { body } = req;
   const rec = svc.kaas(req.projectId, req.params.id);
   assertMutable(rec, "action");
   const uri = volumeUri(body);

@@ -1,21 +1,15 @@
-/** Backup handlers (spec §4.2): backups are addressed under their cluster, which must exist (404 otherwise). */
-import { BackupInsert, BackupUpdate } from "../schemas/kaasBackup";
-import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
+/**
+ * Backup handlers (spec §4.2): create and update; the list, get and delete are those every kind shares
+ * (`resources.ts`). Backups are addressed under their cluster, which must exist (404 otherwise).
+ */
+import type { BackupInsert } from "../schemas/kaasBackup";
 import { ApiProblem } from "./problems";
 import { kaasUri, renderBackup } from "./render";
+import type { EndpointReply, EndpointRequest } from "./routes";
 import { checkBackupInsert, checkLocationOnUpdate } from "./rules";
-import {
-  assertMutable,
-  booleanQuery,
-  rejectIf,
-  validateBody,
-  type ApiRequest,
-  type Reply,
-  newRecordBase,
-  type Service,
-} from "./service";
+import { assertMutable, newRecordBase, rejectIf, type Service } from "./service";
 import type { BackupRecord, BaseRecord, KaasRecord } from "./store";
+import { beginUpdate } from "./transitions";
 
 /**
  * The stored backup of `cluster` of a create's body, on the fields every record shares (`newRecordBase`).
@@ -37,8 +31,11 @@ export function newBackupRecord(base: BaseRecord, cluster: KaasRecord, body: Bac
 }
 
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
-export function createBackup(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<BackupInsert>(BackupInsert, req.body);
+export function createBackup(
+  svc: Service,
+  req: EndpointRequest<"createBackup">,
+): EndpointReply<"createBackup"> {
+  const { body } = req;
   const cluster = svc.kaas(req.projectId, req.params.kaasId);
   const state = cluster.life.state;
   if (state === "InCreation" || state === "Deleting") {
@@ -57,7 +54,7 @@ export function createBackup(svc: Service, req: ApiRequest): Reply {
   const base = newRecordBase(svc, req, "backup", body.metadata, svc.config.durations.backupCreateMs);
   const rec = newBackupRecord(base, cluster, body);
   const id = rec.id;
-  svc.store.backups.set(id, rec);
+  svc.store.records.backup.set(id, rec);
   svc.commit();
   return {
     status: 201,
@@ -66,28 +63,12 @@ export function createBackup(svc: Service, req: ApiRequest): Reply {
   };
 }
 
-/** `GET P/kaas/{kaasId}/backups`: 404 when the cluster does not exist; deleted backups are not listed. */
-export function listBackups(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query, svc.config.wire.filters);
-  const cluster = svc.kaas(req.projectId, req.params.kaasId);
-  const ctx = svc.renderContext();
-  const items = [...svc.store.backups.values()]
-    .filter((r) => r.kaasId === cluster.id && r.life.state !== "Deleted")
-    .map((r) => renderBackup(r, ctx));
-  return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
-}
-
-/** `GET P/kaas/{kaasId}/backups/{id}`; a tombstoned cluster still shows its `Deleted` backups. */
-export function getBackup(svc: Service, req: ApiRequest): Reply {
-  const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
-  svc.kaas(req.projectId, req.params.kaasId, !ignoreDeleted);
-  const rec = svc.backup(req.projectId, req.params.kaasId, req.params.id, !ignoreDeleted);
-  return { status: 200, body: renderBackup(rec, svc.renderContext()) };
-}
-
 /** `PUT P/kaas/{kaasId}/backups/{id}`: only `billingPeriod` (and metadata name/tags) change; 200, no body. */
-export function updateBackup(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<BackupUpdate>(BackupUpdate, req.body);
+export function updateBackup(
+  svc: Service,
+  req: EndpointRequest<"updateBackup">,
+): EndpointReply<"updateBackup"> {
+  const { body } = req;
   svc.kaas(req.projectId, req.params.kaasId);
   const rec = svc.backup(req.projectId, req.params.kaasId, req.params.id);
   assertMutable(rec, "update");
@@ -98,15 +79,4 @@ export function updateBackup(svc: Service, req: ApiRequest): Reply {
   beginUpdate(rec, svc.now(), svc.config.durations.backupUpdateMs);
   svc.commit();
   return { status: 200 };
-}
-
-/** `DELETE P/kaas/{kaasId}/backups/{id}`: 202; idempotent while `Deleting`. */
-export function deleteBackup(svc: Service, req: ApiRequest): Reply {
-  svc.kaas(req.projectId, req.params.kaasId);
-  const rec = svc.backup(req.projectId, req.params.kaasId, req.params.id);
-  if (rec.life.state === "Deleting") return { status: 202 };
-  assertMutable(rec, "delete");
-  beginDelete(rec, svc.now(), svc.config.durations.backupDeleteMs);
-  svc.commit();
-  return { status: 202 };
 }

@@ -19,7 +19,7 @@ import type { EmulatorCore } from "./core";
 import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
 import { resizePool } from "./kaas";
 import { ApiProblem, type WireFieldError } from "./problems";
-import type { AnyResponse } from "./render";
+import { renderKaas, type AnyResponse } from "./render";
 import { notFound } from "./service";
 import type { AnyRecord, KaasRecord, Kind, LifeState } from "./store";
 import { checkWireOverrides } from "./wireOverrides";
@@ -80,7 +80,7 @@ function invalid(problems: WireFieldError[]): ApiProblem {
 /** The stored cluster, after settling every lifecycle; 404 when there is none. */
 function kaasOr404(core: EmulatorCore, id: string): KaasRecord {
   core.svc.settleAll();
-  const rec = core.store.kaas.get(id);
+  const rec = core.store.records.kaas.get(id);
   if (!rec) throw notFound("kaas", id);
   return rec;
 }
@@ -128,12 +128,13 @@ export function reset(core: EmulatorCore): void {
 export function stateSnapshot(core: EmulatorCore): EmulatorStateSnapshot {
   core.svc.settleAll();
   const render = (r: AnyRecord) => core.svc.render(r);
+  const { kaas, backup, registry } = core.store.records;
   return {
     now: iso(core.clock.now()),
     counters: { ...core.store.counters },
-    kaas: [...core.store.kaas.values()].map(render),
-    backups: [...core.store.backups.values()].map(render),
-    registries: [...core.store.registries.values()].map(render),
+    kaas: [...kaas.values()].map(render),
+    backups: [...backup.values()].map(render),
+    registries: [...registry.values()].map(render),
   };
 }
 
@@ -157,7 +158,7 @@ export function platformUpgrade(core: EmulatorCore, kaasId: string, version: str
   if (rec.props.upgradeTo && compareVersions(rec.props.upgradeTo.value, version) <= 0)
     rec.props.upgradeTo = null;
   core.persist();
-  return core.svc.render(rec) as KaasResponse;
+  return renderKaas(rec, core.svc.renderContext());
 }
 
 /** The volume attachments the cluster holds, in attach order, shown by the wire reading or not. */
@@ -197,7 +198,7 @@ export function scaleNodePool(
     });
   resizePool(rec, pool, nodes);
   core.persist();
-  return core.svc.render(rec) as KaasResponse;
+  return renderKaas(rec, core.svc.renderContext());
 }
 
 /** Applies an out-of-band change to a stored resource and answers its response. */

@@ -1,33 +1,28 @@
-/** Registry handlers (spec §4.3): CRUD, list with `loadEngineVersion`, admin password reset. */
+/**
+ * Registry handlers (spec §4.3): create, update and admin password reset; the list (with `loadEngineVersion`),
+ * get and delete are those every kind shares (`resources.ts`).
+ */
 import { Type, type Static } from "@sinclair/typebox";
 import { Strict, UriRef } from "../schemas/common";
-import { RegistryInsert, RegistryPasswordReset, RegistryUpdate } from "../schemas/registry";
-import { listEnvelope, parseListParams } from "./filter";
-import { beginDelete, beginUpdate } from "./lifecycle";
+import { RegistryInsert } from "../schemas/registry";
 import { providerPrefix, renderRegistry } from "./render";
+import type { EndpointReply, EndpointRequest } from "./routes";
 import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
-import {
-  assertMutable,
-  booleanQuery,
-  rejectIf,
-  validateBody,
-  type ApiRequest,
-  type Reply,
-  newRecordBase,
-  type Service,
-} from "./service";
+import { assertMutable, newRecordBase, rejectIf, type Service } from "./service";
 import type { BaseRecord, RegistryRecord } from "./store";
+import { beginUpdate } from "./transitions";
 
 /**
  * The insert body under the reading `registryVpc=accepted`: the published body plus the `vpc{uri}` real
  * clients send (api-notes "Registry"). Under `rejected` the published body alone applies, so a `vpc` is
- * refused like any unknown property (spec §2).
+ * refused like any unknown property (spec §2). The routes check a create's body against one or the other.
  */
-const RegistryInsertWithVpc = Strict({
+export const RegistryInsertWithVpc = Strict({
   metadata: RegistryInsert.properties.metadata,
   properties: Strict({ ...RegistryInsert.properties.properties.properties, vpc: Type.Optional(UriRef) }),
 });
-type RegistryInsertWithVpc = Static<typeof RegistryInsertWithVpc>;
+/** A registry insert body under the reading `registryVpc=accepted`. */
+export type RegistryInsertWithVpc = Static<typeof RegistryInsertWithVpc>;
 
 /**
  * The VPC a subnet URI lies under, when it is spelled `.../vpcs/{vpc}/subnets/{subnet}` (as the emulator's
@@ -62,14 +57,16 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["pr
 }
 
 /** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
-export function createRegistry(svc: Service, req: ApiRequest): Reply {
-  const schema = svc.config.wire.registryVpc === "accepted" ? RegistryInsertWithVpc : RegistryInsert;
-  const body = validateBody<RegistryInsertWithVpc>(schema, req.body);
+export function createRegistry(
+  svc: Service,
+  req: EndpointRequest<"createRegistry">,
+): EndpointReply<"createRegistry"> {
+  const { body } = req;
   rejectIf(checkRegistryInsert(body));
   const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
   const rec = newRegistryRecord(base, body.properties);
   const id = rec.id;
-  svc.store.registries.set(id, rec);
+  svc.store.records.registry.set(id, rec);
   svc.commit();
   return {
     status: 201,
@@ -78,26 +75,12 @@ export function createRegistry(svc: Service, req: ApiRequest): Reply {
   };
 }
 
-/** `GET P/registries`: `loadEngineVersion=true` fills `data.info.version` (spec §2.7). */
-export function listRegistries(svc: Service, req: ApiRequest): Reply {
-  const params = parseListParams(req.query, svc.config.wire.filters);
-  const ctx = svc.renderContext(booleanQuery(req.query, "loadEngineVersion"));
-  const items = [...svc.store.registries.values()]
-    .filter((r) => r.projectId === req.projectId && r.life.state !== "Deleted")
-    .map((r) => renderRegistry(r, ctx));
-  return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
-}
-
-/** `GET P/registries/{id}`: `data.info.version` is null here (only lists load it). */
-export function getRegistry(svc: Service, req: ApiRequest): Reply {
-  const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
-  const rec = svc.registry(req.projectId, req.params.id, !ignoreDeleted);
-  return { status: 200, body: renderRegistry(rec, svc.renderContext()) };
-}
-
 /** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
-export function updateRegistry(svc: Service, req: ApiRequest): Reply {
-  const body = validateBody<RegistryUpdate>(RegistryUpdate, req.body);
+export function updateRegistry(
+  svc: Service,
+  req: EndpointRequest<"updateRegistry">,
+): EndpointReply<"updateRegistry"> {
+  const { body } = req;
   const rec = svc.registry(req.projectId, req.params.id);
   assertMutable(rec, "update");
   rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
@@ -110,22 +93,14 @@ export function updateRegistry(svc: Service, req: ApiRequest): Reply {
   return { status: 200 };
 }
 
-/** `DELETE P/registries/{id}`: 202; idempotent while `Deleting`. */
-export function deleteRegistry(svc: Service, req: ApiRequest): Reply {
-  const rec = svc.registry(req.projectId, req.params.id);
-  if (rec.life.state === "Deleting") return { status: 202 };
-  assertMutable(rec, "delete");
-  beginDelete(rec, svc.now(), svc.config.durations.registryDeleteMs);
-  svc.commit();
-  return { status: 202 };
-}
-
 /**
  * `PUT P/registries/{id}/resetAdminPassword`: 200, no body. The new password never travels on this API
  * (api-notes "Registry": how it reaches the user is undocumented); `adminPasswordLastSetDate` moves.
  */
-export function resetAdminPassword(svc: Service, req: ApiRequest): Reply {
-  validateBody<RegistryPasswordReset>(RegistryPasswordReset, req.body);
+export function resetAdminPassword(
+  svc: Service,
+  req: EndpointRequest<"resetAdminPassword">,
+): EndpointReply<"resetAdminPassword"> {
   const rec = svc.registry(req.projectId, req.params.id);
   assertMutable(rec, "action");
   const now = svc.now();

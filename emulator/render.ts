@@ -2,19 +2,28 @@
  * Renders stored records as the service's response objects (spec §2.4, §2.6, §2.7, with the reference's
  * spellings from api-notes: `nodecidr`, `podcidr`, pool `instance` as an object, `billingPlan.billingPeriod`
  * in the lower-case `hourly/monthly/yearly` variant, `identity{clientId}` only, registry `metadata.uri` under
- * `containerRegistries`). The shapes satisfy `KaasResponse`, `BackupResponse` and `RegistryResponse` of
- * `schemas/`, which the integration tests check. The wire readings `nodeIds`, `dataCenter` and `states` (config.ts
- * `WireReadings`) are read on every rendering, so `PUT /_emulator/config` applies to the next answer.
+ * `containerRegistries`). The renderers return `KaasResponse`, `BackupResponse` and `RegistryResponse` of
+ * `schemas/`, and the integration tests check every answer against its endpoint's response schema. The wire
+ * readings `nodeIds`, `dataCenter` and `states` (config.ts `WireReadings`) are read on every rendering, so
+ * `PUT /_emulator/config` applies to the next answer.
  */
 import type { BackupResponse } from "../schemas/kaasBackup";
 import type { AttachedVolumeResponse, KaasResponse } from "../schemas/kaas";
 import type { RegistryResponse } from "../schemas/registry";
 import { iso } from "./clock";
 import { instanceSizeOf, type EmulatorConfig, type WireReadings } from "./config";
-import { PHASE_NAMES } from "./lifecycle";
 import { cidrOverlaps, parseCidr } from "./rules";
+import type {
+  BackupRecord,
+  BaseRecord,
+  KaasRecord,
+  Kind,
+  LifeState,
+  RecordByKind,
+  RegistryRecord,
+} from "./store";
+import { PHASE_NAMES } from "./transitions";
 import { withWireOverrides } from "./wireOverrides";
-import type { BackupRecord, BaseRecord, KaasRecord, LifeState, RegistryRecord } from "./store";
 
 /** What rendering needs besides the record. */
 export interface RenderContext {
@@ -27,8 +36,30 @@ export interface RenderContext {
   loadEngineVersion?: boolean;
 }
 
+/** The response object of each kind. */
+export interface ResponseByKind {
+  kaas: KaasResponse;
+  backup: BackupResponse;
+  registry: RegistryResponse;
+}
+
 /** A response object: the union of the three kinds. */
-export type AnyResponse = KaasResponse | BackupResponse | RegistryResponse;
+export type AnyResponse = ResponseByKind[Kind];
+
+/**
+ * Fields of the published answers (`schemas/published/interface.json`) that the response schemas of `schemas/`
+ * leave out because the provider never reads them (response schemas tolerate extra fields, `schemas/common.ts`),
+ * and the pool `nodeIds` no published answer has (wire reading `nodeIds: shown`). The emulator answers them, so
+ * a rendering is its kind's response type plus these: the one place where the two differ.
+ */
+interface UnpinnedFields {
+  kaas: { properties: { openstackProject: { id: string }; nodePools: { nodeIds?: string[] }[] } };
+  backup: { properties: { linkedResources: { uri: string }[] } };
+  registry: { properties: { linkedResources: { uri: string }[] } };
+}
+
+/** What the emulator renders for a record of kind K: its response type and the fields the schema leaves out. */
+type Rendering<K extends Kind> = ResponseByKind[K] & UnpinnedFields[K];
 
 const BILLING_PERIODS: Record<string, string> = { Hour: "hourly", Month: "monthly", Year: "yearly" };
 
@@ -245,7 +276,7 @@ export function renderKaas(rec: KaasRecord, ctx: RenderContext): KaasResponse {
   return withWireOverrides(rec, renderKaasAsStored(rec, ctx));
 }
 
-function renderKaasAsStored(rec: KaasRecord, ctx: RenderContext): KaasResponse {
+function renderKaasAsStored(rec: KaasRecord, ctx: RenderContext): Rendering<"kaas"> {
   const attachments = attachmentFields(rec, ctx);
   const p = rec.props;
   const uri = kaasUri(ctx.namespace, rec.projectId, rec.id);
@@ -324,7 +355,7 @@ function renderKaasAsStored(rec: KaasRecord, ctx: RenderContext): KaasResponse {
       ...attachments.properties,
     },
     data: { private: { phase: phase(rec) } },
-  } as KaasResponse;
+  };
 }
 
 /** Renders a backup. */
@@ -332,7 +363,7 @@ export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupRespo
   return withWireOverrides(rec, renderBackupAsStored(rec, ctx));
 }
 
-function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupResponse {
+function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): Rendering<"backup"> {
   const cluster = ctx.findKaas(rec.kaasId);
   const clusterUri = kaasUri(ctx.namespace, rec.projectId, rec.kaasId);
   const uri = `${clusterUri}/backups/${rec.id}`;
@@ -357,7 +388,7 @@ function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupResp
       },
       private: { phase: phase(rec) },
     },
-  } as BackupResponse;
+  };
 }
 
 /** Renders a registry. */
@@ -365,7 +396,7 @@ export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): Registr
   return withWireOverrides(rec, renderRegistryAsStored(rec, ctx));
 }
 
-function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): RegistryResponse {
+function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): Rendering<"registry"> {
   const p = rec.props;
   // Known quirk (api-notes "Registry"): the REST path is `registries/{id}` but `metadata.uri` says
   // `containerRegistries`.
@@ -405,5 +436,19 @@ function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): Regist
         fqdn: ready ? fqdn : null,
       },
     },
-  } as RegistryResponse;
+  };
+}
+
+/** The renderer of each kind. */
+export const RENDERERS: {
+  readonly [K in Kind]: (rec: RecordByKind[K], ctx: RenderContext) => ResponseByKind[K];
+} = { kaas: renderKaas, backup: renderBackup, registry: renderRegistry };
+
+/** Renders a record of kind `kind`. */
+export function renderRecord<K extends Kind>(
+  kind: K,
+  rec: RecordByKind[K],
+  ctx: RenderContext,
+): ResponseByKind[K] {
+  return RENDERERS[kind](rec, ctx);
 }

@@ -1,59 +1,165 @@
 /**
  * The routes of the API (spec §4), below `/projects/{projectId}/providers/{namespace}`, built from the endpoint
  * table the REST client sends its requests from, and a matcher that tells "no such route" (404) from "no such
- * method on this route" (405).
+ * method on this route" (405). A route checks the request's body against the endpoint's body schema (the
+ * table's, the very objects the client checks with) before the endpoint's handler runs, so a handler receives
+ * its body typed by the table and answers the type of the endpoint's response schema.
  */
-import { ENDPOINTS, ENDPOINT_NAMES, type EndpointMethod, type EndpointName } from "../schemas/endpoints";
-import * as backups from "./kaasBackups";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { ListPage } from "../schemas/common";
+import {
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  type BodyOf,
+  type EndpointMethod,
+  type EndpointName,
+  type ResponseOf,
+} from "../schemas/endpoints";
+import type { KubeconfigDownload } from "../schemas/kaas";
+import { RegistryInsert } from "../schemas/registry";
+import { validateSchema } from "../schemas/validate";
+import type { WireReadings } from "./config";
 import * as kaas from "./kaas";
+import * as backups from "./kaasBackups";
+import { schemaFieldErrors, validationProblem } from "./problems";
 import * as registries from "./registries";
+import { deleteHandler, getHandler, listHandler } from "./resources";
 import type { ApiRequest, Reply, Service } from "./service";
 
-/** The handler of one API endpoint. */
-export type ApiHandler = (svc: Service, req: ApiRequest) => Reply;
+type Endpoints = typeof ENDPOINTS;
+
+/** Request bodies that a wire reading widens beyond the endpoint table's (`BODY_SCHEMA_READINGS`). */
+interface WidenedBodies {
+  createRegistry: registries.RegistryInsertWithVpc;
+}
+
+/** The body the handler of endpoint N receives: the table's (`BodyOf`), or the wider one of a wire reading. */
+export type RequestBodyOf<N extends EndpointName> = N extends keyof WidenedBodies
+  ? WidenedBodies[N]
+  : BodyOf<Endpoints[N]>;
+
+/**
+ * The body the handler of endpoint N answers: the type of its response schema (`ResponseOf`), or none. A list
+ * answers a page whose items `projection` may cut to some top-level keys (`filter.ts`); the kubeconfig
+ * download, which the table leaves as text the client reads raw, answers the service's `{name, content}`
+ * (api-notes "KaaS").
+ */
+export type AnswerOf<N extends EndpointName> = Endpoints[N] extends { list: infer Item extends TSchema }
+  ? ListPage<Partial<Static<Item>>>
+  : Endpoints[N] extends { responseType: "text" }
+    ? KubeconfigDownload
+    : ResponseOf<Endpoints[N]>;
+
+/** The request the handler of endpoint N receives: its body passed the endpoint's body schema. */
+export type EndpointRequest<N extends EndpointName> = ApiRequest<RequestBodyOf<N>>;
+
+/** The reply of the handler of endpoint N. */
+export type EndpointReply<N extends EndpointName> = Reply<AnswerOf<N>>;
+
+/** The handler of endpoint N. */
+export type ApiHandler<N extends EndpointName> = (svc: Service, req: EndpointRequest<N>) => EndpointReply<N>;
 
 /** One API route: the endpoint, its method and path pattern below the provider prefix (`:name` captures). */
 export interface Route {
   endpoint: EndpointName;
   method: EndpointMethod;
   pattern: string;
-  handler: ApiHandler;
+  /** Checks the request's body against the endpoint's body schema, then runs the endpoint's handler. */
+  handler: (svc: Service, req: ApiRequest) => Reply;
 }
 
 /**
  * The handler of every endpoint of the table (`schemas/endpoints.ts`), by name: an endpoint without a handler,
- * or a handler of no endpoint, does not compile.
+ * a handler of no endpoint, or one whose body or answer is not its endpoint's, does not compile.
  */
-const HANDLERS: { readonly [N in EndpointName]: ApiHandler } = {
+const HANDLERS: { readonly [N in EndpointName]: ApiHandler<N> } = {
   createKaas: kaas.createKaas,
-  listKaas: kaas.listKaas,
-  getKaas: kaas.getKaas,
+  listKaas: listHandler("kaas"),
+  getKaas: getHandler("kaas"),
   updateKaas: kaas.updateKaas,
-  deleteKaas: kaas.deleteKaas,
+  deleteKaas: deleteHandler("kaas"),
   downloadKubeconfig: kaas.downloadKubeconfig,
   detachVolumeFromCluster: kaas.detachVolumeFromCluster,
   updateNodePool: kaas.updateNodePool,
   attachVolume: kaas.attachVolume,
   detachVolumeFromNode: kaas.detachVolumeFromNode,
   createBackup: backups.createBackup,
-  listBackups: backups.listBackups,
-  getBackup: backups.getBackup,
+  listBackups: listHandler("backup"),
+  getBackup: getHandler("backup"),
   updateBackup: backups.updateBackup,
-  deleteBackup: backups.deleteBackup,
+  deleteBackup: deleteHandler("backup"),
   createRegistry: registries.createRegistry,
-  listRegistries: registries.listRegistries,
-  getRegistry: registries.getRegistry,
+  listRegistries: listHandler("registry"),
+  getRegistry: getHandler("registry"),
   updateRegistry: registries.updateRegistry,
-  deleteRegistry: registries.deleteRegistry,
+  deleteRegistry: deleteHandler("registry"),
   resetAdminPassword: registries.resetAdminPassword,
 };
+
+/** A schema whose `Static` type is `B`. */
+type SchemaOf<B> = TSchema & { static: B };
+
+/**
+ * Body schemas checked in place of the table's, chosen per request by a wire reading (config.ts
+ * `WireReadings`), so `PUT /_emulator/config` applies to the next request. `registryVpc`: under `accepted` a
+ * registry's create may carry the `vpc{uri}` real clients send (api-notes "Registry"); under `rejected` the
+ * published body alone applies, so a `vpc` is refused like any unknown property (spec §2).
+ */
+const BODY_SCHEMA_READINGS: {
+  readonly [N in EndpointName]?: (wire: WireReadings) => SchemaOf<RequestBodyOf<N>>;
+} = {
+  createRegistry: (wire) =>
+    wire.registryVpc === "accepted" ? registries.RegistryInsertWithVpc : RegistryInsert,
+};
+
+/**
+ * The endpoint table, each body schema checked here to be the schema of the body its endpoint's handler
+ * receives. (`path` is there because TypeScript refuses to match a type whose properties are all optional
+ * against an entry that has none of them, such as an endpoint without a body.)
+ */
+const TABLE_BODY_SCHEMAS: {
+  readonly [N in EndpointName]: { readonly path: string; readonly body?: SchemaOf<RequestBodyOf<N>> };
+} = ENDPOINTS;
+
+/** The schema a request body of endpoint `name` must pass under the readings `wire`; none when it takes none. */
+function requestBodySchema<N extends EndpointName>(
+  name: N,
+  wire: WireReadings,
+): SchemaOf<RequestBodyOf<N>> | undefined {
+  const reading = BODY_SCHEMA_READINGS[name];
+  return reading ? reading(wire) : TABLE_BODY_SCHEMAS[name].body;
+}
+
+/**
+ * Throws the 400 that lists every problem of `body` under `schema`, one field error each (spec §7): the
+ * answer of every endpoint to a body its schema refuses. A body that passes has the schema's `Static` type.
+ * Without a schema the endpoint takes no body, `body` is undefined, and so is its type (`BodyOf`).
+ */
+function assertRequestBody<B>(schema: SchemaOf<B> | undefined, body: unknown): asserts body is B {
+  if (schema === undefined) return;
+  const problems = validateSchema(schema, body);
+  if (problems.length > 0) throw validationProblem(schemaFieldErrors(problems));
+}
+
+/**
+ * Serves a request of endpoint `name`: its body is checked before the handler looks anything up, so a bad
+ * body answers 400 even when the object the path names is missing.
+ */
+function serve<N extends EndpointName>(name: N, svc: Service, req: ApiRequest): Reply {
+  const schema = requestBodySchema(name, svc.config.wire);
+  // An endpoint that takes no body ignores one sent anyway; its handler is given none.
+  const body = schema === undefined ? undefined : req.body;
+  assertRequestBody(schema, body);
+  const handler: ApiHandler<N> = HANDLERS[name];
+  return handler(svc, { ...req, body });
+}
 
 /** Every endpoint of spec §4, in the table's order (which is the order of a 405's `Allow` header). */
 export const API_ROUTES: Route[] = ENDPOINT_NAMES.map((endpoint) => ({
   endpoint,
   method: ENDPOINTS[endpoint].method,
   pattern: ENDPOINTS[endpoint].path,
-  handler: HANDLERS[endpoint],
+  handler: (svc, req) => serve(endpoint, svc, req),
 }));
 
 /** Result of matching a path: the route and its parameters, or the methods the path allows (405), or nothing. */

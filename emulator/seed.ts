@@ -82,7 +82,7 @@ function invalid(problems: WireFieldError[]): ApiProblem {
 
 /** The cluster of seeded backups: in the project and not being deleted, else a 400 naming `kaasId`. */
 function clusterOfBackups(core: EmulatorCore, projectId: string, kaasId: string): KaasRecord {
-  const cluster = core.store.kaas.get(kaasId);
+  const cluster = core.store.records.kaas.get(kaasId);
   if (!cluster || cluster.projectId !== projectId || cluster.life.state === "Deleted") {
     throw invalid([{ fieldName: "kaasId", errorMessage: `names no cluster of project "${projectId}"` }]);
   }

@@ -1,41 +1,41 @@
 /**
  * The core of the emulated service shared by every resource kind: the store, the clock, the configuration and
- * fault settings, lazy settling of lifecycles, lookups that answer 404, the "busy" rule and body validation
- * with the schemas of `schemas/` (the one source of truth shared with the REST client).
+ * fault settings, lazy settling of lifecycles, lookups that answer 404, and the "busy" rule. Request bodies are
+ * checked before a handler runs, against the schemas of the endpoint table (`routes.ts`).
  */
-import type { TSchema } from "@sinclair/typebox";
-import { validateSchema } from "../schemas/validate";
 import type { EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { FaultInjector } from "./faults";
-import { creationLife, settleKaas, settleLife } from "./lifecycle";
-import { ApiProblem, schemaFieldErrors, validationProblem, type WireFieldError } from "./problems";
-import { renderBackup, renderKaas, renderRegistry, type AnyResponse, type RenderContext } from "./render";
+import { ApiProblem, validationProblem, type WireFieldError } from "./problems";
+import { renderRecord, type AnyResponse, type RenderContext } from "./render";
 import {
   TRANSITIONAL,
   type AnyRecord,
   type BackupRecord,
   type BaseRecord,
   type KaasRecord,
+  type Kind,
+  type RecordByKind,
   type RegistryRecord,
   type Store,
 } from "./store";
+import { creationLife, settleKaas, settleLife } from "./transitions";
 
-/** An HTTP answer of a handler: status, optional JSON body and headers. */
-export interface Reply {
+/** An HTTP answer of a handler: status, optional JSON body (of type `B`) and headers. */
+export interface Reply<B = unknown> {
   status: number;
-  body?: unknown;
+  body?: B;
   headers?: Record<string, string>;
 }
 
-/** A routed API request as the resource handlers see it. */
-export interface ApiRequest {
+/** A routed API request as the resource handlers see it, its body of type `B`. */
+export interface ApiRequest<B = unknown> {
   projectId: string;
   /** Path parameters, decoded. */
   params: Record<string, string>;
   query: URLSearchParams;
-  /** Parsed JSON body; undefined when the request had none. */
-  body: unknown;
+  /** Parsed JSON body, valid against the endpoint's body schema; undefined for an endpoint that takes none. */
+  body: B;
   /** Absolute URL of the same list with another page (list envelope links). */
   pageUrl: (offset: number, limit: number) => string;
 }
@@ -72,19 +72,20 @@ export class Service {
   settleAll(): void {
     const now = this.now();
     const durations = this.config.durations;
-    for (const rec of [...this.store.kaas.values()]) {
+    const { kaas, backup, registry } = this.store.records;
+    for (const rec of [...kaas.values()]) {
       if (settleKaas(rec, now, durations) === "Gone") {
-        this.store.kaas.delete(rec.id);
-        for (const backup of [...this.store.backups.values()]) {
-          if (backup.kaasId === rec.id) this.store.backups.delete(backup.id);
+        kaas.delete(rec.id);
+        for (const child of [...backup.values()]) {
+          if (child.kaasId === rec.id) backup.delete(child.id);
         }
       }
     }
-    for (const rec of [...this.store.backups.values()]) {
-      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") this.store.backups.delete(rec.id);
+    for (const rec of [...backup.values()]) {
+      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") backup.delete(rec.id);
     }
-    for (const rec of [...this.store.registries.values()]) {
-      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") this.store.registries.delete(rec.id);
+    for (const rec of [...registry.values()]) {
+      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") registry.delete(rec.id);
     }
   }
 
@@ -99,27 +100,23 @@ export class Service {
       namespace: this.namespace,
       now: this.now(),
       config: this.config,
-      findKaas: (id) => this.store.kaas.get(id),
+      findKaas: (id) => this.store.records.kaas.get(id),
       loadEngineVersion,
     };
   }
 
   /** Renders any record. */
   render(rec: AnyRecord, loadEngineVersion = false): AnyResponse {
-    const ctx = this.renderContext(loadEngineVersion);
-    if (rec.kind === "kaas") return renderKaas(rec, ctx);
-    if (rec.kind === "backup") return renderBackup(rec, ctx);
-    return renderRegistry(rec, ctx);
+    return renderRecord(rec.kind, rec, this.renderContext(loadEngineVersion));
   }
 
-  private lookup<R extends AnyRecord>(
-    map: Map<string, R>,
+  private lookup<K extends Kind>(
+    kind: K,
     projectId: string,
     id: string,
-    kind: R["kind"],
     allowDeleted: boolean,
-  ): R {
-    const rec = map.get(id);
+  ): RecordByKind[K] {
+    const rec = this.store.records[kind].get(id);
     if (!rec || rec.projectId !== projectId || (!allowDeleted && rec.life.state === "Deleted")) {
       throw notFound(kind, id);
     }
@@ -128,19 +125,19 @@ export class Service {
 
   /** A cluster of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
   kaas(projectId: string, id: string, allowDeleted = false): KaasRecord {
-    return this.lookup(this.store.kaas, projectId, id, "kaas", allowDeleted);
+    return this.lookup("kaas", projectId, id, allowDeleted);
   }
 
   /** A backup of a cluster of the project. 404 otherwise. */
   backup(projectId: string, kaasId: string, id: string, allowDeleted = false): BackupRecord {
-    const rec = this.lookup(this.store.backups, projectId, id, "backup", allowDeleted);
+    const rec = this.lookup("backup", projectId, id, allowDeleted);
     if (rec.kaasId !== kaasId) throw notFound("backup", id);
     return rec;
   }
 
   /** A registry of the project. 404 otherwise. */
   registry(projectId: string, id: string, allowDeleted = false): RegistryRecord {
-    return this.lookup(this.store.registries, projectId, id, "registry", allowDeleted);
+    return this.lookup("registry", projectId, id, allowDeleted);
   }
 }
 
@@ -168,16 +165,6 @@ export function assertMutable(rec: AnyRecord, mutation: Mutation): void {
       detail: `${KIND_LABEL[rec.kind]} "${rec.id}" is Failed; it can only be deleted.`,
     });
   }
-}
-
-/**
- * Validates a request body with a schema of `schemas/` (the same objects the REST client validates with):
- * every problem becomes a field error of one 400.
- */
-export function validateBody<T>(schema: TSchema, body: unknown): T {
-  const problems = validateSchema(schema, body);
-  if (problems.length > 0) throw validationProblem(schemaFieldErrors(problems));
-  return body as T;
 }
 
 /** Throws a 400 with `errors` when there are any. */

@@ -3,7 +3,7 @@
  * is read at start and rewritten (atomically, via a temporary file) after each mutation.
  *
  * Records keep the service's state in the request's own spelling plus timestamps; responses are rendered from
- * them (`render.ts`) and lifecycle states are derived lazily from the timestamps (`lifecycle.ts`). Secrets
+ * them (`render.ts`) and lifecycle states are derived lazily from the timestamps (`transitions.ts`). Secrets
  * sent by clients (the cluster identity's `clientSecret`) are never stored.
  */
 import fs from "node:fs";
@@ -137,37 +137,66 @@ export interface RegistryRecord extends BaseRecord {
   passwordResetAt: number | null;
 }
 
-/** Any stored resource. */
-export type AnyRecord = KaasRecord | BackupRecord | RegistryRecord;
+/**
+ * The record of each kind, by kind name (as used in ids and in the control API): the store's maps, the
+ * renderers and the handlers' tables are keyed by it, so a kind missing from one of them does not compile.
+ */
+export interface RecordByKind {
+  kaas: KaasRecord;
+  backup: BackupRecord;
+  registry: RegistryRecord;
+}
 
 /** Kind names, as used in ids and in the control API. */
-export type Kind = AnyRecord["kind"];
+export type Kind = keyof RecordByKind;
 
-/** The persisted document. */
-export interface StateDocument {
+/** Any stored resource. */
+export type AnyRecord = RecordByKind[Kind];
+
+/** The records of each kind, by id. */
+type RecordMaps = { readonly [K in Kind]: Map<string, RecordByKind[K]> };
+
+/**
+ * The field of the state file that holds each kind's records. The file format is public (a state file written
+ * by an earlier version is read as it is), so these names stay.
+ */
+interface StateFileFields {
+  kaas: "kaas";
+  backup: "backups";
+  registry: "registries";
+}
+
+/** The persisted document: the records of each kind under its `StateFileFields` name. */
+export type StateDocument = {
   format: "pulumi-vendor-container-emulator/1";
   clockOffsetMs: number;
   counters: Record<Kind, number>;
-  kaas: KaasRecord[];
-  backups: BackupRecord[];
-  registries: RegistryRecord[];
+} & { [K in Kind as StateFileFields[K]]: RecordByKind[K][] };
+
+/** `records` by id; none when the state file has no such field. */
+function byId<R extends { id: string }>(records: readonly R[] | undefined): Map<string, R> {
+  return new Map((records ?? []).map((r) => [r.id, r]));
 }
 
 /** Holds every record, hands out deterministic ids and persists to the optional state file. */
 export class Store {
-  readonly kaas = new Map<string, KaasRecord>();
-  readonly backups = new Map<string, BackupRecord>();
-  readonly registries = new Map<string, RegistryRecord>();
+  /** The records of each kind, by id, in creation order. */
+  readonly records: RecordMaps;
   counters: Record<Kind, number> = { kaas: 0, backup: 0, registry: 0 };
   /** The clock offset read from the state file (applied by the app at start). */
   loadedClockOffsetMs = 0;
 
   /** @param file JSON state file: read now if it exists, written by `persist`. */
   constructor(readonly file?: string) {
-    if (file && fs.existsSync(file)) this.load(file);
+    const doc = file && fs.existsSync(file) ? this.load(file) : undefined;
+    this.records = {
+      kaas: byId(doc?.kaas),
+      backup: byId(doc?.backups),
+      registry: byId(doc?.registries),
+    };
   }
 
-  private load(file: string): void {
+  private load(file: string): Partial<StateDocument> {
     let doc: StateDocument;
     try {
       doc = JSON.parse(fs.readFileSync(file, "utf8")) as StateDocument;
@@ -179,9 +208,7 @@ export class Store {
     }
     this.counters = { ...this.counters, ...doc.counters };
     this.loadedClockOffsetMs = doc.clockOffsetMs ?? 0;
-    for (const r of doc.kaas ?? []) this.kaas.set(r.id, r);
-    for (const r of doc.backups ?? []) this.backups.set(r.id, r);
-    for (const r of doc.registries ?? []) this.registries.set(r.id, r);
+    return doc;
   }
 
   /** Next id of `kind`: `kaas-0001`, `backup-0001`, `registry-0001`... */
@@ -191,23 +218,13 @@ export class Store {
   }
 
   /** The map holding records of `kind`. */
-  mapOf(kind: Kind): Map<string, AnyRecord> {
-    return (kind === "kaas" ? this.kaas : kind === "backup" ? this.backups : this.registries) as Map<
-      string,
-      AnyRecord
-    >;
-  }
-
-  /** Every record, in creation order per kind. */
-  all(): AnyRecord[] {
-    return [...this.kaas.values(), ...this.backups.values(), ...this.registries.values()];
+  mapOf<K extends Kind>(kind: K): Map<string, RecordByKind[K]> {
+    return this.records[kind];
   }
 
   /** Removes every record and restarts the counters. */
   clear(): void {
-    this.kaas.clear();
-    this.backups.clear();
-    this.registries.clear();
+    for (const map of Object.values(this.records)) map.clear();
     this.counters = { kaas: 0, backup: 0, registry: 0 };
   }
 
@@ -217,9 +234,9 @@ export class Store {
       format: "pulumi-vendor-container-emulator/1",
       clockOffsetMs,
       counters: { ...this.counters },
-      kaas: [...this.kaas.values()],
-      backups: [...this.backups.values()],
-      registries: [...this.registries.values()],
+      kaas: [...this.records.kaas.values()],
+      backups: [...this.records.backup.values()],
+      registries: [...this.records.registry.values()],
     };
   }
 

@@ -229,6 +229,21 @@ describe("protocol", () => {
     expect(answer.json.errors).toEqual([{ fieldName: "body", errorMessage: "must be object" }]);
   });
 
+  it("checks a body before looking up the object it names: a bad update of a missing cluster answers 400", async () => {
+    const answer = await raw(`${h.api}/kaas/kaas-9999`, {
+      method: "PUT",
+      body: { metadata: {}, properties: {} },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors).toEqual([{ fieldName: "metadata.name", errorMessage: "is required" }]);
+  });
+
+  it("ignores a body sent to an endpoint that takes none", async () => {
+    const answer = await raw(`${h.api}/kaas/kaas-9999`, { method: "DELETE", body: { colour: "blue" } });
+    expect(answer.status).toBe(404);
+    expect(answer.json.detail).toBe('KaaS "kaas-9999" was not found.');
+  });
+
   it("accepts application/json, text/json and application/*+json bodies, refuses others with 415", async () => {
     const post = (contentType: string) =>
       raw(`${h.api}/kaas`, {
