@@ -80,8 +80,10 @@ export type CallArgs<N extends EndpointName> = ArgsOf<Endpoints[N]>;
 /** What endpoint `N` answers (the table's response type; see `ResponseOf`). */
 export type AnswerOf<N extends EndpointName> = ResponseOf<Endpoints[N]>;
 
-/** The endpoints that answer a page of a list. */
-export type ListEndpoint = "listKaas" | "listBackups" | "listRegistries";
+/** The endpoints that answer a page of a list: those whose table entry names a list item schema. */
+export type ListEndpoint = {
+  [N in EndpointName]: Endpoints[N] extends { list: TSchema } ? N : never;
+}[EndpointName];
 
 /** The query of list endpoint `N`. */
 export type ListQueryOf<N extends ListEndpoint> = N extends "listRegistries"
@@ -91,8 +93,8 @@ export type ListQueryOf<N extends ListEndpoint> = N extends "listRegistries"
 /** The item type of list endpoint `N`. */
 export type ItemOf<N extends ListEndpoint> = Static<Endpoints[N]["list"]>;
 
-/** The endpoints that read one object by id. */
-export type GetEndpoint = "getKaas" | "getBackup" | "getRegistry";
+/** The endpoints that read one object by id: those the table names as the probe of a mutation. */
+export type GetEndpoint = NonNullable<Endpoint["probe"]>;
 
 /** The object get endpoint `N` reads. */
 export type ObjectOf<N extends GetEndpoint> = Static<Endpoints[N]["response"]>;

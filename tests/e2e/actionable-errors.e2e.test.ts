@@ -63,8 +63,9 @@ it("uses a changed token only in runs that execute the program, and fails those 
   // The state's provider holds the config of the last `up`: a plain refresh still sends the old token.
   await expect(stack.refresh({ expectNoChanges: true })).resolves.toBeDefined();
 
+  const [id] = ids;
   const hint =
-    "GET /kaas/kaas-0001 failed (401 Unauthorized): Unauthorized: The bearer token is not valid. " +
+    `GET /kaas/${id} failed (401 Unauthorized): Unauthorized: The bearer token is not valid. ` +
     "Check the credentials in stack config vendor:token (or VENDOR_TOKEN)";
   for (const run of [() => stack.refresh({ runProgram: true }), () => stack.destroy({ runProgram: true })]) {
     s.cliOutput.length = 0;
