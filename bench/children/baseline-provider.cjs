@@ -48,45 +48,48 @@ const KINDS = {
   Kaas: {
     schema: KaasInsert,
     body: insertBody,
-    create: (inputs) => client.createKaas(inputs.projectId, insertBody(inputs)),
-    find: (id, props) => client.findKaas(props.projectId, id),
-    remove: (id, props) => client.deleteKaas(props.projectId, id),
+    create: (inputs) => client.call("createKaas", { projectId: inputs.projectId }, insertBody(inputs)),
+    find: (id, props) => client.find("getKaas", { projectId: props.projectId, id }),
+    remove: (id, props) => client.call("deleteKaas", { projectId: props.projectId, id }),
   },
   KaasBackup: {
     schema: BackupInsert,
     body: backupInsertBody,
-    create: (inputs) => client.createBackup(inputs.projectId, inputs.kaasId, backupInsertBody(inputs)),
-    find: (id, props) => client.findBackup(props.projectId, props.kaasId, id),
-    remove: (id, props) => client.deleteBackup(props.projectId, props.kaasId, id),
+    create: (inputs) =>
+      client.call(
+        "createBackup",
+        { projectId: inputs.projectId, kaasId: inputs.kaasId },
+        backupInsertBody(inputs),
+      ),
+    find: (id, props) => client.find("getBackup", { projectId: props.projectId, kaasId: props.kaasId, id }),
+    remove: (id, props) =>
+      client.call("deleteBackup", { projectId: props.projectId, kaasId: props.kaasId, id }),
   },
   Registry: {
     schema: RegistryInsert,
     body: registryInsertBody,
-    create: (inputs) => client.createRegistry(inputs.projectId, registryInsertBody(inputs)),
-    find: (id, props) => client.findRegistry(props.projectId, id),
-    remove: (id, props) => client.deleteRegistry(props.projectId, id),
+    create: (inputs) =>
+      client.call("createRegistry", { projectId: inputs.projectId }, registryInsertBody(inputs)),
+    find: (id, props) => client.find("getRegistry", { projectId: props.projectId, id }),
+    remove: (id, props) => client.call("deleteRegistry", { projectId: props.projectId, id }),
   },
   VolumeAttachment: {
     schema: VolumeAction,
     body: volumeBody,
     create: async (inputs) => {
-      await client.attachVolume(
-        inputs.projectId,
-        inputs.kaasId,
-        inputs.nodePoolName,
-        inputs.nodeId,
-        inputs.volumeUri,
+      await client.call(
+        "attachVolume",
+        { projectId: inputs.projectId, id: inputs.kaasId, pool: inputs.nodePoolName, node: inputs.nodeId },
+        volumeBody(inputs),
       );
       return { metadata: { id: `${inputs.kaasId}:${inputs.volumeUri}` } };
     },
-    find: (_id, props) => client.findKaas(props.projectId, props.kaasId),
+    find: (_id, props) => client.find("getKaas", { projectId: props.projectId, id: props.kaasId }),
     remove: (_id, props) =>
-      client.detachVolumeFromNode(
-        props.projectId,
-        props.kaasId,
-        props.nodePoolName,
-        props.nodeId,
-        props.volumeUri,
+      client.call(
+        "detachVolumeFromNode",
+        { projectId: props.projectId, id: props.kaasId, pool: props.nodePoolName, node: props.nodeId },
+        volumeBody(props),
       ),
   },
 };
