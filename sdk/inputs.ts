@@ -12,6 +12,15 @@ export type DeepInput<T> = T extends (infer U)[]
 export type ResourceArgs<T> = { [K in keyof T]: pulumi.Input<DeepInput<T[K]>> };
 
 /**
+ * Outputs of a resource: each property of `T` an `Output` of its type, `undefined` included where `T` makes
+ * it optional, documentation carried over from `T`. A class merges them into its instances through an
+ * interface of its own name, so its outputs are declared and documented once, in `provider/<kind>/types.ts`.
+ */
+export type ResourceOutputs<T> = {
+  readonly [K in keyof T]-?: pulumi.Output<object extends Pick<T, K> ? T[K] | undefined : T[K]>;
+};
+
+/**
  * The argument names of a class, each `undefined`, for its props, bookkeeping left out: an argument a
  * program leaves out is then an output too (resolving to undefined), like one it sets, so every argument
  * can be read back (issue 21). Pulumi sends no property whose value is undefined, so the provider receives

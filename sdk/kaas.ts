@@ -1,22 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  KAAS_COMPUTED_KEYS,
-  type BillingPeriod,
-  type IdentityArgs,
-  type KaasInputs,
-  type NodeCidrArgs,
-  type NodePoolArgs,
-  type NodePoolStatus,
-  type PendingUpgrade,
-  type Timeouts,
-} from "../provider/kaas/types";
+import { KAAS_COMPUTED_KEYS, type KaasComputed, type KaasInputs } from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
-import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
+import {
+  creationScope,
+  idOutput,
+  outputSeeds,
+  type ArgumentSeeds,
+  type ResourceArgs,
+  type ResourceOutputs,
+} from "./inputs";
 import shell from "./shells/Kaas";
 
 export type {
+  KaasComputed,
   KaasInputs,
   NodePoolArgs,
   NodePoolStatus,
@@ -57,6 +55,18 @@ const ARGUMENTS: ArgumentSeeds<KaasInputs, "adoptId" | "adoptFromScope"> = {
 };
 
 /**
+ * The outputs of a {@link Kaas} besides those the class declares itself: every computed value
+ * ({@link KaasComputed}) and every argument as declared ({@link KaasInputs}).
+ */
+// The class's outputs are these members: declared once, with their documentation, in the provider's types.
+// The merge adds no member the class must initialise: the engine fills each one in.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Kaas
+  extends
+    ResourceOutputs<Omit<KaasComputed, "kaasId" | "kubeconfig">>,
+    ResourceOutputs<Omit<KaasInputs, "projectId" | "adoptId" | "adoptFromScope">> {}
+
+/**
  * A managed Kubernetes cluster of the Vendor.Container service, with node pools, optional high availability,
  * scheduled version upgrades and its kubeconfig.
  *
@@ -74,29 +84,11 @@ const ARGUMENTS: ArgumentSeeds<KaasInputs, "adoptId" | "adoptFromScope"> = {
  * export const kubeconfig = cluster.kubeconfig;
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
 export class Kaas extends pulumi.dynamic.Resource {
   /** Identifier of the cluster in the service. */
   declare readonly kaasId: pulumi.Output<string>;
-  /** URI of the cluster. */
-  declare readonly uri: pulumi.Output<string | null>;
-  /** Service state, e.g. `Active`. */
-  declare readonly state: pulumi.Output<string | null>;
-  /** Provisioning phase reported by the service. */
-  declare readonly phase: pulumi.Output<string | null>;
-  /** Management IP of the API server. */
-  declare readonly managementIp: pulumi.Output<string | null>;
-  /** Kubernetes version running now (may be above `kubernetesVersion` after a platform upgrade). */
-  declare readonly currentKubernetesVersion: pulumi.Output<string | null>;
-  /** The scheduled upgrade, or null. */
-  declare readonly pendingUpgrade: pulumi.Output<PendingUpgrade | null>;
-  /** Node pools as they are now, with their current node counts (the service reports no node ids). */
-  declare readonly currentNodePools: pulumi.Output<NodePoolStatus[]>;
-  /** URI of the security group the service manages for the cluster. */
-  declare readonly securityGroupUri: pulumi.Output<string | null>;
-  /** URI of the node CIDR. */
-  declare readonly nodeCidrUri: pulumi.Output<string | null>;
-  /** Creation date of the cluster. */
-  declare readonly creationDate: pulumi.Output<string | null>;
+
   /**
    * The cluster's kubeconfig, always secret: a string once the cluster has been Active, e.g. for
    * `new k8s.Provider("k8s", { kubeconfig: cluster.kubeconfig })`. Every create and update that succeeds waits
@@ -105,68 +97,9 @@ export class Kaas extends pulumi.dynamic.Resource {
    * state holds null instead.
    */
   declare readonly kubeconfig: pulumi.Output<string>;
-  /** URI of the cluster's VPC: the one `preset` created, or `vpcUri`. */
-  declare readonly currentVpcUri: pulumi.Output<string | null>;
-  /** URI of the cluster's subnet: the one `preset` created, or `subnetUri`. */
-  declare readonly currentSubnetUri: pulumi.Output<string | null>;
-  /** Pod CIDR of the cluster: `podCidr`, or the one the service chose when it was not set. */
-  declare readonly currentPodCidr: pulumi.Output<string | null>;
-  /** Name of the security group the service manages for the cluster: `securityGroupName`, or the one it chose. */
-  declare readonly currentSecurityGroupName: pulumi.Output<string | null>;
-  /** End-of-support date of the Kubernetes version running now (`currentKubernetesVersion`). */
-  declare readonly kubernetesVersionEndOfSupportDate: pulumi.Output<string | null>;
-  /** Whether the service recommends the Kubernetes version running now. */
-  declare readonly kubernetesVersionRecommended: pulumi.Output<boolean | null>;
-  /** Cluster type (the service's typology, which sets the cluster's limits), e.g. `KaaS`. */
-  declare readonly clusterType: pulumi.Output<string | null>;
-  /** Why the service disabled the cluster; empty when it is not disabled. */
-  declare readonly disabledReasons: pulumi.Output<string[]>;
-  /** Why the cluster is in a failure state, as the service reports it; null otherwise. */
-  declare readonly failureReason: pulumi.Output<string | null>;
+
   /** Project of the cluster: `projectId`, or the configured default. */
   declare readonly projectId: pulumi.Output<string>;
-  /** Cluster name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Region of the cluster. */
-  declare readonly location: pulumi.Output<string>;
-  /** Declared tags (without the owner tag the package adds), or undefined. */
-  declare readonly tags: pulumi.Output<string[] | undefined>;
-  /** Whether the service created the VPC and subnet: `preset`, or its default. */
-  declare readonly preset: pulumi.Output<boolean | undefined>;
-  /** Declared VPC URI, or undefined (see `currentVpcUri` for the one in use). */
-  declare readonly vpcUri: pulumi.Output<string | undefined>;
-  /** Declared subnet URI, or undefined (see `currentSubnetUri` for the one in use). */
-  declare readonly subnetUri: pulumi.Output<string | undefined>;
-  /** Declared node CIDR. */
-  declare readonly nodeCidr: pulumi.Output<NodeCidrArgs>;
-  /** Declared pod CIDR, or undefined (see `currentPodCidr` for the one in use). */
-  declare readonly podCidr: pulumi.Output<string | undefined>;
-  /** Declared security group name, or undefined (see `currentSecurityGroupName`). */
-  declare readonly securityGroupName: pulumi.Output<string | undefined>;
-  /** Declared Kubernetes version. */
-  declare readonly kubernetesVersion: pulumi.Output<string>;
-  /** Declared date of the scheduled version upgrade, or undefined. */
-  declare readonly upgradeDate: pulumi.Output<string | undefined>;
-  /** Declared node pools. */
-  declare readonly nodePools: pulumi.Output<NodePoolArgs[]>;
-  /** Whether the control plane is highly available, as declared. */
-  declare readonly ha: pulumi.Output<boolean | undefined>;
-  /** Declared cap in GB on the sum of the cluster's volume sizes, or undefined. */
-  declare readonly maxCumulativeVolumeSize: pulumi.Output<number | undefined>;
-  /** Declared billing period, or undefined. */
-  declare readonly billingPeriod: pulumi.Output<BillingPeriod | undefined>;
-  /** Declared cluster identity credentials, or undefined. Always secret. */
-  declare readonly identity: pulumi.Output<IdentityArgs | undefined>;
-  /** Declared CIDRs allowed to reach the API server, or undefined (any). */
-  declare readonly authorizedIpRanges: pulumi.Output<string[] | undefined>;
-  /** Whether the API server is private, as declared. */
-  declare readonly enablePrivateCluster: pulumi.Output<boolean | undefined>;
-  /** Declared autoscaler profile, as given. */
-  declare readonly autoscalerProfile: pulumi.Output<unknown>;
-  /** Whether deleting the cluster also deletes its elastic IPs, as declared. */
-  declare readonly deleteOnCascade: pulumi.Output<boolean | undefined>;
-  /** Deadlines of create, update and delete, as declared. */
-  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   /**
    * @param name The unique name of the resource in the stack.

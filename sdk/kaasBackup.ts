@@ -1,17 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   BACKUP_COMPUTED_KEYS,
-  type ClusterReference,
+  type KaasBackupComputed,
   type KaasBackupInputs,
 } from "../provider/kaasBackup/types";
-import type { Timeouts } from "../provider/common/timeouts";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
-import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
+import {
+  creationScope,
+  idOutput,
+  outputSeeds,
+  type ArgumentSeeds,
+  type ResourceArgs,
+  type ResourceOutputs,
+} from "./inputs";
 import shell from "./shells/KaasBackup";
 
-export type { ClusterReference, KaasBackupInputs } from "../provider/kaasBackup/types";
+export type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/kaasBackup/types";
 
 /** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
@@ -41,6 +47,18 @@ const ARGUMENTS: ArgumentSeeds<KaasBackupInputs, "adoptId" | "adoptFromScope"> =
 };
 
 /**
+ * The outputs of a {@link KaasBackup} besides its id and project: every computed value
+ * ({@link KaasBackupComputed}) and every argument as declared ({@link KaasBackupInputs}).
+ */
+// The class's outputs are these members: declared once, with their documentation, in the provider's types.
+// The merge adds no member the class must initialise: the engine fills each one in.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface KaasBackup
+  extends
+    ResourceOutputs<Omit<KaasBackupComputed, "backupId">>,
+    ResourceOutputs<Omit<KaasBackupInputs, "projectId" | "adoptId" | "adoptFromScope">> {}
+
+/**
  * A backup of a {@link Kaas} cluster. `billingPeriod`, `name` and `tags` update in place; `type`,
  * `retentionDays`, `kaasId`, `location` and `projectId` replace. Deleting the cluster first does not leave
  * the stack stuck: a backup already gone with its cluster deletes as a success.
@@ -52,45 +70,12 @@ const ARGUMENTS: ArgumentSeeds<KaasBackupInputs, "adoptId" | "adoptFromScope"> =
  * });
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
 export class KaasBackup extends pulumi.dynamic.Resource {
-  /** Identifier of the backup in the service. */
+  /** Identifier of the backup in the service: the resource's id. */
   declare readonly backupId: pulumi.Output<string>;
-  /** URI of the backup. */
-  declare readonly uri: pulumi.Output<string | null>;
-  /** Service state, e.g. `Active`. */
-  declare readonly state: pulumi.Output<string | null>;
-  /** Phase reported by the service. */
-  declare readonly phase: pulumi.Output<string | null>;
-  /** Size of the backup in bytes. */
-  declare readonly sizeBytes: pulumi.Output<number | null>;
-  /** When the backup expires. */
-  declare readonly expiresAt: pulumi.Output<string | null>;
-  /** The cluster the backup belongs to. */
-  declare readonly cluster: pulumi.Output<ClusterReference | null>;
-  /** Creation date of the backup. */
-  declare readonly creationDate: pulumi.Output<string | null>;
-  /** Backup type as the service reports it: `type`, or the service's default when it was not set. */
-  declare readonly currentType: pulumi.Output<string | null>;
-  /** Days the backup is kept, as the service reports it: `retentionDays`, or the service's default. */
-  declare readonly currentRetentionDays: pulumi.Output<number | null>;
   /** Project of the cluster: `projectId`, or the configured default. */
   declare readonly projectId: pulumi.Output<string>;
-  /** Id of the cluster. */
-  declare readonly kaasId: pulumi.Output<string>;
-  /** Backup name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Region of the backup. */
-  declare readonly location: pulumi.Output<string>;
-  /** Declared tags (without the owner tag the package adds), or undefined. */
-  declare readonly tags: pulumi.Output<string[] | undefined>;
-  /** Declared backup type, or undefined (see `currentType` for the one in use). */
-  declare readonly type: pulumi.Output<string | undefined>;
-  /** Declared retention in days, or undefined (see `currentRetentionDays`). */
-  declare readonly retentionDays: pulumi.Output<number | undefined>;
-  /** Declared billing period, or undefined. */
-  declare readonly billingPeriod: pulumi.Output<string | undefined>;
-  /** Deadlines of create, update and delete, as declared. */
-  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   /**
    * @param name The unique name of the resource in the stack.

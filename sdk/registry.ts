@@ -1,14 +1,23 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { Timeouts } from "../provider/common/timeouts";
-import type { BillingPeriod } from "../provider/kaas/types";
-import { REGISTRY_COMPUTED_KEYS, type RegistryInputs } from "../provider/registry/types";
+import {
+  REGISTRY_COMPUTED_KEYS,
+  type RegistryComputed,
+  type RegistryInputs,
+} from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
-import { creationScope, idOutput, outputSeeds, type ArgumentSeeds, type ResourceArgs } from "./inputs";
+import {
+  creationScope,
+  idOutput,
+  outputSeeds,
+  type ArgumentSeeds,
+  type ResourceArgs,
+  type ResourceOutputs,
+} from "./inputs";
 import shell from "./shells/Registry";
 
-export type { RegistryInputs } from "../provider/registry/types";
+export type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
 
 /** Arguments of a {@link Registry}; each is documented on {@link RegistryInputs}. */
 export type RegistryArgs = ResourceArgs<RegistryInputs>;
@@ -36,6 +45,18 @@ const ARGUMENTS: ArgumentSeeds<RegistryInputs, "adoptId" | "adoptFromScope"> = {
 };
 
 /**
+ * The outputs of a {@link Registry} besides those the class declares itself: every computed value
+ * ({@link RegistryComputed}) and every argument as declared ({@link RegistryInputs}).
+ */
+// The class's outputs are these members: declared once, with their documentation, in the provider's types.
+// The merge adds no member the class must initialise: the engine fills each one in.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface Registry
+  extends
+    ResourceOutputs<Omit<RegistryComputed, "registryId">>,
+    ResourceOutputs<Omit<RegistryInputs, "projectId" | "adoptId" | "adoptFromScope">> {}
+
+/**
  * A container registry with an administrator account. `billingPeriod`, `publicIpUri`, `name` and `tags`
  * update in place; the rest replaces. Change `adminPasswordResetTrigger` (any string, e.g. a date) to reset
  * the administrator password.
@@ -49,69 +70,13 @@ const ARGUMENTS: ArgumentSeeds<RegistryInputs, "adoptId" | "adoptFromScope"> = {
  * export const registryUrl = registry.publicBaseUrl;
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
 export class Registry extends pulumi.dynamic.Resource {
   /** Identifier of the registry in the service. */
   declare readonly registryId: pulumi.Output<string>;
-  /** URI of the registry. */
-  declare readonly uri: pulumi.Output<string | null>;
-  /** Service state, e.g. `Active`. */
-  declare readonly state: pulumi.Output<string | null>;
-  /** Fully qualified domain name. */
-  declare readonly fqdn: pulumi.Output<string | null>;
-  /** Public base URL. */
-  declare readonly publicBaseUrl: pulumi.Output<string | null>;
-  /** Private base URL inside the VPC. */
-  declare readonly privateBaseUrl: pulumi.Output<string | null>;
-  /** Registry engine version. */
-  declare readonly engineVersion: pulumi.Output<string | null>;
-  /** Whether the administrator password is set. */
-  declare readonly passwordSet: pulumi.Output<boolean | null>;
-  /** When the administrator password was last set. */
-  declare readonly adminPasswordLastSetDate: pulumi.Output<string | null>;
-  /** URI of the registry's VPC as the service reports it: the one `preset` created, or the subnet's. */
-  declare readonly currentVpcUri: pulumi.Output<string | null>;
-  /** URI of the registry's subnet: the one `preset` created, or `subnetUri`. */
-  declare readonly currentSubnetUri: pulumi.Output<string | null>;
-  /** URI of the registry's security group, as the service reports it. */
-  declare readonly currentSecurityGroupUri: pulumi.Output<string | null>;
-  /** URI of the block storage holding the images, as the service reports it. */
-  declare readonly currentBlockStorageUri: pulumi.Output<string | null>;
-  /** URI of the elastic IP exposing the registry, as the service reports it. */
-  declare readonly currentPublicIpUri: pulumi.Output<string | null>;
-  /** Registry size as the service reports it: `size`, or the service's default when it was not set. */
-  declare readonly currentSize: pulumi.Output<string | null>;
-  /** Administrator user name as the service reports it. */
-  declare readonly currentAdminUsername: pulumi.Output<string | null>;
+
   /** Project of the registry: `projectId`, or the configured default. */
   declare readonly projectId: pulumi.Output<string>;
-  /** Registry name. */
-  declare readonly name: pulumi.Output<string>;
-  /** Region of the registry. */
-  declare readonly location: pulumi.Output<string>;
-  /** Declared tags (without the owner tag the package adds), or undefined. */
-  declare readonly tags: pulumi.Output<string[] | undefined>;
-  /** Whether the service created the network: `preset`, or its default. */
-  declare readonly preset: pulumi.Output<boolean | undefined>;
-  /** Declared VPC URI, or undefined (see `currentVpcUri` for the one in use). */
-  declare readonly vpcUri: pulumi.Output<string | undefined>;
-  /** Declared subnet URI, or undefined (see `currentSubnetUri` for the one in use). */
-  declare readonly subnetUri: pulumi.Output<string | undefined>;
-  /** Declared security group URI, or undefined (see `currentSecurityGroupUri`). */
-  declare readonly securityGroupUri: pulumi.Output<string | undefined>;
-  /** Declared elastic IP URI, or undefined (see `currentPublicIpUri`). */
-  declare readonly publicIpUri: pulumi.Output<string | undefined>;
-  /** Declared block storage URI, or undefined (see `currentBlockStorageUri`). */
-  declare readonly blockStorageUri: pulumi.Output<string | undefined>;
-  /** Declared registry size, or undefined (see `currentSize` for the one in use). */
-  declare readonly size: pulumi.Output<string | undefined>;
-  /** Administrator user name. */
-  declare readonly adminUsername: pulumi.Output<string>;
-  /** Declared billing period, or undefined. */
-  declare readonly billingPeriod: pulumi.Output<BillingPeriod | undefined>;
-  /** Declared administrator password reset trigger, or undefined. */
-  declare readonly adminPasswordResetTrigger: pulumi.Output<string | undefined>;
-  /** Deadlines of create, update and delete, as declared. */
-  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   /**
    * @param name The unique name of the resource in the stack.

@@ -1,13 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { Timeouts } from "../provider/common/timeouts";
 import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
-import { creationScope, type ArgumentSeeds, type ResourceArgs } from "./inputs";
+import { creationScope, type ArgumentSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
-export type { VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 
 /** Arguments of a {@link VolumeAttachment}; each is documented on {@link VolumeAttachmentInputs}. */
 export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
@@ -21,6 +20,18 @@ const ARGUMENTS: ArgumentSeeds<VolumeAttachmentInputs, "adoptId"> = {
   volumeUri: undefined,
   timeouts: undefined,
 };
+
+/**
+ * The outputs of a {@link VolumeAttachment} besides those the class declares itself: every computed value
+ * ({@link VolumeAttachmentComputed}) and every argument as declared ({@link VolumeAttachmentInputs}).
+ */
+// The class's outputs are these members: declared once, with their documentation, in the provider's types.
+// The merge adds no member the class must initialise: the engine fills each one in.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface VolumeAttachment
+  extends
+    ResourceOutputs<VolumeAttachmentComputed>,
+    ResourceOutputs<Omit<VolumeAttachmentInputs, "projectId" | "adoptId">> {}
 
 /**
  * A block storage volume attached to one node of a {@link Kaas} cluster. Any change replaces it, detaching
@@ -47,26 +58,10 @@ const ARGUMENTS: ArgumentSeeds<VolumeAttachmentInputs, "adoptId"> = {
  * });
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
 export class VolumeAttachment extends pulumi.dynamic.Resource {
-  /** Size of the volume in GB as the cluster reports it, or null where it shows no attachments. */
-  declare readonly sizeGb: pulumi.Output<number | null>;
-  /**
-   * How far the attachment was checked: `"node"`, `"cluster"` (attached, node not shown) or `"none"` (the
-   * service does not show attachments; see {@link VolumeAttachmentComputed.verification}).
-   */
-  declare readonly verification: pulumi.Output<VolumeAttachmentComputed["verification"]>;
   /** Project of the cluster: `projectId`, or the configured default. */
   declare readonly projectId: pulumi.Output<string>;
-  /** Id of the cluster. */
-  declare readonly kaasId: pulumi.Output<string>;
-  /** Node pool of the node. */
-  declare readonly nodePoolName: pulumi.Output<string>;
-  /** Node the volume is attached to. */
-  declare readonly nodeId: pulumi.Output<string>;
-  /** URI of the volume. */
-  declare readonly volumeUri: pulumi.Output<string>;
-  /** Deadlines of create and delete, as declared. */
-  declare readonly timeouts: pulumi.Output<Timeouts | undefined>;
 
   /**
    * @param name The unique name of the resource in the stack.

@@ -58,7 +58,7 @@ export interface KaasInputs {
   name: string;
   /** Region, for example `ITBG-Bergamo`. Replaces. */
   location: string;
-  /** Tags of the cluster. Update in place. */
+  /** Tags of the cluster (as an output: without the owner tag the package adds). Update in place. */
   tags?: string[];
   /**
    * Let the service create the VPC and subnet (`true`), or use `vpcUri`/`subnetUri`. Default `true` when
@@ -96,7 +96,7 @@ export interface KaasInputs {
   maxCumulativeVolumeSize?: number;
   /** Billing period: `Hour`, `Month` or `Year`. Default: the service's. In place. */
   billingPeriod?: BillingPeriod;
-  /** Cluster identity credentials. The client secret is kept secret. Replaces. */
+  /** Cluster identity credentials; always secret, in the state and as an output. Replaces. */
   identity?: IdentityArgs;
   /** CIDRs allowed to reach the API server. Default: any. In place. */
   authorizedIpRanges?: string[];
@@ -169,7 +169,7 @@ export interface KaasComputed {
   currentKubernetesVersion: string | null;
   /** The scheduled upgrade, or null. */
   pendingUpgrade: PendingUpgrade | null;
-  /** Node pools as they are now, with their current node counts. */
+  /** Node pools as they are now, with their current node counts (the service reports no node ids). */
   currentNodePools: NodePoolStatus[];
   /** URI of the security group the service manages for the cluster. */
   securityGroupUri: string | null;

@@ -12,7 +12,7 @@ export interface KaasBackupInputs {
   name: string;
   /** Region, the cluster's. Replaces. */
   location: string;
-  /** Tags of the backup. Update in place. */
+  /** Tags of the backup (as an output: without the owner tag the package adds). Update in place. */
   tags?: string[];
   /** Backup type; the service judges the value. Default: the service's. Replaces. */
   type?: string;

@@ -11,7 +11,7 @@ export interface RegistryInputs {
   name: string;
   /** Region, for example `ITBG-Bergamo`. Replaces. */
   location: string;
-  /** Tags of the registry. Update in place. */
+  /** Tags of the registry (as an output: without the owner tag the package adds). Update in place. */
   tags?: string[];
   /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
   preset?: boolean;
