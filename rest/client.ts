@@ -180,6 +180,11 @@ export class VendorContainerClient {
     return this.answer<AnswerOf<N>>(ENDPOINTS[name], params, { body, query });
   }
 
+  /** The path of endpoint `name` for `params`, below the provider prefix, as requests and progress lines show it. */
+  pathOf<N extends EndpointName>(name: N, params: PathParams<Endpoints[N]["path"]>): string {
+    return expandPath(ENDPOINTS[name].path, params);
+  }
+
   /** The object endpoint `name` reads, or undefined when it is gone (404, or a `deleted` state). */
   find<N extends GetEndpoint>(name: N, params: EndpointParams<N>): Promise<ObjectOf<N> | undefined> {
     return findLive(this.stateNames, () => this.answer<ObjectOf<N>>(ENDPOINTS[name], params, {}));

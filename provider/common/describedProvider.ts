@@ -91,8 +91,8 @@ export type KindInputs = Inputs &
 
 /** The service calls of a kind, through the REST client's methods. `inputs` locate the object. */
 export interface KindCalls<R, C extends KindInputs> {
-  /** The object's path, as progress lines and the waiter name it. */
-  path(inputs: C, id: string): string;
+  /** The object's path, as progress lines and the waiter name it: its read endpoint's (`api.pathOf`). */
+  path(api: VendorContainerClient, inputs: C, id: string): string;
   /** The object, or undefined when it does not exist. */
   find(api: VendorContainerClient, inputs: C, id: string): Promise<R | undefined>;
   /** The kind's list endpoint within the scope of `inputs`. */
@@ -356,7 +356,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       if (readOnly === true)
         throw new Error(
           `${this.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
-            `(GET ${d.calls.path(where, id)} found nothing)`,
+            `(GET ${d.calls.path(api, where, id)} found nothing)`,
         );
       log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
       return { id: "", props: {}, inputs: {} };
@@ -377,7 +377,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     await deleteAndWait(api, {
       what,
       id,
-      path: d.calls.path(declared, id),
+      path: d.calls.path(api, declared, id),
       until: deadlineOf(declared, "delete", d.timeouts),
       find: () => d.calls.find(api, declared, id),
       remove: () => d.calls.remove(api, declared, id),
@@ -450,7 +450,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       what,
       id,
       settle: (afterMutation) =>
-        waitSettled(api, observe, what, id, calls.path(inputs, id), until, afterMutation),
+        waitSettled(api, observe, what, id, calls.path(api, inputs, id), until, afterMutation),
     };
   }
 

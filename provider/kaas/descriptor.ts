@@ -335,7 +335,7 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   computed: KAAS_COMPUTED_KEYS,
   timeouts: { create: 40 * MINUTE, update: 40 * MINUTE, delete: 30 * MINUTE },
   calls: {
-    path: (_inputs, id) => `/kaas/${id}`,
+    path: (api, _inputs, id) => api.pathOf("getKaas", { id }),
     find: (api, inputs, id) => api.find("getKaas", { projectId: inputs.projectId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>
       api.iterate("listKaas", { projectId: inputs.projectId }, { filter, onUnreadable }),

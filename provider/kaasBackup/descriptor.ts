@@ -46,7 +46,7 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   computed: BACKUP_COMPUTED_KEYS,
   timeouts: { create: 20 * MINUTE, update: 20 * MINUTE, delete: 20 * MINUTE },
   calls: {
-    path: (inputs, id) => `/kaas/${inputs.kaasId}/backups/${id}`,
+    path: (api, inputs, id) => api.pathOf("getBackup", { kaasId: inputs.kaasId, id }),
     find: (api, inputs, id) =>
       api.find("getBackup", { projectId: inputs.projectId, kaasId: inputs.kaasId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>

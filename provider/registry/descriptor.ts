@@ -107,7 +107,7 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
   // Real registries take 20-40 minutes to provision (api-notes).
   timeouts: { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },
   calls: {
-    path: (_inputs, id) => `/registries/${id}`,
+    path: (api, _inputs, id) => api.pathOf("getRegistry", { id }),
     find: (api, inputs, id) => api.find("getRegistry", { projectId: inputs.projectId, id }),
     list: (api, inputs) => (filter, onUnreadable) =>
       api.iterate("listRegistries", { projectId: inputs.projectId }, { filter, onUnreadable }),
