@@ -17,6 +17,7 @@ import {
   RegistryResponse,
   RegistryUpdate,
 } from "./registry";
+import { nameValidators } from "./validate";
 import { VolumeAction } from "./volume";
 
 /** Query of the list endpoints (spec §4.1); `filter` uses the `field:op(args)` grammar (api-notes). */
@@ -321,3 +322,24 @@ export function expandPath(pattern: string, params: Readonly<Record<string, stri
     return encodeURIComponent(value);
   });
 }
+
+/**
+ * The name of the validator of each request and response schema of the table, `<endpoint>.body` or
+ * `<endpoint>.response` of the first endpoint that uses the schema: the build generates one validator module
+ * per name (`scripts/validators.mjs`), which `validateSchema` loads instead of compiling (`schemas/validate.ts`).
+ */
+export function validatorNames(): Map<TSchema, string> {
+  const names = new Map<TSchema, string>();
+  for (const name of ENDPOINT_NAMES) {
+    const endpoint: Endpoint = ENDPOINTS[name];
+    for (const [part, schema] of [
+      ["body", endpoint.body],
+      ["response", endpoint.response],
+    ] as const) {
+      if (schema !== undefined && !names.has(schema)) names.set(schema, `${name}.${part}`);
+    }
+  }
+  return names;
+}
+
+nameValidators(validatorNames());

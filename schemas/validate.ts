@@ -1,19 +1,78 @@
 /**
- * The one ajv instance of the package. Validators are compiled once per schema object and cached, so the
- * REST client and the emulator pay the compile cost once per process.
+ * Schema validation of the package. Each schema gets one validator per process, cached: in the built package,
+ * the endpoint table's schemas have validators generated at build time with ajv's standalone mode
+ * (`scripts/validators.mjs` writes `dist/validators/<name>.js`, named by `validatorNames` of the endpoint
+ * table), loaded when first needed, so a provider process compiles nothing at run time and never loads ajv's
+ * compiler; any other schema (the emulator's wire readings, a projected list) is compiled at run time by the
+ * one ajv instance, with the same options. Run from the sources (the tests), every schema is compiled.
  *
  * A list's validator carries its own copy of the item schema's code. Checking the items one by one with the
  * item schema's validator instead saves that copy (about 5 MB) but makes the item validator hot, and V8's
  * optimised code for it costs more: the provider process's peak RSS during an `up` of 100 clusters rose by
  * 15 MB (bench/results/latest.md, row 7).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import path from "node:path";
+import type Ajv from "ajv";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import type { TSchema } from "@sinclair/typebox";
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv);
-const compiled = new WeakMap<TSchema, ValidateFunction>();
+/** The options of every validator, compiled at run time or generated at build time. */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: false };
+
+/** The name of each schema whose validator the build generates (see `nameValidators`). */
+const NAMES = new WeakMap<object, string>();
+const validators = new WeakMap<object, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+/**
+ * Records the name under which the build generates the validator of each schema of `names`; the endpoint table
+ * names its schemas (`schemas/endpoints.ts`). A schema without a name, or whose generated validator is absent
+ * (a run from the sources), is compiled at run time.
+ */
+export function nameValidators(names: ReadonlyMap<TSchema, string>): void {
+  for (const [schema, name] of names) NAMES.set(schema, name);
+}
+
+/** The folder of the generated validators: `dist/validators`, next to `dist/schemas`. */
+export const GENERATED_VALIDATORS = path.join(__dirname, "..", "validators");
+
+/** The generated validator named `name`, or undefined when the build made none (a run from the sources). */
+function generated(name: string): ValidateFunction | undefined {
+  const file = path.join(GENERATED_VALIDATORS, `${name}.js`);
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates
+    return require(file) as ValidateFunction;
+  } catch (error) {
+    const missing =
+      (error as { code?: string }).code === "MODULE_NOT_FOUND" && (error as Error).message.includes(file);
+    if (missing) return undefined;
+    throw error;
+  }
+}
+
+/** The ajv instance that compiles at run time, made (and ajv loaded) on the first compile. */
+export function runtimeAjv(): Ajv {
+  if (!ajv) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled
+    const { default: AjvClass } = require("ajv") as typeof import("ajv");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- idem
+    const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
+    ajv = new AjvClass(AJV_OPTIONS);
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+/** The validator of `schema`: generated at build time where there is one, else compiled; cached. */
+function validatorOf(schema: TSchema): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    const name = NAMES.get(schema);
+    validate = (name === undefined ? undefined : generated(name)) ?? runtimeAjv().compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
 
 /** One schema violation: the JSON path of the value (`/properties/nodeCidr/address`) and what is wrong. */
 export interface SchemaProblem {
@@ -48,11 +107,11 @@ function isNullBranch(error: ErrorObject): boolean {
  * (`Nullable`) produce one message per branch from ajv; they are folded so each path is reported once.
  */
 export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[] {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+  return problemsOf(validatorOf(schema), value);
+}
+
+/** Every problem `validate` finds in `value`, folded and worded as `validateSchema` reports them. */
+export function problemsOf(validate: ValidateFunction, value: unknown): SchemaProblem[] {
   if (validate(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();

@@ -8,9 +8,9 @@
 // It builds only when dist/ does not match its sources: `npm test` and the demo build first and then pack, and
 // other processes (tests reading dist/, a running emulator) may use dist/ meanwhile, so rebuilding an
 // up-to-date dist/ (the build empties it first) would only cost time and pull files from under them. dist/
-// matches when every source file of the build (tsconfig.build.json's `include`) has its compiled file, no
-// compiled file is left without its source, and no source or build configuration is newer than the oldest
-// compiled file. Messages go to stderr: `npm pack --json` writes its JSON to stdout.
+// matches when every source file of the build (tsconfig.build.json's `include`) has its compiled file, the
+// validators the build generates are there, no other compiled file is left without its source, and no source
+// or build configuration is newer than the oldest compiled file. Messages go to stderr: `npm pack --json` writes its JSON to stdout.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -42,7 +42,10 @@ function staleness() {
   const present = new Set(compiled.map((file) => path.relative(DIST, file)));
   const missing = [...expected].filter((file) => !present.has(file));
   if (missing.length > 0) return `dist/ lacks ${missing[0]}`;
-  const orphan = [...present].find((file) => !expected.has(file));
+  // The validators the build generates after tsc (scripts/validators.mjs) have no source of their own.
+  const generated = [...present].filter((file) => file.startsWith(`validators${path.sep}`));
+  if (generated.length === 0) return "dist/ lacks the generated validators";
+  const orphan = [...present].find((file) => !expected.has(file) && !generated.includes(file));
   if (orphan) return `dist/${orphan} has no source`;
   const oldestOutput = Math.min(...compiled.map((file) => fs.statSync(file).mtimeMs));
   const newer = [...sources, ...CONFIGS].find((file) => fs.statSync(file).mtimeMs > oldestOutput);

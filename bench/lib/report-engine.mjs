@@ -304,13 +304,13 @@ the baseline's process also is, takes most of the 150 MB of row 7's target:
 
 ${table(memoryRows)}
 
-The first validator compiled pays ajv's code generation once; each large one then adds its generated code.
-A list's validator holds a second copy of the cluster schema's code. Checking a list's items one by one with
-the cluster's own validator instead was measured: it saves about 5 MB in this table but raises the peak during
-the \`up\` of row 7 by 15 MB (199.5 and 200.4 MB against 216.3 and 215.9 MB, same runs alternating), because
-the cluster's validator, now called once per listed item, becomes hot and V8's optimised code for it is large
-(with \`--max-opt=1\`, which keeps V8 from optimising, the same work peaks lower with the shared validator); so
-lists keep their own copy (schemas/validate.ts). What is left above the baseline is the REST client with its
+The validators are generated at build time with ajv's standalone mode (\`scripts/validators.mjs\`) and loaded
+when first needed, so the process never loads ajv's compiler nor holds what its code generation allocates: a
+validator costs its own code only. A list's validator holds its own copy of the cluster schema's code:
+checking a list's items one by one with the cluster's validator instead was measured (with validators compiled
+at run time) to save about 5 MB in this table but raise the peak during the \`up\` of row 7 by 15 MB, because
+the cluster's validator, then called once per listed item, becomes hot and V8's optimised code for it is large;
+so lists keep their own copy (schemas/validate.ts). What is left above the baseline is the REST client with its
 libraries and the validators of the requests and answers one cluster's create needs.
 
 (e) sdk/leakTraces.ts is on unless \`PULUMI_DEBUG_PROMISE_LEAKS\` is set: this row shows the preview as it is for

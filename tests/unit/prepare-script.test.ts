@@ -24,10 +24,18 @@ beforeEach(() => {
   fs.writeFileSync(path.join(root, "tsconfig.json"), "{}");
   fs.writeFileSync(path.join(root, "tsconfig.build.json"), JSON.stringify({ include: ["sdk", "rest"] }));
   for (const file of ["sdk/index.ts", "sdk/types.d.ts", "rest/client.ts"]) write(file, "export {};\n");
-  for (const file of ["dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/rest/client.js"]) write(file, "");
-  // The compiled files are newer than everything else, as right after a build.
+  // The compiled files and the validators the build generates, newer than everything else, as right after a build.
+  const built = [
+    "dist/sdk/index.js",
+    "dist/sdk/index.d.ts",
+    "dist/rest/client.js",
+    "dist/validators/getKaas.response.js",
+  ];
   const later = new Date(Date.now() + 60_000);
-  for (const file of ["dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/rest/client.js"]) age(file, later);
+  for (const file of built) {
+    write(file, "");
+    age(file, later);
+  }
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -58,6 +66,10 @@ it.each([
   ["dist/ is missing", () => fs.rmSync(path.join(root, "dist"), { recursive: true })],
   ["dist/ lacks rest/retry.js", () => write("rest/retry.ts", "export {};\n")],
   ["dist/sdk/old.js has no source", () => write("dist/sdk/old.js", "")],
+  [
+    "dist/ lacks the generated validators",
+    () => fs.rmSync(path.join(root, "dist/validators"), { recursive: true }),
+  ],
   ["sdk/index.ts is newer than dist/", () => age("sdk/index.ts", new Date(Date.now() + 120_000))],
   [
     "tsconfig.build.json is newer than dist/",

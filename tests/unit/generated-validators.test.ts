@@ -1,0 +1,102 @@
+/**
+ * The validators the build generates (`scripts/validators.mjs`, ajv's standalone mode) into
+ * `dist/validators/`: one per request and response schema of the endpoint table, each reporting exactly what
+ * the validator compiled at run time reports, and a process that validates with them loads none of ajv's
+ * compiler. `npm test` builds first; run alone, this file needs `npm run build`.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import fc from "fast-check";
+import type { TSchema } from "@sinclair/typebox";
+import type { ValidateFunction } from "ajv";
+import { insertBody } from "../../provider/kaas/mapping";
+import { ENDPOINTS, validatorNames } from "../../schemas/endpoints";
+import { problemsOf, runtimeAjv } from "../../schemas/validate";
+import { checkedKaasInputsArb, pathsOf, responseFor, setAt } from "./support/kaas-fixtures";
+
+const ROOT = path.resolve(__dirname, "../..");
+const GENERATED = path.join(ROOT, "dist/validators");
+
+/** The generated validator named `name`. */
+function generated(name: string): ValidateFunction {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates
+  return require(path.join(GENERATED, `${name}.js`)) as ValidateFunction;
+}
+
+const NAMES = [...validatorNames()];
+
+it("generates one validator per request and response schema of the table, and nothing else", () => {
+  expect(fs.readdirSync(GENERATED).sort()).toEqual(NAMES.map(([, name]) => `${name}.js`).sort());
+  // Every body and response schema of the table is named, each once.
+  const schemas = Object.values(ENDPOINTS).flatMap((e) => [
+    ...("body" in e ? [e.body] : []),
+    ...("response" in e ? [e.response] : []),
+  ]);
+  expect(new Set(NAMES.map(([schema]) => schema))).toEqual(new Set<TSchema>(schemas));
+  expect(NAMES.map(([, name]) => name)).toContain("createKaas.body");
+  expect(NAMES.map(([, name]) => name)).toContain("listKaas.response");
+});
+
+/** A value with one member replaced by an arbitrary JSON value, so that the problems lie deep inside. */
+const mutated = <T>(value: T) =>
+  fc
+    .tuple(fc.constantFrom(...pathsOf(value)), fc.jsonValue())
+    .map(([at, replacement]) => setAt(value, at, replacement));
+
+describe.each(NAMES.map(([schema, name]) => [name, schema] as const))("%s", (name, schema) => {
+  const compiled = runtimeAjv().compile(schema);
+  const fromBuild = generated(name);
+  const agree = (value: unknown) => expect(problemsOf(fromBuild, value)).toEqual(problemsOf(compiled, value));
+
+  it("reports what the compiled validator reports, for any JSON value", () => {
+    fc.assert(fc.property(fc.jsonValue(), agree), { numRuns: 200 });
+  });
+
+  if (name === "createKaas.body") {
+    it("reports what the compiled validator reports, for a cluster's create body and its mutations", () => {
+      const bodies = checkedKaasInputsArb.map((inputs) => insertBody(inputs));
+      fc.assert(
+        fc.property(bodies, (body) => expect(problemsOf(fromBuild, body)).toEqual([])),
+        {
+          numRuns: 50,
+        },
+      );
+      fc.assert(fc.property(bodies.chain(mutated), agree), { numRuns: 300 });
+    });
+  }
+  if (name === "createKaas.response" || name === "listKaas.response") {
+    it("reports what the compiled validator reports, for a cluster's answer and its mutations", () => {
+      const answers = checkedKaasInputsArb.map((inputs) => {
+        const answer = responseFor(inputs);
+        return name === "listKaas.response" ? { values: [answer, answer] } : answer;
+      });
+      fc.assert(
+        fc.property(answers, (answer) => expect(problemsOf(fromBuild, answer)).toEqual([])),
+        {
+          numRuns: 50,
+        },
+      );
+      fc.assert(fc.property(answers.chain(mutated), agree), { numRuns: 300 });
+    });
+  }
+});
+
+it("validates every schema of the table in the built package without loading ajv's compiler", () => {
+  const script = `
+    const { validatorNames } = require("./dist/schemas/endpoints");
+    const { validateSchema } = require("./dist/schemas/validate");
+    let problems = 0;
+    for (const [schema] of validatorNames()) problems += validateSchema(schema, { metadata: {} }).length;
+    const ajv = Object.keys(require.cache)
+      .filter((file) => /node_modules[\\\\/]ajv(-formats)?[\\\\/]/.test(file))
+      .map((file) => file.replace(/^.*node_modules[\\\\/]/, "").split("\\\\").join("/"))
+      .sort();
+    console.log(JSON.stringify({ problems: problems > 0, ajv }));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: ROOT, encoding: "utf8" }));
+  expect(out).toEqual({
+    problems: true,
+    ajv: ["ajv-formats/dist/formats.js", "ajv/dist/runtime/ucs2length.js"],
+  });
+});
