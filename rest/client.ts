@@ -219,7 +219,7 @@ export class VendorContainerClient {
     pageSize = 100,
   ): AsyncGenerator<ListedItem<Q, ItemOf<N>>, void, undefined> {
     const { onUnreadable, ...listQuery } = query;
-    const request = `GET ${expandPath(ENDPOINTS[name].path, params)}`;
+    const request = `GET ${this.pathOf(name, params)}`;
     return paginate(
       (offset, limit) => this.list(name, params, { ...listQuery, offset, limit }),
       pageSize,
