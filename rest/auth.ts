@@ -3,9 +3,9 @@
  * OAuth2 client-credentials exchange against a token URL with caching, refresh before expiry, and one
  * forced refresh when the service answers 401.
  */
-import type { AxiosInstance } from "axios";
 import { VendorApiError } from "./errors";
 import { registerSecret } from "./redact";
+import type { Transport, WireResponse } from "./transport";
 
 /** Supplies the bearer token of every request. */
 export interface TokenSource {
@@ -68,8 +68,13 @@ export interface ClientCredentialsOptions {
   refreshSkewMs?: number;
   /** The settings the credentials came from, named by the error of a refusal; default the `vendor:client*` ones. */
   credentialSettings?: string;
+  /** The most one exchange may take, in ms; default `DEFAULT_TOKEN_TIMEOUT_MS`. */
+  timeoutMs?: number;
   now?: () => number;
 }
+
+/** Default time one token exchange may take: a token endpoint that hangs must not hang the run. */
+export const DEFAULT_TOKEN_TIMEOUT_MS = 30_000;
 
 /** Default cap of the refresh margin: a token is refreshed at most this long before it expires. */
 export const DEFAULT_REFRESH_SKEW_MS = 60_000;
@@ -100,7 +105,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
   exchanges = 0;
 
   constructor(
-    private readonly http: AxiosInstance,
+    private readonly transport: Transport,
     private readonly options: ClientCredentialsOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -127,13 +132,14 @@ export class ClientCredentialsTokenSource implements TokenSource {
       client_secret: this.options.clientSecret,
     });
     const path = new URL(this.options.tokenUrl).pathname;
-    let response;
+    let response: WireResponse;
     try {
-      response = await this.http.post(this.options.tokenUrl, form.toString(), {
+      response = await this.transport({
+        method: "POST",
+        url: this.options.tokenUrl,
+        body: form.toString(),
         headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-        validateStatus: () => true,
-        transformResponse: (data: unknown) => data,
-        responseType: "text",
+        timeoutMs: this.options.timeoutMs ?? DEFAULT_TOKEN_TIMEOUT_MS,
       });
     } catch (cause) {
       throw new VendorApiError({
@@ -146,7 +152,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     }
     let body: { access_token?: unknown; expires_in?: unknown } = {};
     try {
-      body = JSON.parse(String(response.data ?? ""));
+      body = JSON.parse(response.text);
     } catch {
       // Not JSON: handled below as a refusal.
     }

@@ -37,6 +37,7 @@ import {
 import { registerSecret } from "./redact";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { VendorSettings } from "./settings";
+import type { Transport } from "./transport";
 import {
   DEFAULT_UNKNOWN_STATE_TIMEOUT_MS,
   classifyState,
@@ -114,6 +115,8 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   onRetry?: (line: string) => void;
+  /** Sends each request; a test records requests with its own (`rest/transport.ts`). */
+  transport?: Transport;
 }
 
 export class VendorContainerClient {
@@ -144,16 +147,18 @@ export class VendorContainerClient {
       sleep: options.sleep,
       now: options.now,
       onRetry: options.onRetry,
+      transport: options.transport,
     });
-    // The token source shares the keep-alive axios instance of the HTTP client.
+    // The token source shares the keep-alive connections of the HTTP client.
     this.http.settings.tokenSource =
       tokenSource ??
       (settings.token
         ? new StaticTokenSource(settings.token)
-        : new ClientCredentialsTokenSource(this.http.axios, {
+        : new ClientCredentialsTokenSource(this.http.transport, {
             tokenUrl: settings.tokenUrl as string,
             clientId: settings.clientId as string,
             clientSecret: settings.clientSecret as string,
+            timeoutMs: settings.requestTimeoutMs,
             now: options.now,
           }));
     this.pollIntervalMs = options.pollIntervalMs ?? settings.pollIntervalMs;

@@ -4,7 +4,8 @@
  *   1. validates the request body against its schema and throws before any I/O;
  *   2. expands the path under `/projects/{projectId}/providers/{namespace}` and adds `api-version`;
  *   3. adds content types and the bearer token (refreshed once on 401);
- *   4. applies a per-attempt timeout (axios has none by default) over keep-alive connections;
+ *   4. sends it through the transport (`rest/transport.ts`) with a per-attempt timeout over keep-alive
+ *      connections;
  *   5. retries 429, 5xx and dropped connections with full-jitter backoff, honouring `Retry-After` (plus a
  *      little jitter), within the call's overall deadline - 429 as often as the deadline allows, the others
  *      up to `maxAttempts` - but never re-sends a non-idempotent request whose fate is unknown (any 5xx or
@@ -13,9 +14,6 @@
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
-import http from "node:http";
-import https from "node:https";
-import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import type { TSchema } from "@sinclair/typebox";
 import { formatProblems, validateSchema, type SchemaProblem } from "../schemas/validate";
 import { credentialHint, type TokenSource } from "./auth";
@@ -32,6 +30,7 @@ import {
   retryDelay,
   type RetryPolicy,
 } from "./retry";
+import { keepAliveTransport, type Transport, type WireResponse } from "./transport";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 export type QueryValue = string | number | boolean | undefined | null;
@@ -50,6 +49,8 @@ export interface HttpSettings {
   /** Overall deadline of one call including its retries. */
   callDeadlineMs: number;
   retry: RetryPolicy;
+  /** Sends one attempt; `keepAliveTransport()` unless a test records requests instead. */
+  transport?: Transport;
   random?: () => number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -114,7 +115,8 @@ type Failure = { error: VendorApiError; retryAfterMs?: number };
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class HttpClient {
-  readonly axios: AxiosInstance;
+  /** The wire, shared with the token source so that token exchanges reuse its connections. */
+  readonly transport: Transport;
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
@@ -125,12 +127,7 @@ export class HttpClient {
     this.random = settings.random ?? Math.random;
     this.sleep = settings.sleep ?? defaultSleep;
     this.now = settings.now ?? Date.now;
-    // Keep-alive: one client serves all resources of a stack; fresh TLS handshakes per poll would dominate.
-    this.axios = axios.create({
-      httpAgent: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-      httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-      proxy: false,
-    });
+    this.transport = settings.transport ?? keepAliveTransport();
   }
 
   /** Full URL path of `spec.path` under the project and provider namespace. */
@@ -216,33 +213,28 @@ export class HttpClient {
   private async attempt(spec: RequestSpec, token: string, timeoutMs: number): Promise<Attempt> {
     this.attempts++;
     const url = this.settings.baseUrl.replace(/\/+$/, "") + this.fullPath(spec.projectId, spec.path);
-    const params: Record<string, string> = { "api-version": this.settings.apiVersion };
+    const query = new URLSearchParams({ "api-version": this.settings.apiVersion });
     for (const [key, value] of Object.entries(spec.query ?? {})) {
-      if (value !== undefined && value !== null) params[key] = String(value);
+      if (value !== undefined && value !== null) query.set(key, String(value));
     }
-    let response: AxiosResponse<string>;
+    let response: WireResponse;
     try {
-      response = await this.axios.request<string>({
+      response = await this.transport({
         method: spec.method,
-        url,
-        params,
-        data: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        url: `${url}?${query.toString()}`,
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         headers: {
           Accept: "application/json",
           ...(spec.body === undefined ? {} : { "Content-Type": "application/json" }),
           Authorization: `Bearer ${token}`,
         },
-        timeout: timeoutMs,
-        responseType: "text",
-        transformResponse: (data: unknown) => data,
-        validateStatus: () => true,
-        maxRedirects: 0,
+        timeoutMs,
       });
     } catch (cause) {
       return this.classifyNetworkError(spec, cause);
     }
     const status = response.status;
-    const text = typeof response.data === "string" ? response.data : "";
+    const text = response.text;
     if (status >= 200 && status < 300) return this.parseSuccess(spec, status, text);
 
     const problem = parseProblem(text);
@@ -325,8 +317,7 @@ export class HttpClient {
 
   private classifyNetworkError(spec: RequestSpec, cause: unknown): Attempt {
     const err = cause as { code?: string; message?: string };
-    const timedOut =
-      err.code === "ECONNABORTED" || err.code === "ETIMEDOUT" || /timeout/i.test(err.message ?? "");
+    const timedOut = err.code === "ETIMEDOUT";
     const notSent = err.code !== undefined && NOT_SENT_ERROR_CODES.has(err.code);
     const error = new VendorApiError({
       kind: timedOut ? "timeout" : "network",

@@ -7,4 +7,5 @@ export * from "./paginate";
 export * from "./redact";
 export * from "./retry";
 export * from "./settings";
+export * from "./transport";
 export * from "./waiter";

@@ -1,5 +1,5 @@
 /**
- * The REST client module, loaded on first use. Loading it loads the wire schemas (TypeBox), ajv and axios:
+ * The REST client module, loaded on first use. Loading it loads the wire schemas (TypeBox) and ajv:
  * about 350 modules and 150-250 ms on the machines of the benchmark (issue 12). Neither a program that only
  * declares resources nor a provider process that only checks and diffs them (every `pulumi preview`) calls
  * the service, so the SDK's functions and the provider's context load the client here, when they first need

@@ -35,7 +35,7 @@ record("pulumi-vendor-container/provider (a preview)");
 // The package exports no deeper subpaths: reach the compiled files next to the entry point.
 const dist = path.dirname(path.dirname(from.resolve("pulumi-vendor-container/provider")));
 require(path.join(dist, "rest", "lazy.js")).clientModule();
-record("REST client, TypeBox schemas, axios (the first create)");
+record("REST client and TypeBox schemas (the first create)");
 const schemas = require(path.join(dist, "schemas", "index.js"));
 // A list with one item, as the creation lookup's answers have.
 for (const name of ["KaasList", "KaasInsert", "KaasResponse"]) {

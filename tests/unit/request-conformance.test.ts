@@ -11,7 +11,7 @@
  *   1. The schemas: each body schema of the endpoint table (`schemas/endpoints.ts`), walked field by field
  *      alongside the published request body of its operation (`$ref`s resolved). A field added to a body
  *      schema is checked without touching this file.
- *   2. The requests: real bodies and queries, captured where the REST client hands them to axios (after the
+ *   2. The requests: real bodies and queries, captured where the REST client hands them to its transport (after the
  *      choke point's own validation and `api-version`), from the provider mappings and descriptors run on
  *      representative checked inputs with every optional argument set (create, each kind of update, the node
  *      pool update, the password reset, delete) and from every client method with every query option.
@@ -19,7 +19,7 @@
  * sent but no longer differs fails the test (remove it).
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { InternalAxiosRequestConfig } from "axios";
+import type { WireRequest } from "../../rest/transport";
 import type { Inputs } from "../../provider/common/check";
 import { checkKind } from "../../provider/common/describedProvider";
 import { BACKUP } from "../../provider/kaasBackup/descriptor";
@@ -321,7 +321,7 @@ function schemaWalk(table: Record<string, Endpoint>, pub: PublishedInterface = p
   return out;
 }
 
-/** One request as it reached axios. */
+/** One request as it reached the transport. */
 interface SentRequest {
   method: string;
   route: string;
@@ -392,27 +392,32 @@ function answerOf(method: string, route: string): string {
   return object;
 }
 
-/** A client whose axios instance records each request and answers it at once (a list: an empty page). */
+/** A client whose transport records each request and answers it at once (a list: an empty page). */
 function capturingClient(): { api: VendorContainerClient; sent: SentRequest[] } {
   const settings = resolveSettings(() => undefined, {
     VENDOR_BASE_URL: "http://127.0.0.1:1",
     VENDOR_TOKEN: "conformance-token",
   });
   // One attempt, no waiting: an answer the adapter cannot give fails the scenario at once.
-  const options = { retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 }, sleep: async () => undefined };
-  const api = new VendorContainerClient(settings, options, new StaticTokenSource("conformance-token"));
   const sent: SentRequest[] = [];
-  api.http.axios.defaults.adapter = async (config: InternalAxiosRequestConfig) => {
-    const method = (config.method ?? "get").toUpperCase();
+  const transport = async (request: WireRequest) => {
+    const method = request.method;
     const prefix = `/projects/${PROJECT}/providers/Vendor.Container`;
-    const path = new URL(config.url ?? "").pathname;
-    if (!path.startsWith(prefix)) throw new Error(`unexpected URL ${config.url}`);
-    const route = publishedRoute(published, method, path.slice(prefix.length));
-    const query = Object.fromEntries(Object.entries((config.params ?? {}) as Record<string, string>));
-    const body = typeof config.data === "string" ? (JSON.parse(config.data) as unknown) : undefined;
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(prefix)) throw new Error(`unexpected URL ${request.url}`);
+    const route = publishedRoute(published, method, url.pathname.slice(prefix.length));
+    const query = Object.fromEntries(url.searchParams);
+    const body = request.body === undefined ? undefined : (JSON.parse(request.body) as unknown);
     sent.push({ method, route, query, body });
-    return { status: 200, statusText: "OK", headers: {}, config, data: answerOf(method, route) };
+    return { status: 200, statusText: "OK", headers: {}, text: answerOf(method, route) };
   };
+  // One attempt, no waiting: an answer the transport cannot give fails the scenario at once.
+  const options = {
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
+    sleep: async () => undefined,
+    transport,
+  };
+  const api = new VendorContainerClient(settings, options, new StaticTokenSource("conformance-token"));
   return { api, sent };
 }
 
@@ -617,7 +622,7 @@ async function clientRequests(api: VendorContainerClient): Promise<void> {
   await api.call("resetAdminPassword", { projectId: PROJECT, id: "registry-1" }, {});
 }
 
-/** Every request of the scenarios above, as it reached axios. */
+/** Every request of the scenarios above, as it reached the transport. */
 async function sentRequests(): Promise<SentRequest[]> {
   const { api, sent } = capturingClient();
   const log = jest.spyOn(console, "log").mockImplementation(() => undefined);

@@ -2,8 +2,8 @@
  * The refresh margin of OAuth2 tokens scales with their lifetime: a tenth of it, at most a minute (or the
  * configured `refreshSkewMs`), so a token that lives 60 s or less is not fetched again on every call.
  */
-import axios from "axios";
 import { ClientCredentialsTokenSource, DEFAULT_REFRESH_SKEW_MS, refreshMarginMs } from "../../rest/auth";
+import { keepAliveTransport } from "../../rest/transport";
 import { fakeTime } from "./support/fake-time";
 import { json, startScriptedServer, type ScriptedServer } from "./support/scripted-server";
 import { ACCESS_TOKEN_1, ACCESS_TOKEN_2, CLIENT_ID, CLIENT_SECRET } from "./support/secrets";
@@ -23,7 +23,7 @@ async function sourceFor(expiresIn: number, options: { refreshSkewMs?: number } 
   ]);
   servers.push(server);
   const time = fakeTime(0);
-  const source = new ClientCredentialsTokenSource(axios.create({ proxy: false }), {
+  const source = new ClientCredentialsTokenSource(keepAliveTransport(), {
     tokenUrl: `${server.url}/oauth/token`,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,

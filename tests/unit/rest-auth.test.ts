@@ -3,8 +3,8 @@
  * endpoint (form body, caching, refresh before expiry, one shared exchange), and the choke point's single
  * refresh on 401.
  */
-import axios from "axios";
 import { ClientCredentialsTokenSource, StaticTokenSource } from "../../rest/auth";
+import { keepAliveTransport } from "../../rest/transport";
 import { HttpClient } from "../../rest/http";
 import { fakeTime } from "./support/fake-time";
 import { json, startScriptedServer, text, type ScriptedServer, type Step } from "./support/scripted-server";
@@ -42,7 +42,7 @@ function tokenSourceFor(
   server: ScriptedServer,
   options: { now?: () => number; refreshSkewMs?: number } = {},
 ) {
-  return new ClientCredentialsTokenSource(axios.create({ proxy: false }), {
+  return new ClientCredentialsTokenSource(keepAliveTransport(), {
     tokenUrl: `${server.url}/oauth/token`,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
@@ -85,7 +85,7 @@ describe("ClientCredentialsTokenSource", () => {
 
   it("form-encodes reserved characters of the credentials", async () => {
     const server = await serve([grant(ACCESS_TOKEN_1)]);
-    const source = new ClientCredentialsTokenSource(axios.create({ proxy: false }), {
+    const source = new ClientCredentialsTokenSource(keepAliveTransport(), {
       tokenUrl: `${server.url}/oauth/token`,
       clientId: "id with space",
       clientSecret: "s&cret=1+2/3",

@@ -268,7 +268,7 @@ describe("retries of idempotent requests", () => {
     expect(result.data).toEqual(kaas);
     expect(time.sleeps).toEqual([50]);
     expect(retryLines).toEqual([
-      "GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 100ms exceeded; retrying in 50 ms",
+      "GET /kaas/k-1 failed (timeout): ETIMEDOUT timeout of 100ms exceeded; retrying in 50 ms",
     ]);
   });
 
@@ -428,14 +428,14 @@ describe("retries of idempotent requests", () => {
 
     // First attempt: 150 ms left; after a 50 ms backoff, 100 ms left; the next backoff (100 ms) hits the deadline.
     expect(retryLines).toEqual([
-      "GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 150ms exceeded; retrying in 50 ms",
+      "GET /kaas/k-1 failed (timeout): ETIMEDOUT timeout of 150ms exceeded; retrying in 50 ms",
     ]);
     expect(time.sleeps).toEqual([50]);
     expect(server.requests).toHaveLength(2);
     expect(error.kind).toBe("deadline");
     expect(error.message).toBe(
       "GET /kaas/k-1 failed (deadline): gave up after retries within the deadline; " +
-        "last error: GET /kaas/k-1 failed (timeout): ECONNABORTED timeout of 100ms exceeded",
+        "last error: GET /kaas/k-1 failed (timeout): ETIMEDOUT timeout of 100ms exceeded",
     );
   });
 
@@ -564,7 +564,7 @@ describe("retries of a non-idempotent create", () => {
 
     const error = await log.rejectionOf(client.request(createKaas));
 
-    expect(error.message).toBe("POST /kaas failed (timeout): ECONNABORTED timeout of 100ms exceeded");
+    expect(error.message).toBe("POST /kaas failed (timeout): ETIMEDOUT timeout of 100ms exceeded");
     expect(error.kind).toBe("timeout");
     expect(error.ambiguous).toBe(true);
     expect(server.requests).toHaveLength(1);

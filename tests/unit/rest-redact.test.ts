@@ -3,8 +3,8 @@
  * the package, while ordinary validation messages about secret-named fields stay readable. The last block
  * drives the choke point and the token exchange against servers that echo secrets back.
  */
-import axios from "axios";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "../../rest/auth";
+import { keepAliveTransport } from "../../rest/transport";
 import { VendorContainerClient } from "../../rest/client";
 import { VendorApiError } from "../../rest/errors";
 import { HttpClient } from "../../rest/http";
@@ -239,7 +239,7 @@ describe("secrets echoed back by the service never reach an error message", () =
         detail: `rejected ${String(request.headers.authorization)} for ${CLIENT_SECRET}`,
       }),
     );
-    const source = new ClientCredentialsTokenSource(axios.create({ proxy: false }), {
+    const source = new ClientCredentialsTokenSource(keepAliveTransport(), {
       tokenUrl: `${tokens.url}/token`,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
