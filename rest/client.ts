@@ -36,7 +36,7 @@ import {
 } from "./paginate";
 import { registerSecret } from "./redact";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
-import type { VendorSettings } from "./settings";
+import type { KubeconfigRefresh, VendorSettings } from "./settings";
 import type { Transport } from "./transport";
 import {
   DEFAULT_UNKNOWN_STATE_TIMEOUT_MS,
@@ -129,6 +129,8 @@ export class VendorContainerClient {
   readonly stateNames: StateNames;
   /** How long a wait gives a state it does not know (`vendor:unknownStateTimeout`). */
   readonly unknownStateTimeoutMs: number;
+  /** When a cluster's kubeconfig is downloaded again (`vendor:kubeconfigRefresh`). */
+  readonly kubeconfigRefresh: KubeconfigRefresh;
   private readonly sleep?: (ms: number) => Promise<void>;
   private readonly now: () => number;
 
@@ -164,6 +166,7 @@ export class VendorContainerClient {
     this.pollIntervalMs = options.pollIntervalMs ?? settings.pollIntervalMs;
     this.stateNames = stateNamesOf(settings.stateNames);
     this.unknownStateTimeoutMs = settings.unknownStateTimeoutMs ?? DEFAULT_UNKNOWN_STATE_TIMEOUT_MS;
+    this.kubeconfigRefresh = settings.kubeconfigRefresh;
     this.sleep = options.sleep;
     this.now = options.now ?? Date.now;
   }

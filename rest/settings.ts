@@ -41,7 +41,18 @@ export interface VendorSettings {
    * unset: the waiter's default of 5 minutes.
    */
   unknownStateTimeoutMs?: number;
+  /**
+   * When a cluster's kubeconfig is downloaded again (`vendor:kubeconfigRefresh`, `VENDOR_KUBECONFIG_REFRESH`):
+   * `always` (the default), in every create, update and refresh that finds the cluster settled; or `onChange`,
+   * only when the state holds none or the cluster's answer differs from the state's outputs (its endpoint,
+   * version, state, node pools...), which saves one request per cluster and refresh but keeps a credential
+   * the service rotated without any other change until the cluster changes.
+   */
+  kubeconfigRefresh: KubeconfigRefresh;
 }
+
+/** The values of `vendor:kubeconfigRefresh`. */
+export type KubeconfigRefresh = "always" | "onChange";
 
 /** Each setting: its stack config key and its environment variable. */
 export const SETTING_SOURCES = {
@@ -58,6 +69,7 @@ export const SETTING_SOURCES = {
   callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
   stateNames: ["vendor:stateNames", "VENDOR_STATE_NAMES"],
   unknownStateTimeoutMs: ["vendor:unknownStateTimeout", "VENDOR_UNKNOWN_STATE_TIMEOUT"],
+  kubeconfigRefresh: ["vendor:kubeconfigRefresh", "VENDOR_KUBECONFIG_REFRESH"],
 } as const satisfies Record<keyof VendorSettings, readonly [string, string]>;
 
 /**
@@ -74,6 +86,7 @@ export const DEFAULT_SETTINGS = {
   pollIntervalMs: 10_000,
   requestTimeoutMs: 30_000,
   callDeadlineMs: 120_000,
+  kubeconfigRefresh: "always" as KubeconfigRefresh,
 };
 
 /** Thrown when the settings cannot work (no base URL, no credentials, malformed numbers). */
@@ -161,6 +174,18 @@ export function parseUnknownStateTimeout(text: string | undefined): number | und
   return ms;
 }
 
+/** Parses `vendor:kubeconfigRefresh`: `always` (also when unset) or `onChange`, in any case. */
+export function parseKubeconfigRefresh(text: string | undefined): KubeconfigRefresh {
+  if (text === undefined || text.trim() === "") return DEFAULT_SETTINGS.kubeconfigRefresh;
+  const value = (["always", "onChange"] as const).find((v) => v.toLowerCase() === text.trim().toLowerCase());
+  if (value === undefined) {
+    throw new SettingsError(
+      `${SETTING_SOURCES.kubeconfigRefresh[0]} must be "always" or "onChange", got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}
+
 /**
  * The value of one setting, by the one rule every reader follows: the stack configuration first
  * (`get("vendor:projectId")`), then the environment (`VENDOR_PROJECT_ID`); a value is trimmed, and a blank
@@ -208,6 +233,7 @@ export function resolveSettings(
     callDeadlineMs: positiveInt("callDeadlineMs", read("callDeadlineMs"), DEFAULT_SETTINGS.callDeadlineMs),
     stateNames: parseStateNames(read("stateNames")),
     unknownStateTimeoutMs: parseUnknownStateTimeout(read("unknownStateTimeoutMs")),
+    kubeconfigRefresh: parseKubeconfigRefresh(read("kubeconfigRefresh")),
   };
   const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;
   if (!settings.token && !clientCredentials) {

@@ -163,6 +163,15 @@ export async function measurePreview(options) {
     refreshRequests,
   );
 
+  // ---- 2c again with `vendor:kubeconfigRefresh: onChange` (through its variable): one request per cluster ----
+  const refreshOnChangeRequests = requestCounter();
+  const refreshOnChange = await alternate(
+    "2c refresh, VENDOR_KUBECONFIG_REFRESH=onChange",
+    ["refresh", "--yes", "--skip-preview", "--expect-no-changes"],
+    rounds,
+    { ...refreshOnChangeRequests, env: { VENDOR_KUBECONFIG_REFRESH: "onChange" } },
+  );
+
   // Leave nothing behind in the emulator (the next rows reset it anyway) and keep the stacks empty.
   for (const side of SIDES) await stacks[side].run(["destroy", "--yes", "--skip-preview"]);
 
@@ -209,6 +218,8 @@ export async function measurePreview(options) {
     noChange: paired(ms(noChange.ours), ms(noChange.baseline)),
     refresh: paired(ms(refresh.ours), ms(refresh.baseline)),
     refreshRequestsPerResource: perResource(refreshRequests.runs[0], resources),
+    refreshOnChange: paired(ms(refreshOnChange.ours), ms(refreshOnChange.baseline)),
+    refreshOnChangeRequestsPerResource: perResource(refreshOnChangeRequests.runs[0], resources),
     upRequestsPerResource: perResource(upRequests.runs[0], resources),
     ours: sideFacts("ours"),
     baseline: sideFacts("baseline"),

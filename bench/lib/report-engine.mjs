@@ -76,6 +76,15 @@ export function engineSummaryRows(engine) {
       reported,
     ],
     [
+      "2c",
+      `the same under \`vendor:kubeconfigRefresh: onChange\` (the kubeconfig downloaded again only when the cluster changed)`,
+      `${seconds(p.refreshOnChange.ours)}; ${calls(p.refreshOnChangeRequestsPerResource)} to the service`,
+      seconds(p.refreshOnChange.baseline),
+      pairedRatio(p.refreshOnChange),
+      "≤ 1.25",
+      verdict(p.refreshOnChange.ratio <= 1.25),
+    ],
+    [
       "3",
       `\`pulumi up\`, one cluster provisioning ${v.provisioningS} s, poll interval 1 s (${v.rounds} rounds)`,
       `${seconds(v.one.ours)}; readiness seen ${v.one.lag ? `${fixed(v.one.lag.medianS)} s late (max ${fixed(v.one.lag.maxS)})` : "—"}`,
@@ -158,6 +167,7 @@ export function engineDetails(engine) {
       ["2a", "`pulumi preview`, `PULUMI_DEBUG_PROMISE_LEAKS=1`", p.createDebugLeaks],
       ["2b", "`pulumi preview --expect-no-changes`", p.noChange],
       ["2c", "`pulumi refresh --yes --skip-preview --expect-no-changes`", p.refresh],
+      ["2c", "the same, `VENDOR_KUBECONFIG_REFRESH=onChange`", p.refreshOnChange],
       ["3", "`pulumi up --yes --skip-preview`, 1 cluster vs the sleeping resource", v.one],
       [
         "4",

@@ -33,6 +33,7 @@ import {
   type ArgumentTable,
 } from "../common/arguments";
 import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
+import { sameValue } from "../common/diff";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
 import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
@@ -327,6 +328,16 @@ async function adoptCluster(
 const previousKubeconfig = (previous: Inputs): string | null =>
   (previous.kubeconfig as string | null) ?? null;
 
+/**
+ * Whether the state `previous` already holds a kubeconfig and every other computed output of `live`: nothing
+ * the service shows of the cluster (endpoint, version, state, pools...) changed since it was written.
+ */
+function unchangedSince(previous: Inputs, live: KaasResponse, kubeconfig: string | null): boolean {
+  if (kubeconfig === null) return false;
+  const now = computedOutputs(live, kubeconfig);
+  return KAAS_COMPUTED_KEYS.every((key) => sameValue(previous[key], now[key]));
+}
+
 /** The Kaas kind. */
 export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   kind: "Kaas",
@@ -374,12 +385,16 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
     ];
   },
   computedOf: (live, previous) => computedOutputs(live, previousKubeconfig(previous)),
-  /** The computed values with the kubeconfig, read while the cluster runs (kept when unchanged). */
+  /**
+   * The computed values with the kubeconfig, downloaded while the cluster is settled (the state's is kept
+   * when the download fails); under `vendor:kubeconfigRefresh: onChange` only when the cluster changed.
+   */
   async outputs({ api, inputs, live, previous }) {
     const before = previousKubeconfig(previous);
     let kubeconfig = before;
     // Any settled state, in any spelling the client knows (`ACTIVE`, or a name of `vendor:stateNames`).
-    if (stateClassOf(live.status?.state, api.stateNames) === "settled") {
+    const settled = stateClassOf(live.status?.state, api.stateNames) === "settled";
+    if (settled && !(api.kubeconfigRefresh === "onChange" && unchangedSince(previous, live, before))) {
       try {
         kubeconfig = await api.downloadKubeconfig(inputs.projectId, live.metadata.id);
       } catch (error) {

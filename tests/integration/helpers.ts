@@ -84,6 +84,7 @@ export function clientSettings(url: string, oauth = false): VendorSettings {
     pollIntervalMs: 50,
     requestTimeoutMs: 5_000,
     callDeadlineMs: 20_000,
+    kubeconfigRefresh: "always",
   };
 }
 

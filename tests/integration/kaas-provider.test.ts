@@ -5,6 +5,7 @@
 import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
+import { resetClients } from "../../provider/common/context";
 import { expectedCreationToken, expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
@@ -397,6 +398,49 @@ describe("refresh", () => {
     const { id, outs } = await create();
     const read = await kaas.read(id, outs);
     expect(read.props.kubeconfig).toBe(outs.kubeconfig);
+  });
+
+  it("under vendor:kubeconfigRefresh onChange reads an unchanged cluster alone, and downloads again once it changed", async () => {
+    h.config["vendor:kubeconfigRefresh"] = "onChange";
+    resetClients();
+    const { id, outs } = await create();
+    const sent = () =>
+      h.running.emulator
+        .requests()
+        .map((r) => `${r.method} ${r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, "")}`);
+    expect(sent().filter((r) => r.endsWith("/download"))).toEqual([`GET /kaas/${id}/download`]);
+
+    h.running.emulator.clearRequests();
+    const unchanged = await kaas.read(id, outs);
+    expect(unchanged.props).toEqual(outs);
+    expect(sent()).toEqual([`GET /kaas/${id}`]);
+
+    h.running.emulator.platformUpgrade(id, "1.33.2");
+    h.running.emulator.clearRequests();
+    const upgraded = await kaas.read(id, unchanged.props);
+    expect(sent()).toEqual([`GET /kaas/${id}`, `GET /kaas/${id}/download`]);
+    expect([upgraded.props.currentKubernetesVersion, upgraded.props.kubeconfig]).toEqual([
+      "1.33.2",
+      outs.kubeconfig,
+    ]);
+
+    // A state without a kubeconfig (one written while the cluster was not yet settled) gets one.
+    h.running.emulator.clearRequests();
+    const filled = await kaas.read(id, { ...upgraded.props, kubeconfig: null });
+    expect(sent()).toEqual([`GET /kaas/${id}`, `GET /kaas/${id}/download`]);
+    expect(filled.props.kubeconfig).toBe(outs.kubeconfig);
+  });
+
+  it("by default downloads the kubeconfig in every refresh", async () => {
+    const { id, outs } = await create();
+    for (let i = 0; i < 2; i++) {
+      h.running.emulator.clearRequests();
+      await kaas.read(id, outs);
+      expect(h.running.emulator.requests().map((r) => r.path.split("/").slice(-2).join("/"))).toEqual([
+        `kaas/${id}`,
+        `${id}/download`,
+      ]);
+    }
   });
 
   it("drops a cluster deleted out of band (empty id)", async () => {

@@ -3,6 +3,7 @@ import {
   DEFAULT_SETTINGS,
   SETTING_SOURCES,
   SettingsError,
+  parseKubeconfigRefresh,
   parseStateNames,
   parseUnknownStateTimeout,
   readSetting,
@@ -41,6 +42,7 @@ describe("resolveSettings", () => {
       pollIntervalMs: 10_000,
       requestTimeoutMs: 30_000,
       callDeadlineMs: 120_000,
+      kubeconfigRefresh: "always",
     });
   });
 
@@ -51,6 +53,7 @@ describe("resolveSettings", () => {
       pollIntervalMs: 10_000,
       requestTimeoutMs: 30_000,
       callDeadlineMs: 120_000,
+      kubeconfigRefresh: "always",
     });
   });
 
@@ -69,6 +72,7 @@ describe("resolveSettings", () => {
       callDeadlineMs: ["vendor:callDeadlineMs", "VENDOR_CALL_DEADLINE_MS"],
       stateNames: ["vendor:stateNames", "VENDOR_STATE_NAMES"],
       unknownStateTimeoutMs: ["vendor:unknownStateTimeout", "VENDOR_UNKNOWN_STATE_TIMEOUT"],
+      kubeconfigRefresh: ["vendor:kubeconfigRefresh", "VENDOR_KUBECONFIG_REFRESH"],
     });
   });
 
@@ -84,6 +88,7 @@ describe("resolveSettings", () => {
     ["pollIntervalMs", "111", "222", 111, 222],
     ["requestTimeoutMs", "333", "444", 333, 444],
     ["callDeadlineMs", "555", "666", 555, 666],
+    ["kubeconfigRefresh", "onChange", "always", "onChange", "always"],
   ];
 
   it.each(samples)(
@@ -225,6 +230,24 @@ describe("readSetting, the rule of every reader (resolveSettings, a resource's d
       if (saved === undefined) delete process.env.VENDOR_PROJECT_ID;
       else process.env.VENDOR_PROJECT_ID = saved;
     }
+  });
+});
+
+describe("vendor:kubeconfigRefresh", () => {
+  it.each([
+    [undefined, "always"],
+    ["always", "always"],
+    ["onChange", "onChange"],
+    [" ONCHANGE ", "onChange"],
+    ["Always", "always"],
+  ])("reads %j as %j", (text, value) => {
+    expect(parseKubeconfigRefresh(text)).toBe(value);
+  });
+
+  it.each([["never"], ["on-change"], ["true"]])("refuses %j, naming the setting and its values", (text) => {
+    expect(settingsError(() => parseKubeconfigRefresh(text)).message).toBe(
+      `vendor:kubeconfigRefresh must be "always" or "onChange", got ${JSON.stringify(text)}`,
+    );
   });
 });
 
