@@ -16,7 +16,6 @@ import {
   type EndpointName,
   type ListQuery,
   type PathParams,
-  RegistryListQuery,
   type QueryOf,
   type ResponseOf,
 } from "../schemas/endpoints";
@@ -86,10 +85,20 @@ export type ListEndpoint = {
   [N in EndpointName]: Endpoints[N] extends { list: TSchema } ? N : never;
 }[EndpointName];
 
-/** The query of list endpoint `N`. */
-export type ListQueryOf<N extends ListEndpoint> = N extends "listRegistries"
-  ? Static<typeof RegistryListQuery>
-  : ListQuery;
+/**
+ * The query of each list endpoint: the static type of its table entry's `query` schema (as `QueryOf`), worked
+ * out once per endpoint. `ListQueryOf<N>` indexes this map rather than writing `QueryOf<Endpoints[N]>`, on
+ * which the compiler gives up ("Type instantiation is excessively deep", TS2589) where `list` reads its
+ * generic query as a `ListQuery`.
+ */
+type ListQueries = {
+  [N in ListEndpoint]: Endpoints[N] extends { query: infer S extends TSchema }
+    ? Static<S>
+    : Record<never, never>;
+};
+
+/** The query of list endpoint `N`: the static type of its table entry's `query` schema. */
+export type ListQueryOf<N extends ListEndpoint> = ListQueries[N];
 
 /** The item type of list endpoint `N`. */
 export type ItemOf<N extends ListEndpoint> = Static<Endpoints[N]["list"]>;

@@ -21,6 +21,7 @@ import {
   within,
   type Harness,
 } from "./helpers";
+import { expectBusyUpdateRetriedUntilSettled } from "./support/busy-retry";
 import { volumeAction } from "../../schemas/volumeAction";
 
 let h: Harness;
@@ -227,35 +228,7 @@ describe("KaaS endpoints", () => {
   });
 
   it("retries a mutation refused as busy until the cluster settles", async () => {
-    const id = await activeKaas();
-    // A long update on the emulator clock, ended by a clock jump once a retry met the busy cluster: the
-    // outcome does not depend on how fast this machine runs the retries.
-    emu.updateConfig({ durations: { kaasUpdateMs: 60_000 } });
-    await client.call(
-      "updateKaas",
-      { projectId: PROJECT, id },
-      { metadata: { name: "one" }, properties: {} },
-    );
-    const second = client.call(
-      "updateKaas",
-      { projectId: PROJECT, id },
-      { metadata: { name: "two" }, properties: {} },
-    );
-    while (!emu.requests().some((r) => r.method === "PUT" && r.status === 400)) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-    emu.advanceClock(61_000);
-    await second;
-    const puts = emu
-      .requests()
-      .filter((r) => r.method === "PUT")
-      .map((r) => r.status);
-    expect(puts[0]).toBe(200);
-    expect(puts.at(-1)).toBe(200);
-    expect(puts.slice(1, -1).length).toBeGreaterThan(0);
-    expect(new Set(puts.slice(1, -1))).toEqual(new Set([400]));
-    emu.advanceClock(61_000);
-    expect((await settleKaas(id)).metadata.name).toBe("two");
+    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeKaas());
   });
 
   it("reports a rule violation with the field and the service's message", async () => {

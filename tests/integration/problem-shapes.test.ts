@@ -21,6 +21,7 @@ import {
   type Harness,
 } from "./helpers";
 import { checked, startHarness as startProviderHarness, type ProviderHarness } from "./provider-harness";
+import { expectBusyUpdateRetriedUntilSettled } from "./support/busy-retry";
 
 type Shape = "array" | "map" | "absent";
 const SHAPES: Shape[] = ["array", "map", "absent"];
@@ -230,35 +231,7 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   });
 
   it("still retries a mutation refused as busy until the cluster settles", async () => {
-    const id = await activeKaas();
-    // Driven by the emulator clock, as in client.test.ts: the update only ends when the test jumps the clock.
-    emu.updateConfig({ durations: { kaasUpdateMs: 60_000 } });
-    await client.call(
-      "updateKaas",
-      { projectId: PROJECT, id },
-      { metadata: { name: "one" }, properties: {} },
-    );
-    const second = client.call(
-      "updateKaas",
-      { projectId: PROJECT, id },
-      { metadata: { name: "two" }, properties: {} },
-    );
-    while (!emu.requests().some((r) => r.method === "PUT" && r.status === 400)) {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-    emu.advanceClock(61_000);
-    await second;
-    const puts = emu
-      .requests()
-      .filter((r) => r.method === "PUT")
-      .map((r) => r.status);
-    expect(puts[0]).toBe(200);
-    expect(puts.at(-1)).toBe(200);
-    expect(puts.slice(1, -1).length).toBeGreaterThan(0);
-    expect(new Set(puts.slice(1, -1))).toEqual(new Set([400]));
-    // Each busy refusal was probed with a GET before it was retried.
-    const busyRefusals = puts.length - 2;
-    expect(emu.requests().filter((r) => r.method === "GET").length).toBeGreaterThanOrEqual(busyRefusals);
+    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeKaas());
   });
 });
 

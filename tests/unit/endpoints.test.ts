@@ -8,7 +8,7 @@
  * interface (schemas/published/interface.json).
  */
 import { StaticTokenSource } from "../../rest/auth";
-import { VendorContainerClient } from "../../rest/client";
+import { VendorContainerClient, type ListQueryOf } from "../../rest/client";
 import type { HttpResult, RequestSpec } from "../../rest/http";
 import { resolveSettings } from "../../rest/settings";
 import { ENDPOINTS, ENDPOINT_NAMES, expandPath, type EndpointName } from "../../schemas/endpoints";
@@ -282,6 +282,19 @@ it.each(CALLS)(
     });
   },
 );
+
+it("a list takes the query of its table entry: the registry list's has loadEngineVersion, the others' do not", async () => {
+  const registries: ListQueryOf<"listRegistries"> = { filter: "name:eq(r)", loadEngineVersion: true };
+  // @ts-expect-error the cluster list's query is the plain list query
+  const clusters: ListQueryOf<"listKaas"> = { filter: "name:eq(k)", loadEngineVersion: true };
+  // @ts-expect-error the backup list's query is the plain list query
+  const backups: ListQueryOf<"listBackups"> = { filter: "name:eq(b)", loadEngineVersion: true };
+  const { client, sent } = stubbedClient();
+  await client.list("listRegistries", { projectId: PROJECT }, registries);
+  await client.list("listKaas", { projectId: PROJECT }, clusters);
+  await client.list("listBackups", { projectId: PROJECT, kaasId: KAAS_ID }, backups);
+  expect(sent.map((request) => request.query)).toEqual([registries, clusters, backups]);
+});
 
 it("volume actions send {volume: {uri}}", async () => {
   const { client, sent } = stubbedClient();
