@@ -25,6 +25,18 @@ describe("vendor:kubeconfigRefresh", () => {
     await s?.close();
   });
 
+  /**
+   * The kubeconfig of the cluster's state, which must be a secret there: `stack export` writes a decrypted
+   * secret as its signature and its value as JSON in `plaintext`.
+   */
+  const stateKubeconfig = async (): Promise<string> => {
+    const value = (await stateOutputsOf(stack, "cluster")).kubeconfig as { plaintext?: string };
+    expect(value).toEqual(
+      expect.objectContaining({ "4dabf18193072939515e22adb298388d": expect.any(String) }),
+    );
+    return JSON.parse(value.plaintext ?? "null") as string;
+  };
+
   /** The requests since the last `clearRequests`, as `METHOD /path` below the project's provider prefix. */
   const sent = () => s.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")}`);
 
@@ -32,8 +44,7 @@ describe("vendor:kubeconfigRefresh", () => {
     const { calls } = await upWith(s, stack, [cluster()]);
     expect(calls).toEqual(["POST /kaas", "PUT /kaas/kaas-0001"]);
     expect(sent().filter((r) => r.endsWith("/download"))).toEqual(["GET /kaas/kaas-0001/download"]);
-    const outputs = await stateOutputsOf(stack, "cluster");
-    expect(outputs.kubeconfig).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
+    expect(await stateKubeconfig()).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
   });
 
   it("onChange: a refresh of a cluster that did not change reads the cluster alone and keeps the kubeconfig", async () => {
@@ -54,9 +65,8 @@ describe("vendor:kubeconfigRefresh", () => {
     await stack.refresh();
 
     expect(sent()).toEqual(["GET /kaas/kaas-0001", "GET /kaas/kaas-0001/download"]);
-    const outputs = await stateOutputsOf(stack, "cluster");
-    expect(outputs.currentKubernetesVersion).toBe("1.33.2");
-    expect(outputs.kubeconfig).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
+    expect((await stateOutputsOf(stack, "cluster")).currentKubernetesVersion).toBe("1.33.2");
+    expect(await stateKubeconfig()).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
 
     // The next refresh finds nothing new again.
     s.clearRequests();
