@@ -19,10 +19,9 @@ import { kubeconfigToken } from "./kaas";
 import * as operations from "./operations";
 import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
 import { serveApi } from "./pipeline";
-import type { AnyResponse } from "./render";
 import type { RequestLogEntry } from "./requests";
 import { seedResources, type SeedRequest, type SeedResult } from "./seed";
-import type { Kind } from "./store";
+import type { AnyResponse, Kind } from "./kinds";
 
 export type { EmulatorOptions } from "./core";
 export type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";

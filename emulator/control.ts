@@ -28,7 +28,8 @@ import { ApiProblem } from "./problems";
 import { matchRoute } from "./routes";
 import type { SeedRequest } from "./seed";
 import type { Reply } from "./service";
-import type { Kind } from "./store";
+import { kindNames } from "./kind";
+import { KINDS, type Kind } from "./kinds";
 
 /** The reserved prefix of the control API. */
 export const CONTROL_PREFIX = "/_emulator";
@@ -64,13 +65,16 @@ function clockReply(emu: Emulator): Reply {
   };
 }
 
-const KINDS: Record<string, Kind> = {
-  kaas: "kaas",
-  backup: "backup",
-  backups: "backup",
-  registry: "registry",
-  registries: "registry",
-};
+/** The kind a control path names, by its name (`backup`) or its state-file field (`backups`). */
+function kindNamed(name: string): Kind | undefined {
+  return kindNames(KINDS).find((kind) => kind === name || KINDS[kind].stateField === name);
+}
+
+/** The names `kindNamed` is told in a refusal: each kind's state-file field, `kaas, backups or registries`. */
+function kindNamesText(): string {
+  const fields = kindNames(KINDS).map((kind) => KINDS[kind].stateField);
+  return `${fields.slice(0, -1).join(", ")} or ${fields[fields.length - 1]}`;
+}
 
 const CONTROL_ROUTES: ControlRoute[] = [
   { method: "GET", pattern: "/health", handler: () => ({ status: 200, body: { ok: true } }) },
@@ -178,8 +182,8 @@ const CONTROL_ROUTES: ControlRoute[] = [
     method: "PATCH",
     pattern: "/resources/:kind/:id",
     handler: (emu, params, body) => {
-      const kind = KINDS[params.kind];
-      if (!kind) throw badField("kind", "must be kaas, backups or registries");
+      const kind = kindNamed(params.kind);
+      if (!kind) throw badField("kind", `must be ${kindNamesText()}`);
       return { status: 200, body: emu.patchResource(kind, params.id, objectBody(body)) };
     },
   },

@@ -14,6 +14,7 @@ import {
   type EmulatorConfigInput,
 } from "./config";
 import { FaultInjector, checkFaults, defaultFaults, type FaultConfig } from "./faults";
+import { KINDS } from "./kinds";
 import { RequestLog } from "./requests";
 import { Service } from "./service";
 import { Store } from "./store";
@@ -82,7 +83,7 @@ export function createCore(options: EmulatorOptions): EmulatorCore {
       `invalid emulator options: ${startProblems.map((p) => `${p.fieldName}: ${p.errorMessage}`).join("; ")}`,
     );
   }
-  const store = new Store(options.stateFile);
+  const store = new Store(KINDS, options.stateFile);
   const clock = new EmulatorClock(realNow, store.loadedClockOffsetMs);
   const faults = new FaultInjector(initialFaults(), realNow);
   const svc = new Service(store, clock, initialConfig(), faults, namespace, seed);

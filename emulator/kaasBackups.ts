@@ -1,15 +1,42 @@
 /**
- * Backup handlers (spec §4.2): create and update; the list, get and delete are those every kind shares
- * (`resources.ts`). Backups are addressed under their cluster, which must exist (404 otherwise).
+ * The backup kind (spec §4.2): the stored backup, its handlers (create and update; the list, get and delete are
+ * those every kind shares, `resources.ts`), its rendering and its seeding. Backups are addressed under their
+ * cluster, which must exist (404 otherwise).
  */
-import type { BackupInsert } from "../schemas/kaasBackup";
-import { ApiProblem } from "./problems";
-import { kaasUri, renderBackup } from "./render";
+import type { EndpointName } from "../schemas/endpoints";
+import type { BackupInsert, BackupResponse } from "../schemas/kaasBackup";
+import { iso } from "./clock";
+import { findKaas, kaasUri, type KaasRecord } from "./kaas";
+import type { KindModule, PathRequest } from "./kind";
+import { ApiProblem, validationProblem } from "./problems";
+import { metadataResponse, phase, provisioned, statusResponse, type RenderContext } from "./render";
+import { deleteHandler, getHandler, listHandler } from "./resources";
 import type { EndpointReply, EndpointRequest } from "./routes";
 import { checkBackupInsert, checkLocationOnUpdate } from "./rules";
-import { assertMutable, newRecordBase, rejectIf, type Service } from "./service";
-import type { BackupRecord, BaseRecord, KaasRecord } from "./store";
-import { beginUpdate } from "./transitions";
+import { newRecordBase, rejectIf, type Service } from "./service";
+import type { BaseRecord } from "./store";
+import { beginUpdate, settleLife } from "./transitions";
+import { withWireOverrides } from "./wireOverrides";
+
+// ---- The stored backup ----
+
+/** A backup of one cluster. */
+export interface BackupRecord extends BaseRecord {
+  kind: "backup";
+  kaasId: string;
+  props: { billingPeriod: string | null; type: string | null; retentionDays: number | null };
+}
+
+/**
+ * The backup the request's path names, below its cluster, which must be there too; `Deleted` tombstones (of the
+ * cluster too) only with `allowDeleted`. 404 otherwise.
+ */
+function findBackup(svc: Service, req: PathRequest, allowDeleted: boolean): BackupRecord {
+  findKaas(svc, req.projectId, req.params.kaasId, allowDeleted);
+  const rec = svc.lookup("backup", req.projectId, req.params.id, allowDeleted);
+  if (rec.kaasId !== req.params.kaasId) throw svc.notFound("backup", req.params.id);
+  return rec;
+}
 
 /**
  * The stored backup of `cluster` of a create's body, on the fields every record shares (`newRecordBase`).
@@ -30,13 +57,15 @@ export function newBackupRecord(base: BaseRecord, cluster: KaasRecord, body: Bac
   };
 }
 
+// ---- Handlers ----
+
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
 export function createBackup(
   svc: Service,
   req: EndpointRequest<"createBackup">,
 ): EndpointReply<"createBackup"> {
   const { body } = req;
-  const cluster = svc.kaas(req.projectId, req.params.kaasId);
+  const cluster = findKaas(svc, req.projectId, req.params.kaasId);
   const state = cluster.life.state;
   if (state === "InCreation" || state === "Deleting") {
     throw new ApiProblem("busy", {
@@ -69,9 +98,8 @@ export function updateBackup(
   req: EndpointRequest<"updateBackup">,
 ): EndpointReply<"updateBackup"> {
   const { body } = req;
-  svc.kaas(req.projectId, req.params.kaasId);
-  const rec = svc.backup(req.projectId, req.params.kaasId, req.params.id);
-  assertMutable(rec, "update");
+  const rec = findBackup(svc, req, false);
+  svc.assertMutable(rec, "update");
   rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
   rec.name = body.metadata.name;
   if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
@@ -80,3 +108,105 @@ export function updateBackup(
   svc.commit();
   return { status: 200 };
 }
+
+// ---- Rendering ----
+
+/**
+ * What the emulator renders for a backup: its response type plus the `linkedResources` of the published answer
+ * that the response schema leaves out (the provider never reads them).
+ */
+type BackupRendering = BackupResponse & { properties: { linkedResources: { uri: string }[] } };
+
+/** Renders a backup. */
+export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupResponse {
+  return withWireOverrides(rec, renderBackupAsStored(rec, ctx));
+}
+
+function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupRendering {
+  const cluster = ctx.records.kaas.get(rec.kaasId);
+  const clusterUri = kaasUri(ctx.namespace, rec.projectId, rec.kaasId);
+  const uri = `${clusterUri}/backups/${rec.id}`;
+  const nodes = cluster ? cluster.props.nodePools.reduce((n, p) => n + p.nodeIds.length, 0) : 1;
+  const days = rec.props.retentionDays;
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas-backup", name: "KaaS Backup" }),
+    status: statusResponse(rec, ctx.config.wire.states),
+    properties: {
+      linkedResources: [{ uri: clusterUri }],
+      billingPeriod: rec.props.billingPeriod,
+      type: rec.props.type,
+      retentionDays: days,
+      kaas: { uri: clusterUri, id: rec.kaasId, name: cluster?.name ?? null },
+    },
+    data: {
+      info: {
+        // A deterministic size: 256 MiB of etcd and manifests per node.
+        sizeBytes: provisioned(rec) ? Math.max(1, nodes) * 268_435_456 : null,
+        expiresAt:
+          days !== null && provisioned(rec) ? iso((rec.provisionedAt as number) + days * 86_400_000) : null,
+      },
+      private: { phase: phase(rec) },
+    },
+  };
+}
+
+// ---- The kind ----
+
+/**
+ * The cluster of seeded backups: in the project and not being deleted, else a 400 naming `kaasId` (seeding
+ * checks this before anything is stored).
+ */
+function clusterOfSeededBackups(svc: Service, projectId: string, kaasId: string): KaasRecord {
+  const invalid = (errorMessage: string) =>
+    validationProblem([{ fieldName: "kaasId", errorMessage }], `kaasId: ${errorMessage}`);
+  const cluster = svc.store.records.kaas.get(kaasId);
+  if (!cluster || cluster.projectId !== projectId || cluster.life.state === "Deleted") {
+    throw invalid(`names no cluster of project "${projectId}"`);
+  }
+  if (cluster.life.state === "Deleting") throw invalid(`names a cluster being deleted`);
+  return cluster;
+}
+
+/** The endpoints of backups (`schemas/endpoints.ts`). */
+type BackupEndpoint = Extract<
+  EndpointName,
+  "createBackup" | "listBackups" | "getBackup" | "updateBackup" | "deleteBackup"
+>;
+
+/** The backup kind. */
+export const backupKind: KindModule<BackupRecord, BackupResponse, "backups", BackupEndpoint> = {
+  label: "Backup",
+  stateField: "backups",
+  handlers: {
+    createBackup,
+    listBackups: listHandler("backup"),
+    getBackup: getHandler("backup"),
+    updateBackup,
+    deleteBackup: deleteHandler("backup"),
+  },
+  render: renderBackup,
+  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
+  find: findBackup,
+  listScope: (svc, req) => {
+    const cluster = findKaas(svc, req.projectId, req.params.kaasId);
+    return (rec) => rec.kaasId === cluster.id;
+  },
+  listLoadsEngineVersion: false,
+  deleteMs: (durations) => durations.backupDeleteMs,
+  seeding: {
+    underCluster: true,
+    // A seeded backup lives where its cluster lives.
+    plan: (svc, request) => {
+      const cluster = clusterOfSeededBackups(svc, request.projectId, request.kaasId ?? "");
+      const properties = { billingPeriod: "Hour", type: "Full", retentionDays: 7 };
+      return {
+        location: cluster.location,
+        record: (base) =>
+          newBackupRecord(base, cluster, {
+            metadata: { name: base.name, location: { value: base.location } },
+            properties,
+          }),
+      };
+    },
+  },
+};

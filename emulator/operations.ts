@@ -17,11 +17,11 @@ import {
 } from "./config";
 import type { EmulatorCore } from "./core";
 import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
-import { resizePool } from "./kaas";
+import { renderKaas, resizePool, type KaasRecord } from "./kaas";
+import { byStateField } from "./kind";
+import type { AnyRecord, AnyResponse, Kind, StateFieldByKind } from "./kinds";
 import { ApiProblem, type WireFieldError } from "./problems";
-import { renderKaas, type AnyResponse } from "./render";
-import { notFound } from "./service";
-import type { AnyRecord, KaasRecord, Kind, LifeState } from "./store";
+import type { LifeState } from "./store";
 import { checkWireOverrides } from "./wireOverrides";
 
 /** Out-of-band change of a stored resource (`PATCH /_emulator/resources/{kind}/{id}`). */
@@ -33,7 +33,7 @@ export interface ResourcePatch {
   failureReason?: string | null;
   /** Disables the resource for these reasons (`status.disableStatusInfo`); an empty list enables it again. */
   disabledReasons?: string[];
-  /** JSON merge patch (RFC 7396) applied to the stored properties (see `store.ts` for their shape). */
+  /** JSON merge patch (RFC 7396) applied to the stored properties (see the record type of the kind module for their shape). */
   properties?: Record<string, unknown>;
   /**
    * Values answered in place of the rendered ones, by JSON pointer into the response (`/metadata/id`,
@@ -60,14 +60,15 @@ export interface AttachmentTruth {
   state: "attaching" | "attached" | "detaching";
 }
 
-/** Everything the emulator holds, tombstones included (`GET /_emulator/state`). */
-export interface EmulatorStateSnapshot {
+/**
+ * Everything the emulator holds, tombstones included (`GET /_emulator/state`): the time, the ids handed out of
+ * each kind, and the responses of each kind's records under the kind's state-file field (`kaas`, `backups`,
+ * `registries`).
+ */
+export type EmulatorStateSnapshot = {
   now: string;
   counters: Record<Kind, number>;
-  kaas: AnyResponse[];
-  backups: AnyResponse[];
-  registries: AnyResponse[];
-}
+} & Record<StateFieldByKind[Kind], AnyResponse[]>;
 
 /** A 400 validation problem listing `problems`. */
 function invalid(problems: WireFieldError[]): ApiProblem {
@@ -81,7 +82,7 @@ function invalid(problems: WireFieldError[]): ApiProblem {
 function kaasOr404(core: EmulatorCore, id: string): KaasRecord {
   core.svc.settleAll();
   const rec = core.store.records.kaas.get(id);
-  if (!rec) throw notFound("kaas", id);
+  if (!rec) throw core.svc.notFound("kaas", id);
   return rec;
 }
 
@@ -128,13 +129,10 @@ export function reset(core: EmulatorCore): void {
 export function stateSnapshot(core: EmulatorCore): EmulatorStateSnapshot {
   core.svc.settleAll();
   const render = (r: AnyRecord) => core.svc.render(r);
-  const { kaas, backup, registry } = core.store.records;
   return {
     now: iso(core.clock.now()),
     counters: { ...core.store.counters },
-    kaas: [...kaas.values()].map(render),
-    backups: [...backup.values()].map(render),
-    registries: [...registry.values()].map(render),
+    ...byStateField(core.store.kinds, (kind) => [...core.store.mapOf(kind).values()].map(render)),
   };
 }
 
@@ -205,7 +203,7 @@ export function scaleNodePool(
 export function patchResource(core: EmulatorCore, kind: Kind, id: string, patch: ResourcePatch): AnyResponse {
   core.svc.settleAll();
   const rec = core.store.mapOf(kind).get(id);
-  if (!rec) throw notFound(kind, id);
+  if (!rec) throw core.svc.notFound(kind, id);
   const now = core.clock.now();
   if (patch.name !== undefined) rec.name = patch.name;
   if (patch.tags !== undefined) rec.tags = [...patch.tags];

@@ -1,16 +1,55 @@
 /**
- * Registry handlers (spec §4.3): create, update and admin password reset; the list (with `loadEngineVersion`),
- * get and delete are those every kind shares (`resources.ts`).
+ * The registry kind (spec §4.3): the stored registry, its handlers (create, update and admin password reset; the
+ * list, with `loadEngineVersion`, get and delete are those every kind shares, `resources.ts`), its rendering and
+ * its seeding.
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { Strict, UriRef } from "../schemas/common";
-import { RegistryInsert } from "../schemas/registry";
-import { providerPrefix, renderRegistry } from "./render";
+import type { EndpointName } from "../schemas/endpoints";
+import { RegistryInsert, type RegistryResponse } from "../schemas/registry";
+import { iso } from "./clock";
+import type { KindModule } from "./kind";
+import {
+  billingPeriodResponse,
+  metadataResponse,
+  presetSubnetUri,
+  providerPrefix,
+  provisioned,
+  statusResponse,
+  type RenderContext,
+} from "./render";
+import { deleteHandler, getHandler, listHandler } from "./resources";
 import type { EndpointReply, EndpointRequest } from "./routes";
 import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
-import { assertMutable, newRecordBase, rejectIf, type Service } from "./service";
-import type { BaseRecord, RegistryRecord } from "./store";
-import { beginUpdate } from "./transitions";
+import { newRecordBase, rejectIf, type Service } from "./service";
+import type { BaseRecord } from "./store";
+import { beginUpdate, settleLife } from "./transitions";
+import { withWireOverrides } from "./wireOverrides";
+
+// ---- The stored registry ----
+
+/** A container registry. */
+export interface RegistryRecord extends BaseRecord {
+  kind: "registry";
+  props: {
+    preset: boolean;
+    vpcUri: string | null;
+    subnetUri: string | null;
+    securityGroupUri: string | null;
+    publicIpUri: string | null;
+    blockStorageUri: string | null;
+    billingPeriod: string | null;
+    adminUsername: string;
+    size: string | null;
+  };
+  /** Time of the last admin password reset; null until the first one. */
+  passwordResetAt: number | null;
+}
+
+/** A registry of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
+function findRegistry(svc: Service, projectId: string, id: string, allowDeleted = false): RegistryRecord {
+  return svc.lookup("registry", projectId, id, allowDeleted);
+}
 
 /**
  * The insert body under the reading `registryVpc=accepted`: the published body plus the `vpc{uri}` real
@@ -56,6 +95,8 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["pr
   };
 }
 
+// ---- Handlers ----
+
 /** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
 export function createRegistry(
   svc: Service,
@@ -81,8 +122,8 @@ export function updateRegistry(
   req: EndpointRequest<"updateRegistry">,
 ): EndpointReply<"updateRegistry"> {
   const { body } = req;
-  const rec = svc.registry(req.projectId, req.params.id);
-  assertMutable(rec, "update");
+  const rec = findRegistry(svc, req.projectId, req.params.id);
+  svc.assertMutable(rec, "update");
   rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
   rec.name = body.metadata.name;
   if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
@@ -101,11 +142,112 @@ export function resetAdminPassword(
   svc: Service,
   req: EndpointRequest<"resetAdminPassword">,
 ): EndpointReply<"resetAdminPassword"> {
-  const rec = svc.registry(req.projectId, req.params.id);
-  assertMutable(rec, "action");
+  const rec = findRegistry(svc, req.projectId, req.params.id);
+  svc.assertMutable(rec, "action");
   const now = svc.now();
   rec.passwordResetAt = now;
   beginUpdate(rec, now, svc.config.durations.resetPasswordMs);
   svc.commit();
   return { status: 200 };
 }
+
+// ---- Rendering ----
+
+/**
+ * What the emulator renders for a registry: its response type plus the `linkedResources` of the published
+ * answer that the response schema leaves out (the provider never reads them).
+ */
+type RegistryRendering = RegistryResponse & { properties: { linkedResources: { uri: string }[] } };
+
+/** Renders a registry. */
+export function renderRegistry(rec: RegistryRecord, ctx: RenderContext): RegistryResponse {
+  return withWireOverrides(rec, renderRegistryAsStored(rec, ctx));
+}
+
+function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): RegistryRendering {
+  const p = rec.props;
+  // Known quirk (api-notes "Registry"): the REST path is `registries/{id}` but `metadata.uri` says
+  // `containerRegistries`.
+  const uri = `${providerPrefix(ctx.namespace, rec.projectId)}/containerRegistries/${rec.id}`;
+  const ready = provisioned(rec);
+  const fqdn = `${rec.name.toLowerCase().replace(/[^a-z0-9-]/g, "-")}-${rec.id}.cr.emulator.invalid`;
+  const vpcUri =
+    p.vpcUri ?? (p.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null);
+  const subnetUri = presetSubnetUri(rec, p);
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, {
+      id: "container-registry",
+      name: "Container Registry",
+    }),
+    status: statusResponse(rec, ctx.config.wire.states),
+    properties: {
+      linkedResources: [],
+      preset: p.preset,
+      publicIp: { uri: p.publicIpUri },
+      vpc: { uri: vpcUri },
+      subnet: { uri: subnetUri },
+      securityGroup: { uri: p.securityGroupUri },
+      blockStorage: { uri: p.blockStorageUri },
+      billingPlan: { billingPeriod: billingPeriodResponse(p.billingPeriod) },
+      adminUser: { username: p.adminUsername },
+      size: p.size,
+    },
+    data: {
+      private: {
+        passwordSet: ready,
+        adminPasswordLastSetDate: ready ? iso(rec.passwordResetAt ?? (rec.provisionedAt as number)) : null,
+      },
+      info: {
+        version: ctx.loadEngineVersion && ready ? ctx.config.registryEngineVersion : null,
+        privateBaseUrl: ready ? `https://${rec.id}.internal.cr.emulator.invalid` : null,
+        publicBaseUrl: ready ? `https://${fqdn}` : null,
+        fqdn: ready ? fqdn : null,
+      },
+    },
+  };
+}
+
+// ---- The kind ----
+
+/** The endpoints of registries (`schemas/endpoints.ts`). */
+type RegistryEndpoint = Extract<
+  EndpointName,
+  | "createRegistry"
+  | "listRegistries"
+  | "getRegistry"
+  | "updateRegistry"
+  | "deleteRegistry"
+  | "resetAdminPassword"
+>;
+
+/** The registry kind. */
+export const registryKind: KindModule<RegistryRecord, RegistryResponse, "registries", RegistryEndpoint> = {
+  label: "Registry",
+  stateField: "registries",
+  handlers: {
+    createRegistry,
+    listRegistries: listHandler("registry"),
+    getRegistry: getHandler("registry"),
+    updateRegistry,
+    deleteRegistry: deleteHandler("registry"),
+    resetAdminPassword,
+  },
+  render: renderRegistry,
+  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
+  find: (svc, req, allowDeleted) => findRegistry(svc, req.projectId, req.params.id, allowDeleted),
+  listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
+  listLoadsEngineVersion: true,
+  deleteMs: (durations) => durations.registryDeleteMs,
+  seeding: {
+    underCluster: false,
+    plan: () => {
+      const properties: RegistryInsert["properties"] = {
+        preset: true,
+        adminUser: { username: "registry-admin" },
+        billingPlan: { billingPeriod: "Month" },
+        size: "Small",
+      };
+      return { record: (base) => newRegistryRecord(base, properties) };
+    },
+  },
+};

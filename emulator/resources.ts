@@ -1,70 +1,13 @@
 /**
  * The list, get and delete of every resource kind (spec §4.1-§4.3), written once: the kinds differ only in
- * what the table below says (where a record of a path lives, what a list reads from its query, how long a
- * deletion takes, what else it does); the store map and the renderer come from the kind itself.
+ * what their modules say (`kind.ts`: where a record of a path lives, what a list reads from its query, how long a
+ * deletion takes, what else it does, how a record renders). Kind modules name these handlers in their endpoint
+ * tables, so this module reaches the modules through the store (`Store.kinds`), never by importing the list.
  */
-import type { Durations } from "./config";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "./filter";
-import { kaasDeleteEffects } from "./kaas";
-import { renderRecord, type ResponseByKind } from "./render";
-import { assertMutable, booleanQuery, type ApiRequest, type Reply, type Service } from "./service";
-import type { Kind, RecordByKind } from "./store";
+import type { Kind, ResponseByKind } from "./kinds";
+import { booleanQuery, type ApiRequest, type Reply, type Service } from "./service";
 import { beginDelete } from "./transitions";
-
-/** The parts of a request that name a record: its project and its path parameters. */
-type PathRequest = Pick<ApiRequest, "projectId" | "params">;
-
-/** How the list, get and delete of one kind differ from the other kinds'. */
-interface KindRow<K extends Kind> {
-  /**
-   * The record the request's path names, 404 when there is none in the project (a backup: below its cluster,
-   * which must be there too); `Deleted` tombstones (of the cluster too) only with `allowDeleted`.
-   */
-  find(svc: Service, req: PathRequest, allowDeleted: boolean): RecordByKind[K];
-  /**
-   * Which records a list of the request's path holds (besides `Deleted` ones, never listed): those of the
-   * project, a cluster's backups. Throws the 404 of a missing cluster before anything is listed.
-   */
-  listScope(svc: Service, req: PathRequest): (rec: RecordByKind[K]) => boolean;
-  /** Whether a list reads `loadEngineVersion=true` (spec §2.7: only registry lists fill `data.info.version`). */
-  listLoadsEngineVersion: boolean;
-  /** How long a deletion reads `Deleting`. */
-  deleteMs(durations: Durations): number;
-  /**
-   * What a delete does besides `Deleting`, from its query, which is read before the lookup (a bad flag answers
-   * 400 even for a missing object).
-   */
-  deleteEffects?(query: URLSearchParams): (svc: Service, rec: RecordByKind[K], now: number) => void;
-}
-
-/** Every kind's row: a kind without one does not compile. */
-const KINDS: { readonly [K in Kind]: KindRow<K> } = {
-  kaas: {
-    find: (svc, req, allowDeleted) => svc.kaas(req.projectId, req.params.id, allowDeleted),
-    listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
-    listLoadsEngineVersion: false,
-    deleteMs: (durations) => durations.kaasDeleteMs,
-    deleteEffects: kaasDeleteEffects,
-  },
-  backup: {
-    find: (svc, req, allowDeleted) => {
-      svc.kaas(req.projectId, req.params.kaasId, allowDeleted);
-      return svc.backup(req.projectId, req.params.kaasId, req.params.id, allowDeleted);
-    },
-    listScope: (svc, req) => {
-      const cluster = svc.kaas(req.projectId, req.params.kaasId);
-      return (rec) => rec.kaasId === cluster.id;
-    },
-    listLoadsEngineVersion: false,
-    deleteMs: (durations) => durations.backupDeleteMs,
-  },
-  registry: {
-    find: (svc, req, allowDeleted) => svc.registry(req.projectId, req.params.id, allowDeleted),
-    listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
-    listLoadsEngineVersion: true,
-    deleteMs: (durations) => durations.registryDeleteMs,
-  },
-};
 
 /**
  * The list of `kind` (`GET P/kaas`, `GET P/kaas/{kaasId}/backups`, `GET P/registries`): filtered, sorted,
@@ -73,14 +16,14 @@ const KINDS: { readonly [K in Kind]: KindRow<K> } = {
 export function listHandler<K extends Kind>(
   kind: K,
 ): (svc: Service, req: ApiRequest<undefined>) => Reply<ListEnvelopeBody<Partial<ResponseByKind[K]>>> {
-  const row: KindRow<K> = KINDS[kind];
   return (svc, req) => {
+    const row = svc.store.kinds[kind];
     const params = parseListParams(req.query, svc.config.wire.filters);
     const inScope = row.listScope(svc, req);
     const ctx = svc.renderContext(row.listLoadsEngineVersion && booleanQuery(req.query, "loadEngineVersion"));
     const items = [...svc.store.records[kind].values()]
       .filter((rec) => inScope(rec) && rec.life.state !== "Deleted")
-      .map((rec) => renderRecord(kind, rec, ctx));
+      .map((rec) => row.render(rec, ctx));
     return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
   };
 }
@@ -93,11 +36,11 @@ export function listHandler<K extends Kind>(
 export function getHandler<K extends Kind>(
   kind: K,
 ): (svc: Service, req: ApiRequest<undefined>) => Reply<ResponseByKind[K]> {
-  const row: KindRow<K> = KINDS[kind];
   return (svc, req) => {
+    const row = svc.store.kinds[kind];
     const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
     const rec = row.find(svc, req, !ignoreDeleted);
-    return { status: 200, body: renderRecord(kind, rec, svc.renderContext()) };
+    return { status: 200, body: row.render(rec, svc.renderContext()) };
   };
 }
 
@@ -109,12 +52,12 @@ export function getHandler<K extends Kind>(
 export function deleteHandler<K extends Kind>(
   kind: K,
 ): (svc: Service, req: ApiRequest<undefined>) => Reply<undefined> {
-  const row: KindRow<K> = KINDS[kind];
   return (svc, req) => {
+    const row = svc.store.kinds[kind];
     const effects = row.deleteEffects?.(req.query);
     const rec = row.find(svc, req, false);
     if (rec.life.state === "Deleting") return { status: 202 };
-    assertMutable(rec, "delete");
+    svc.assertMutable(rec, "delete");
     const now = svc.now();
     beginDelete(rec, now, row.deleteMs(svc.config.durations));
     effects?.(svc, rec, now);

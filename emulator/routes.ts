@@ -19,18 +19,17 @@ import type { KubeconfigDownload } from "../schemas/kaas";
 import { RegistryInsert } from "../schemas/registry";
 import { validateSchema } from "../schemas/validate";
 import type { WireReadings } from "./config";
-import * as kaas from "./kaas";
-import * as backups from "./kaasBackups";
+import { kindNames, type EndpointHandlers } from "./kind";
+import { KINDS, type HandledEndpoint } from "./kinds";
 import { schemaFieldErrors, validationProblem } from "./problems";
-import * as registries from "./registries";
-import { deleteHandler, getHandler, listHandler } from "./resources";
+import { RegistryInsertWithVpc } from "./registries";
 import type { ApiRequest, Reply, Service } from "./service";
 
 type Endpoints = typeof ENDPOINTS;
 
 /** Request bodies that a wire reading widens beyond the endpoint table's (`BODY_SCHEMA_READINGS`). */
 interface WidenedBodies {
-  createRegistry: registries.RegistryInsertWithVpc;
+  createRegistry: RegistryInsertWithVpc;
 }
 
 /** The body the handler of endpoint N receives: the table's (`BodyOf`), or the wider one of a wire reading. */
@@ -69,32 +68,18 @@ export interface Route {
 }
 
 /**
- * The handler of every endpoint of the table (`schemas/endpoints.ts`), by name: an endpoint without a handler,
- * a handler of no endpoint, or one whose body or answer is not its endpoint's, does not compile.
+ * The handler of endpoint `name`: the one of the kind whose endpoint it is (`KindModule.handlers`). Every endpoint
+ * of the table (`schemas/endpoints.ts`) must be some kind's: `serve` does not compile otherwise, and a handler
+ * whose body or answer is not its endpoint's does not compile in its kind module.
  */
-const HANDLERS: { readonly [N in EndpointName]: ApiHandler<N> } = {
-  createKaas: kaas.createKaas,
-  listKaas: listHandler("kaas"),
-  getKaas: getHandler("kaas"),
-  updateKaas: kaas.updateKaas,
-  deleteKaas: deleteHandler("kaas"),
-  downloadKubeconfig: kaas.downloadKubeconfig,
-  detachVolumeFromCluster: kaas.detachVolumeFromCluster,
-  updateNodePool: kaas.updateNodePool,
-  attachVolume: kaas.attachVolume,
-  detachVolumeFromNode: kaas.detachVolumeFromNode,
-  createBackup: backups.createBackup,
-  listBackups: listHandler("backup"),
-  getBackup: getHandler("backup"),
-  updateBackup: backups.updateBackup,
-  deleteBackup: deleteHandler("backup"),
-  createRegistry: registries.createRegistry,
-  listRegistries: listHandler("registry"),
-  getRegistry: getHandler("registry"),
-  updateRegistry: registries.updateRegistry,
-  deleteRegistry: deleteHandler("registry"),
-  resetAdminPassword: registries.resetAdminPassword,
-};
+function handlerOf<N extends HandledEndpoint>(name: N): ApiHandler<N> {
+  for (const kind of kindNames(KINDS)) {
+    const handlers: EndpointHandlers = KINDS[kind].handlers;
+    const handler = handlers[name];
+    if (handler) return handler;
+  }
+  throw new Error(`no kind handles the endpoint ${name}`);
+}
 
 /** A schema whose `Static` type is `B`. */
 type SchemaOf<B> = TSchema & { static: B };
@@ -108,8 +93,7 @@ type SchemaOf<B> = TSchema & { static: B };
 const BODY_SCHEMA_READINGS: {
   readonly [N in EndpointName]?: (wire: WireReadings) => SchemaOf<RequestBodyOf<N>>;
 } = {
-  createRegistry: (wire) =>
-    wire.registryVpc === "accepted" ? registries.RegistryInsertWithVpc : RegistryInsert,
+  createRegistry: (wire) => (wire.registryVpc === "accepted" ? RegistryInsertWithVpc : RegistryInsert),
 };
 
 /**
@@ -150,7 +134,7 @@ function serve<N extends EndpointName>(name: N, svc: Service, req: ApiRequest): 
   // An endpoint that takes no body ignores one sent anyway; its handler is given none.
   const body = schema === undefined ? undefined : req.body;
   assertRequestBody(schema, body);
-  const handler: ApiHandler<N> = HANDLERS[name];
+  const handler: ApiHandler<N> = handlerOf(name);
   return handler(svc, { ...req, body });
 }
 

@@ -11,7 +11,7 @@ import { cidrWithin, PRIVATE_RANGES as PRIVATE_RANGE_TEXTS } from "../provider/c
 import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
 import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "./config";
 import type { WireFieldError } from "./problems";
-import type { KaasRecord } from "./store";
+import type { KaasRecord } from "./kaas";
 
 // ---- IPv4 and CIDR ----
 //

@@ -2,17 +2,14 @@
  * Seeding: fills a project with many settled objects of one kind at once (`POST /_emulator/seed`,
  * `emulator.seed`), for tests that count requests in a crowded project. Creating 400 clusters through the API
  * would cost 400 requests and a wait for each to settle; seeded objects are stored directly, `Active` from
- * the start, through the same record builders as the create handlers, with ids from the same counters.
+ * the start, through the same record builders as the create handlers, with ids from the same counters. What
+ * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
-import type { KaasInsert } from "../schemas/kaas";
-import type { RegistryInsert } from "../schemas/registry";
-import { newBackupRecord } from "./kaasBackups";
 import type { EmulatorCore } from "./core";
-import { newKaasRecord } from "./kaas";
+import { kindNames } from "./kind";
+import { KINDS, type Kind } from "./kinds";
 import { ApiProblem, type WireFieldError } from "./problems";
-import { newRegistryRecord } from "./registries";
 import { newRecordBase } from "./service";
-import type { AnyRecord, BaseRecord, KaasRecord, Kind } from "./store";
 
 /** Largest `count` of one seeding. */
 export const MAX_SEED_COUNT = 5000;
@@ -45,30 +42,42 @@ export interface SeedResult {
   ids: string[];
 }
 
-const SEED_FIELDS: readonly (keyof SeedRequest)[] = ["projectId", "kind", "count", "namePrefix", "kaasId"];
-const SEED_KINDS: readonly Kind[] = ["kaas", "registry", "backup"];
+const SEED_FIELDS: ReadonlySet<string> = new Set(["projectId", "kind", "count", "namePrefix", "kaasId"]);
+
+/** Whether `name` names a kind. */
+function isKind(name: unknown): name is Kind {
+  return typeof name === "string" && Object.hasOwn(KINDS, name);
+}
+
+/** The kinds of seedings that name a cluster (`kaasId`). */
+const KINDS_UNDER_CLUSTER = kindNames(KINDS).filter((kind) => KINDS[kind].seeding.underCluster);
+
+/** The kinds a seeding names: those a project holds directly first, then those under a cluster. */
+const SEED_KINDS: readonly Kind[] = [
+  ...kindNames(KINDS).filter((kind) => !KINDS[kind].seeding.underCluster),
+  ...KINDS_UNDER_CLUSTER,
+];
 
 /** The problems of a seed request body, all at once (empty when valid). */
 export function checkSeedRequest(body: Record<string, unknown>): WireFieldError[] {
   const problems: WireFieldError[] = [];
   const problem = (fieldName: string, errorMessage: string) => problems.push({ fieldName, errorMessage });
   for (const key of Object.keys(body)) {
-    if (!(SEED_FIELDS as string[]).includes(key))
-      problem(key, `is not a seed field (known: ${SEED_FIELDS.join(", ")})`);
+    if (!SEED_FIELDS.has(key)) problem(key, `is not a seed field (known: ${[...SEED_FIELDS].join(", ")})`);
   }
   const { projectId, kind, count, namePrefix, kaasId } = body;
   if (typeof projectId !== "string" || projectId === "") problem("projectId", "must be a non-empty string");
-  if (!SEED_KINDS.includes(kind as Kind)) problem("kind", `must be one of ${SEED_KINDS.join(", ")}`);
+  if (!isKind(kind)) problem("kind", `must be one of ${SEED_KINDS.join(", ")}`);
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEED_COUNT) {
     problem("count", `must be an integer from 1 to ${MAX_SEED_COUNT}`);
   }
   if (namePrefix !== undefined && (typeof namePrefix !== "string" || namePrefix === "")) {
     problem("namePrefix", "must be a non-empty string");
   }
-  if (kind === "backup") {
-    if (typeof kaasId !== "string" || kaasId === "") problem("kaasId", "is required for kind backup");
+  if (isKind(kind) && KINDS[kind].seeding.underCluster) {
+    if (typeof kaasId !== "string" || kaasId === "") problem("kaasId", `is required for kind ${kind}`);
   } else if (kaasId !== undefined) {
-    problem("kaasId", "is only for kind backup");
+    problem("kaasId", `is only for kind ${KINDS_UNDER_CLUSTER.join(" or ")}`);
   }
   return problems;
 }
@@ -80,82 +89,39 @@ function invalid(problems: WireFieldError[]): ApiProblem {
   });
 }
 
-/** The cluster of seeded backups: in the project and not being deleted, else a 400 naming `kaasId`. */
-function clusterOfBackups(core: EmulatorCore, projectId: string, kaasId: string): KaasRecord {
-  const cluster = core.store.records.kaas.get(kaasId);
-  if (!cluster || cluster.projectId !== projectId || cluster.life.state === "Deleted") {
-    throw invalid([{ fieldName: "kaasId", errorMessage: `names no cluster of project "${projectId}"` }]);
-  }
-  if (cluster.life.state === "Deleting") {
-    throw invalid([{ fieldName: "kaasId", errorMessage: `names a cluster being deleted` }]);
-  }
-  return cluster;
-}
-
-/**
- * The record of one seeded object: what a create of a small valid body stores, settled `Active` at once.
- * Clusters get the recommended Kubernetes version of the configuration (the first one without a
- * recommendation) and one pool of one `K2A4` node; the create rules are not applied, seeding is not a create.
- */
-function seededRecord(
-  core: EmulatorCore,
-  request: SeedRequest,
-  name: string,
-  cluster: KaasRecord | undefined,
-): AnyRecord {
-  const svc = core.svc;
-  const metadata = { name, location: { value: cluster?.location ?? SEED_LOCATION } };
-  const base: BaseRecord = newRecordBase(svc, request, request.kind, metadata, 0);
-  base.life = { state: "Active", since: base.createdAt, until: null, next: null, failureReason: null };
-  base.provisionedAt = base.createdAt;
-  if (request.kind === "backup") {
-    return newBackupRecord(base, cluster as KaasRecord, {
-      metadata,
-      properties: { billingPeriod: "Hour", type: "Full", retentionDays: 7 },
-    });
-  }
-  if (request.kind === "registry") {
-    const properties: RegistryInsert["properties"] = {
-      preset: true,
-      adminUser: { username: "registry-admin" },
-      billingPlan: { billingPeriod: "Month" },
-      size: "Small",
-    };
-    return newRegistryRecord(base, properties);
-  }
-  const versions = svc.config.kubernetesVersions;
-  const version = (versions.find((v) => v.recommended) ?? versions[0]).value;
-  const properties: KaasInsert["properties"] = {
-    preset: true,
-    nodeCidr: { address: "10.0.0.0/16", name: "nodes" },
-    kubernetesVersion: { value: version },
-    nodePools: [{ name: "pool-1", nodes: 1, instance: "K2A4", dataCenter: "ITBG-1" }],
-  };
-  return newKaasRecord(base, properties);
-}
-
 /**
  * Stores `count` settled (`Active`) objects of `kind` in `projectId`, named `<namePrefix>-0001`... without
  * tags, and writes the state file once. Throws a 400 validation problem naming each bad field.
  */
 export function seedResources(core: EmulatorCore, input: SeedRequest): SeedResult {
-  const body = (typeof input === "object" && input !== null ? input : {}) as unknown as Record<
-    string,
-    unknown
-  >;
-  const problems = checkSeedRequest(body);
+  // The control API passes on whatever JSON object it was sent, so every field is checked before use.
+  const problems = checkSeedRequest(typeof input === "object" && input !== null ? { ...input } : {});
   if (problems.length > 0) throw invalid(problems);
   core.svc.settleAll();
-  const cluster =
-    input.kind === "backup" ? clusterOfBackups(core, input.projectId, input.kaasId as string) : undefined;
-  const prefix = input.namePrefix ?? "seed";
-  const map = core.store.mapOf(input.kind);
+  const ids = seedKind(core, input.kind, input);
+  core.persist();
+  return { projectId: input.projectId, kind: input.kind, ids };
+}
+
+/**
+ * Stores the records of a valid seeding of `kind`, each what a create of a small valid body stores (the kind's
+ * `seeding.plan`), settled `Active` at once; returns their ids.
+ */
+function seedKind<K extends Kind>(core: EmulatorCore, kind: K, request: SeedRequest): string[] {
+  const svc = core.svc;
+  const plan = svc.store.kinds[kind].seeding.plan(svc, request);
+  const location = { value: plan.location ?? SEED_LOCATION };
+  const prefix = request.namePrefix ?? "seed";
+  const map = core.store.mapOf(kind);
   const ids: string[] = [];
-  for (let n = 1; n <= input.count; n++) {
-    const rec = seededRecord(core, input, `${prefix}-${String(n).padStart(4, "0")}`, cluster);
+  for (let n = 1; n <= request.count; n++) {
+    const metadata = { name: `${prefix}-${String(n).padStart(4, "0")}`, location };
+    const base = newRecordBase(svc, request, kind, metadata, 0);
+    base.life = { state: "Active", since: base.createdAt, until: null, next: null, failureReason: null };
+    base.provisionedAt = base.createdAt;
+    const rec = plan.record(base);
     map.set(rec.id, rec);
     ids.push(rec.id);
   }
-  core.persist();
-  return { projectId: input.projectId, kind: input.kind, ids };
+  return ids;
 }

@@ -6,20 +6,12 @@
 import type { EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
 import type { FaultInjector } from "./faults";
+import { kindNames } from "./kind";
+import type { AnyRecord, AnyResponse, Kind, RecordByKind } from "./kinds";
 import { ApiProblem, validationProblem, type WireFieldError } from "./problems";
-import { renderRecord, type AnyResponse, type RenderContext } from "./render";
-import {
-  TRANSITIONAL,
-  type AnyRecord,
-  type BackupRecord,
-  type BaseRecord,
-  type KaasRecord,
-  type Kind,
-  type RecordByKind,
-  type RegistryRecord,
-  type Store,
-} from "./store";
-import { creationLife, settleKaas, settleLife } from "./transitions";
+import type { RenderContext } from "./render";
+import { TRANSITIONAL, type BaseRecord, type Store } from "./store";
+import { creationLife } from "./transitions";
 
 /** An HTTP answer of a handler: status, optional JSON body (of type `B`) and headers. */
 export interface Reply<B = unknown> {
@@ -39,12 +31,6 @@ export interface ApiRequest<B = unknown> {
   /** Absolute URL of the same list with another page (list envelope links). */
   pageUrl: (offset: number, limit: number) => string;
 }
-
-const KIND_LABEL: Record<AnyRecord["kind"], string> = {
-  kaas: "KaaS",
-  backup: "Backup",
-  registry: "Registry",
-};
 
 /** Operations that can be refused on a resource's state. */
 export type Mutation = "update" | "delete" | "action";
@@ -66,26 +52,22 @@ export class Service {
   }
 
   /**
-   * Applies every transition whose time has come and purges resources whose tombstone period is over. A
-   * purged cluster takes its backups with it.
+   * Applies every transition whose time has come and purges resources whose tombstone period is over, with
+   * what goes with them (a purged cluster takes its backups), kind after kind in the list's order.
    */
   settleAll(): void {
     const now = this.now();
-    const durations = this.config.durations;
-    const { kaas, backup, registry } = this.store.records;
-    for (const rec of [...kaas.values()]) {
-      if (settleKaas(rec, now, durations) === "Gone") {
-        kaas.delete(rec.id);
-        for (const child of [...backup.values()]) {
-          if (child.kaasId === rec.id) backup.delete(child.id);
-        }
+    for (const kind of kindNames(this.store.kinds)) this.settleKind(kind, now);
+  }
+
+  private settleKind<K extends Kind>(kind: K, now: number): void {
+    const module = this.store.kinds[kind];
+    const records = this.store.records[kind];
+    for (const rec of [...records.values()]) {
+      if (module.settle(rec, now, this.config.durations) === "Gone") {
+        records.delete(rec.id);
+        module.purge?.(this.store, rec);
       }
-    }
-    for (const rec of [...backup.values()]) {
-      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") backup.delete(rec.id);
-    }
-    for (const rec of [...registry.values()]) {
-      if (settleLife(rec, now, durations.tombstoneMs) === "Gone") registry.delete(rec.id);
     }
   }
 
@@ -100,70 +82,57 @@ export class Service {
       namespace: this.namespace,
       now: this.now(),
       config: this.config,
-      findKaas: (id) => this.store.records.kaas.get(id),
+      records: this.store.records,
       loadEngineVersion,
     };
   }
 
-  /** Renders any record. */
-  render(rec: AnyRecord, loadEngineVersion = false): AnyResponse {
-    return renderRecord(rec.kind, rec, this.renderContext(loadEngineVersion));
+  /** The response of a record of kind `kind`. */
+  renderAs<K extends Kind>(kind: K, rec: RecordByKind[K], ctx: RenderContext = this.renderContext()) {
+    return this.store.kinds[kind].render(rec, ctx);
   }
 
-  private lookup<K extends Kind>(
-    kind: K,
-    projectId: string,
-    id: string,
-    allowDeleted: boolean,
-  ): RecordByKind[K] {
+  /** Renders any record. */
+  render(rec: AnyRecord): AnyResponse {
+    return this.renderAs(rec.kind, rec);
+  }
+
+  /**
+   * The record `id` of `kind` in the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise.
+   */
+  lookup<K extends Kind>(kind: K, projectId: string, id: string, allowDeleted: boolean): RecordByKind[K] {
     const rec = this.store.records[kind].get(id);
     if (!rec || rec.projectId !== projectId || (!allowDeleted && rec.life.state === "Deleted")) {
-      throw notFound(kind, id);
+      throw this.notFound(kind, id);
     }
     return rec;
   }
 
-  /** A cluster of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
-  kaas(projectId: string, id: string, allowDeleted = false): KaasRecord {
-    return this.lookup("kaas", projectId, id, allowDeleted);
+  /** The 404 problem of a missing resource. */
+  notFound(kind: Kind, id: string): ApiProblem {
+    return new ApiProblem("notFound", { detail: `${this.store.kinds[kind].label} "${id}" was not found.` });
   }
 
-  /** A backup of a cluster of the project. 404 otherwise. */
-  backup(projectId: string, kaasId: string, id: string, allowDeleted = false): BackupRecord {
-    const rec = this.lookup("backup", projectId, id, allowDeleted);
-    if (rec.kaasId !== kaasId) throw notFound("backup", id);
-    return rec;
-  }
-
-  /** A registry of the project. 404 otherwise. */
-  registry(projectId: string, id: string, allowDeleted = false): RegistryRecord {
-    return this.lookup("registry", projectId, id, allowDeleted);
-  }
-}
-
-/** The 404 problem of a missing resource. */
-export function notFound(kind: AnyRecord["kind"], id: string): ApiProblem {
-  return new ApiProblem("notFound", { detail: `${KIND_LABEL[kind]} "${id}" was not found.` });
-}
-
-/**
- * Refuses a mutation on a resource in a transitional state with a 400 that has no field errors: the client
- * treats it as transient and retries (api-notes "Conventions on the wire"). A `Failed` resource accepts only
- * deletion.
- */
-export function assertMutable(rec: AnyRecord, mutation: Mutation): void {
-  const state = rec.life.state;
-  if (TRANSITIONAL.has(state)) {
-    throw new ApiProblem("busy", {
-      title: `Resource is busy: ${state}`,
-      detail: `${KIND_LABEL[rec.kind]} "${rec.id}" is ${state}; retry once the operation in progress completes.`,
-    });
-  }
-  if (state === "Failed" && mutation !== "delete") {
-    throw new ApiProblem("notOperational", {
-      title: "Resource is not operational: Failed",
-      detail: `${KIND_LABEL[rec.kind]} "${rec.id}" is Failed; it can only be deleted.`,
-    });
+  /**
+   * Refuses a mutation on a resource in a transitional state with a 400 that has no field errors: the client
+   * treats it as transient and retries (api-notes "Conventions on the wire"). A `Failed` resource accepts only
+   * deletion.
+   */
+  assertMutable(rec: AnyRecord, mutation: Mutation): void {
+    const state = rec.life.state;
+    const label = this.store.kinds[rec.kind].label;
+    if (TRANSITIONAL.has(state)) {
+      throw new ApiProblem("busy", {
+        title: `Resource is busy: ${state}`,
+        detail: `${label} "${rec.id}" is ${state}; retry once the operation in progress completes.`,
+      });
+    }
+    if (state === "Failed" && mutation !== "delete") {
+      throw new ApiProblem("notOperational", {
+        title: "Resource is not operational: Failed",
+        detail: `${label} "${rec.id}" is Failed; it can only be deleted.`,
+      });
+    }
   }
 }
 
@@ -192,7 +161,7 @@ export function booleanQuery(query: URLSearchParams, name: string, fallback = fa
 export function newRecordBase(
   svc: Service,
   req: Pick<ApiRequest, "projectId">,
-  kind: "kaas" | "registry" | "backup",
+  kind: Kind,
   metadata: { name: string; location?: { value: string }; tags?: string[] | null },
   createMs: number,
 ): BaseRecord {

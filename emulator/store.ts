@@ -8,6 +8,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { byKind, byStateField, kindNames } from "./kind";
+import type { AnyRecord, Kind, KindTable, RecordByKind, StateFieldByKind } from "./kinds";
 
 /** Lifecycle states the emulator produces (api-notes: the seen values it models). */
 export type LifeState = "InCreation" | "Updating" | "Deleting" | "Active" | "Failed" | "Deleted";
@@ -53,153 +55,58 @@ export interface BaseRecord {
   wireOverrides?: Record<string, unknown>;
 }
 
-/** A node pool as stored. `nodeIds.length` is the node count. */
-export interface PoolRecord {
-  name: string;
-  instance: string;
-  dataCenter: string;
-  autoscaling: boolean;
-  minCount: number | null;
-  maxCount: number | null;
-  createdAt: number;
-  nodeIds: string[];
+/** What the state file holds besides the records. */
+interface StateHeader {
+  format: "pulumi-vendor-container-emulator/1";
+  clockOffsetMs: number;
+  counters: Record<Kind, number>;
 }
 
-/**
- * A volume attachment. It is visible in `attachedVolumes` from `visibleFrom` until `visibleUntil`; it counts
- * as attached (for the rules) while `visibleUntil` is null. `nodeId` becomes null when its node is removed.
- */
-export interface AttachmentRecord {
-  uri: string;
-  nodePoolName: string | null;
-  nodeId: string | null;
-  sizeGb: number;
-  visibleFrom: number;
-  visibleUntil: number | null;
-}
-
-/** Stored properties of a cluster. */
-export interface KaasProps {
-  preset: boolean;
-  vpcUri: string | null;
-  subnetUri: string | null;
-  nodeCidr: { address: string; name: string };
-  podCidr: string | null;
-  securityGroupName: string | null;
-  /** The live version. */
-  kubernetesVersion: string;
-  /** A scheduled upgrade (spec §2.3 `upgradeDate`). */
-  upgradeTo: { value: string; scheduledAt: number } | null;
-  nodePools: PoolRecord[];
-  /** Last node number used per pool name, so node ids are never reused. */
-  nodeSeq: Record<string, number>;
-  ha: boolean;
-  maxCumulativeVolumeSize: number | null;
-  /** Billing period as sent (`Hour`, `Month`, `Year`). */
-  billingPeriod: string | null;
-  clientId: string | null;
-  autoscalerProfile: unknown;
-  authorizedIpRanges: string[] | null;
-  enablePrivateCluster: boolean;
-  attachments: AttachmentRecord[];
-}
-
-/** A cluster. */
-export interface KaasRecord extends BaseRecord {
-  kind: "kaas";
-  props: KaasProps;
-  /** The `deleteOnCascade` flag of the DELETE that removed it, for inspection. */
-  deleteOnCascade: boolean | null;
-}
-
-/** A backup of one cluster. */
-export interface BackupRecord extends BaseRecord {
-  kind: "backup";
-  kaasId: string;
-  props: { billingPeriod: string | null; type: string | null; retentionDays: number | null };
-}
-
-/** A container registry. */
-export interface RegistryRecord extends BaseRecord {
-  kind: "registry";
-  props: {
-    preset: boolean;
-    vpcUri: string | null;
-    subnetUri: string | null;
-    securityGroupUri: string | null;
-    publicIpUri: string | null;
-    blockStorageUri: string | null;
-    billingPeriod: string | null;
-    adminUsername: string;
-    size: string | null;
-  };
-  /** Time of the last admin password reset; null until the first one. */
-  passwordResetAt: number | null;
-}
-
-/**
- * The record of each kind, by kind name (as used in ids and in the control API): the store's maps, the
- * renderers and the handlers' tables are keyed by it, so a kind missing from one of them does not compile.
- */
-export interface RecordByKind {
-  kaas: KaasRecord;
-  backup: BackupRecord;
-  registry: RegistryRecord;
-}
-
-/** Kind names, as used in ids and in the control API. */
-export type Kind = keyof RecordByKind;
-
-/** Any stored resource. */
-export type AnyRecord = RecordByKind[Kind];
+/** The persisted document: the records of each kind under its state-file field (`KindModule.stateField`). */
+export type StateDocument = StateHeader & { [K in Kind as StateFieldByKind[K]]: RecordByKind[K][] };
 
 /** The records of each kind, by id. */
 type RecordMaps = { readonly [K in Kind]: Map<string, RecordByKind[K]> };
 
-/**
- * The field of the state file that holds each kind's records. The file format is public (a state file written
- * by an earlier version is read as it is), so these names stay.
- */
-interface StateFileFields {
-  kaas: "kaas";
-  backup: "backups";
-  registry: "registries";
-}
-
-/** The persisted document: the records of each kind under its `StateFileFields` name. */
-export type StateDocument = {
-  format: "pulumi-vendor-container-emulator/1";
-  clockOffsetMs: number;
-  counters: Record<Kind, number>;
-} & { [K in Kind as StateFileFields[K]]: RecordByKind[K][] };
-
-/** `records` by id; none when the state file has no such field. */
-function byId<R extends { id: string }>(records: readonly R[] | undefined): Map<string, R> {
-  return new Map((records ?? []).map((r) => [r.id, r]));
+/** A fresh count of the ids handed out for each kind of `kinds`: none yet. */
+function zeroCounters(kinds: KindTable): Record<Kind, number> {
+  return byKind<Record<Kind, number>>(kinds, () => 0);
 }
 
 /** Holds every record, hands out deterministic ids and persists to the optional state file. */
 export class Store {
   /** The records of each kind, by id, in creation order. */
   readonly records: RecordMaps;
-  counters: Record<Kind, number> = { kaas: 0, backup: 0, registry: 0 };
+  counters: Record<Kind, number>;
   /** The clock offset read from the state file (applied by the app at start). */
   loadedClockOffsetMs = 0;
 
-  /** @param file JSON state file: read now if it exists, written by `persist`. */
-  constructor(readonly file?: string) {
+  /**
+   * @param kinds The kinds whose records the store holds (`kinds.ts`).
+   * @param file JSON state file: read now if it exists, written by `persist`.
+   */
+  constructor(
+    readonly kinds: KindTable,
+    readonly file?: string,
+  ) {
+    this.counters = zeroCounters(kinds);
+    this.records = byKind<RecordMaps>(kinds, () => new Map());
     const doc = file && fs.existsSync(file) ? this.load(file) : undefined;
-    this.records = {
-      kaas: byId(doc?.kaas),
-      backup: byId(doc?.backups),
-      registry: byId(doc?.registries),
-    };
+    if (doc) for (const kind of kindNames(kinds)) this.fill(kind, doc);
   }
 
-  private load(file: string): Partial<StateDocument> {
+  /** Adds the records of `kind` that `doc` holds under the kind's field, if any. */
+  private fill<K extends Kind>(kind: K, doc: StateDocument): void {
+    // The file holds under each kind's field the records `toDocument` wrote, whatever the field's name.
+    const records = doc[this.kinds[kind].stateField] as RecordByKind[K][] | undefined;
+    const map = this.mapOf(kind);
+    for (const rec of records ?? []) map.set(rec.id, rec);
+  }
+
+  private load(file: string): StateDocument {
     let doc: StateDocument;
     try {
-      doc = JSON.parse(fs.readFileSync(file, "utf8")) as StateDocument;
+      doc = JSON.parse(fs.readFileSync(file, "utf8"));
     } catch (error) {
       throw new Error(`cannot read emulator state file ${file}: ${(error as Error).message}`);
     }
@@ -225,19 +132,17 @@ export class Store {
   /** Removes every record and restarts the counters. */
   clear(): void {
     for (const map of Object.values(this.records)) map.clear();
-    this.counters = { kaas: 0, backup: 0, registry: 0 };
+    this.counters = zeroCounters(this.kinds);
   }
 
-  /** The document written to the state file. */
-  toDocument(clockOffsetMs: number): StateDocument {
-    return {
+  /** The document written to the state file: its header, then each kind's records under its field. */
+  toDocument(clockOffsetMs: number): StateHeader & Record<StateFieldByKind[Kind], AnyRecord[]> {
+    const header: StateHeader = {
       format: "pulumi-vendor-container-emulator/1",
       clockOffsetMs,
       counters: { ...this.counters },
-      kaas: [...this.records.kaas.values()],
-      backups: [...this.records.backup.values()],
-      registries: [...this.records.registry.values()],
     };
+    return { ...header, ...byStateField(this.kinds, (kind) => [...this.records[kind].values()]) };
   }
 
   /** Writes the state file, if any: temporary file then rename, so a crash never leaves half a file. */

@@ -4,8 +4,7 @@
  * `Deleting`, then `Deleted` for a tombstone period, then the resource is gone (404). The real service has no
  * operation endpoint; completion is observed by polling GET (api-notes "Conventions on the wire").
  */
-import type { Durations } from "./config";
-import type { BaseRecord, KaasRecord, LifeState, Lifecycle } from "./store";
+import type { BaseRecord, LifeState, Lifecycle } from "./store";
 import type { ProvisioningOutcome } from "./faults";
 
 /**
@@ -30,35 +29,6 @@ export function settleLife(rec: BaseRecord, now: number, tombstoneMs: number): L
     }
   }
   return life.state;
-}
-
-/**
- * Settles a cluster: its lifecycle, a scheduled Kubernetes upgrade whose date has passed (spec §2.3: "With
- * `upgradeDate`, the upgrade is scheduled for that date") and volume detachments that have completed.
- */
-export function settleKaas(rec: KaasRecord, now: number, durations: Durations): LifeState | "Gone" {
-  const state = settleLife(rec, now, durations.tombstoneMs);
-  if (state === "Gone") return state;
-  const upgrade = rec.props.upgradeTo;
-  if (upgrade && now >= upgrade.scheduledAt && state !== "Deleting" && state !== "Deleted") {
-    rec.props.kubernetesVersion = upgrade.value;
-    rec.props.upgradeTo = null;
-    // The upgrade job runs like an update: the cluster reads Updating for the update duration.
-    const end = upgrade.scheduledAt + durations.kaasUpdateMs;
-    if (state === "Active" && now < end) {
-      rec.life = {
-        state: "Updating",
-        since: upgrade.scheduledAt,
-        until: end,
-        next: "Active",
-        failureReason: null,
-      };
-    }
-  }
-  rec.props.attachments = rec.props.attachments.filter(
-    (a) => a.visibleUntil === null || a.visibleUntil > now,
-  );
-  return rec.life.state;
 }
 
 /** The lifecycle of a new resource: `InCreation`, then `Active`, `Failed` or nothing (stuck). */
