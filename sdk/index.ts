@@ -15,7 +15,7 @@ export type { BillingPeriod, IdentityArgs, KaasComputed, NodeCidrArgs } from "..
 export type { KaasBackupComputed } from "../provider/kaasBackup/types";
 export type { RegistryComputed } from "../provider/registry/types";
 export type { VolumeAttachmentComputed } from "../provider/volumeAttachment/types";
-export type { VendorSettings } from "../rest/settings";
+export type { KubeconfigRefresh, VendorSettings } from "../rest/settings";
 export type { StateClass } from "../rest/waiter";
 export type { FieldProblem, VendorApiErrorInit, VendorErrorKind } from "../rest/errors";
 export type { SchemaProblem } from "../schemas/validate";
