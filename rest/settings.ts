@@ -80,13 +80,22 @@ export const CHECK_SETTING_SOURCES = {
   limits: ["vendor:limits", "VENDOR_LIMITS"],
 } as const;
 
-export const DEFAULT_SETTINGS = {
+/** The value of each setting that has a default. */
+export const DEFAULT_SETTINGS: Pick<
+  VendorSettings,
+  | "apiVersion"
+  | "providerNamespace"
+  | "pollIntervalMs"
+  | "requestTimeoutMs"
+  | "callDeadlineMs"
+  | "kubeconfigRefresh"
+> = {
   apiVersion: "1",
   providerNamespace: "Vendor.Container",
   pollIntervalMs: 10_000,
   requestTimeoutMs: 30_000,
   callDeadlineMs: 120_000,
-  kubeconfigRefresh: "always" as KubeconfigRefresh,
+  kubeconfigRefresh: "always",
 };
 
 /** Thrown when the settings cannot work (no base URL, no credentials, malformed numbers). */

@@ -380,9 +380,11 @@ ${summary}
 (a) The obvious baseline (methods closing over \`validateSchema\` from schemas/validate.ts and a module-level
 \`VendorContainerClient\`) cannot be serialized by Pulumi, nor can a client alone; the compiled-validator
 variant (a validator compiled by a module-level \`new Ajv()\`, no client) is the closest one that serializes,
-and the ratios use it. The first error comes from Pulumi's serializer itself (\`isImportStarResult\` evaluates
-\`key in obj.default\` for any captured object with a \`default\` member, and ajv's draft-07 meta-schema has
-\`default: true\`); the second is axios's bound functions. Errors (Kaas; the other kinds fail alike):
+and the ratios use it. Both fail on the client's transport (rest/transport.ts), whose request closure names a
+timer declared later in the same function, which Pulumi's closure serializer cannot capture. (While the client
+used axios, the obvious one failed in the serializer itself, whose \`isImportStarResult\` evaluates
+\`key in obj.default\` for any captured object with a \`default\` member, as ajv's draft-07 meta-schema has, and
+the client alone on axios's bound functions.) Errors (Kaas; the other kinds fail alike):
 
 \`\`\`text
 obvious: ${obviousError ?? "(serialized)"}
