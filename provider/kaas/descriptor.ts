@@ -37,7 +37,7 @@ import { sameValue } from "../common/diff";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
 import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
-import { KAAS_COMPUTED_KEYS, type CheckedKaasInputs, type KaasInputs } from "./types";
+import { KAAS_COMPUTED_KEYS, type CheckedKaasInputs, type KaasComputed, type KaasInputs } from "./types";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
 import { compareVersions, VERSION_PATTERN } from "./version";
 
@@ -329,13 +329,12 @@ const previousKubeconfig = (previous: Inputs): string | null =>
   (previous.kubeconfig as string | null) ?? null;
 
 /**
- * Whether the state `previous` already holds a kubeconfig and every other computed output of `live`: nothing
- * the service shows of the cluster (endpoint, version, state, pools...) changed since it was written.
+ * Whether the state `previous` already holds a kubeconfig and every computed output of `known` (the live
+ * cluster's, with the state's kubeconfig): nothing the service shows of the cluster (endpoint, version, state,
+ * pools...) changed since the state was written.
  */
-function unchangedSince(previous: Inputs, live: KaasResponse, kubeconfig: string | null): boolean {
-  if (kubeconfig === null) return false;
-  const now = computedOutputs(live, kubeconfig);
-  return KAAS_COMPUTED_KEYS.every((key) => sameValue(previous[key], now[key]));
+function unchangedSince(previous: Inputs, known: KaasComputed): boolean {
+  return known.kubeconfig !== null && KAAS_COMPUTED_KEYS.every((key) => sameValue(previous[key], known[key]));
 }
 
 /** The Kaas kind. */
@@ -391,17 +390,20 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
    */
   async outputs({ api, inputs, live, previous }) {
     const before = previousKubeconfig(previous);
-    let kubeconfig = before;
+    // The computed values with the state's kubeconfig, replaced below when a new one is downloaded.
+    let computed = computedOutputs(live, before);
     // Any settled state, in any spelling the client knows (`ACTIVE`, or a name of `vendor:stateNames`).
     const settled = stateClassOf(live.status?.state, api.stateNames) === "settled";
-    if (settled && !(api.kubeconfigRefresh === "onChange" && unchangedSince(previous, live, before))) {
+    if (settled && !(api.kubeconfigRefresh === "onChange" && unchangedSince(previous, computed))) {
       try {
-        kubeconfig = await api.downloadKubeconfig(inputs.projectId, live.metadata.id);
+        computed = {
+          ...computed,
+          kubeconfig: await api.downloadKubeconfig(inputs.projectId, live.metadata.id),
+        };
       } catch (error) {
         if (before === null) throw error;
       }
     }
-    const computed = computedOutputs(live, kubeconfig);
     if (computed.currentKubernetesVersion && inputs.kubernetesVersion && !computed.pendingUpgrade) {
       const declared = inputs.kubernetesVersion;
       if (compareVersions(computed.currentKubernetesVersion, declared) > 0) {

@@ -115,22 +115,18 @@ it("codes a connection refused ECONNREFUSED: the request never left", async () =
   expect(error.code).toBe("ECONNREFUSED");
 });
 
-it("codes a connection dropped before the answer ECONNRESET", async () => {
-  const server = await serve((req) => req.socket.destroy());
-  try {
-    const error = await rejection(keepAliveTransport()(request(server.url)));
-    expect(error.code).toBe("ECONNRESET");
-  } finally {
-    await server.close();
-  }
-});
-
-it("codes a connection dropped in the middle of the answer ECONNRESET, never a short answer", async () => {
-  const server = await serve((req, res) => {
-    res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
-    res.write('{"metadata":');
-    setTimeout(() => req.socket.destroy(), 20);
-  });
+it.each<[string, http.RequestListener]>([
+  ["before the answer", (req) => req.socket.destroy()],
+  [
+    "in the middle of the answer (never a short answer)",
+    (req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"metadata":');
+      setTimeout(() => req.socket.destroy(), 20);
+    },
+  ],
+])("codes a connection dropped %s ECONNRESET", async (_when, handler) => {
+  const server = await serve(handler);
   try {
     const error = await rejection(keepAliveTransport()(request(server.url)));
     expect(error.code).toBe("ECONNRESET");
