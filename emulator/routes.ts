@@ -5,19 +5,22 @@
  * table's, the very objects the client checks with) before the endpoint's handler runs, so a handler receives
  * its body typed by the table and answers the type of the endpoint's response schema.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
 import type { ListPage } from "../schemas/common";
 import {
   ENDPOINTS,
   ENDPOINT_NAMES,
   type BodyOf,
+  type Endpoint,
   type EndpointMethod,
   type EndpointName,
   type ResponseOf,
+  type SchemaType,
 } from "../schemas/endpoints";
 import type { KubeconfigDownload } from "../schemas/kaas";
 import { RegistryInsert } from "../schemas/registry";
 import { validateSchema } from "../schemas/validate";
+import { WIRE_SCHEMAS, type WireSchemaName } from "../schemas";
 import type { WireReadings } from "./config";
 import { kindNames, type EndpointHandlers } from "./kind";
 import { KINDS, type HandledEndpoint } from "./kinds";
@@ -43,8 +46,10 @@ export type RequestBodyOf<N extends EndpointName> = N extends keyof WidenedBodie
  * download, which the table leaves as text the client reads raw, answers the service's `{name, content}`
  * (api-notes "KaaS").
  */
-export type AnswerOf<N extends EndpointName> = Endpoints[N] extends { list: infer Item extends TSchema }
-  ? ListPage<Partial<Static<Item>>>
+export type AnswerOf<N extends EndpointName> = Endpoints[N] extends {
+  list: infer Item extends WireSchemaName;
+}
+  ? ListPage<Partial<SchemaType<Item>>>
   : Endpoints[N] extends { responseType: "text" }
     ? KubeconfigDownload
     : ResponseOf<Endpoints[N]>;
@@ -97,21 +102,15 @@ const BODY_SCHEMA_READINGS: {
 };
 
 /**
- * The endpoint table, each body schema checked here to be the schema of the body its endpoint's handler
- * receives. (`path` is there because TypeScript refuses to match a type whose properties are all optional
- * against an entry that has none of them, such as an endpoint without a body.)
+ * The schema a request body of endpoint `name` must pass under the readings `wire`: the reading's, or the one
+ * the table names, from which the body type of the endpoint's handler derives (`BodyOf`); none when it takes
+ * none.
  */
-const TABLE_BODY_SCHEMAS: {
-  readonly [N in EndpointName]: { readonly path: string; readonly body?: SchemaOf<RequestBodyOf<N>> };
-} = ENDPOINTS;
-
-/** The schema a request body of endpoint `name` must pass under the readings `wire`; none when it takes none. */
-function requestBodySchema<N extends EndpointName>(
-  name: N,
-  wire: WireReadings,
-): SchemaOf<RequestBodyOf<N>> | undefined {
+function requestBodySchema<N extends EndpointName>(name: N, wire: WireReadings): TSchema | undefined {
   const reading = BODY_SCHEMA_READINGS[name];
-  return reading ? reading(wire) : TABLE_BODY_SCHEMAS[name].body;
+  if (reading) return reading(wire);
+  const endpoint: Endpoint = ENDPOINTS[name];
+  return endpoint.body === undefined ? undefined : WIRE_SCHEMAS[endpoint.body];
 }
 
 /**
@@ -119,7 +118,7 @@ function requestBodySchema<N extends EndpointName>(
  * answer of every endpoint to a body its schema refuses. A body that passes has the schema's `Static` type.
  * Without a schema the endpoint takes no body, `body` is undefined, and so is its type (`BodyOf`).
  */
-function assertRequestBody<B>(schema: SchemaOf<B> | undefined, body: unknown): asserts body is B {
+function assertRequestBody<B>(schema: TSchema | undefined, body: unknown): asserts body is B {
   if (schema === undefined) return;
   const problems = validateSchema(schema, body);
   if (problems.length > 0) throw validationProblem(schemaFieldErrors(problems));
@@ -133,7 +132,7 @@ function serve<N extends EndpointName>(name: N, svc: Service, req: ApiRequest): 
   const schema = requestBodySchema(name, svc.config.wire);
   // An endpoint that takes no body ignores one sent anyway; its handler is given none.
   const body = schema === undefined ? undefined : req.body;
-  assertRequestBody(schema, body);
+  assertRequestBody<RequestBodyOf<N>>(schema, body);
   const handler: ApiHandler<N> = handlerOf(name);
   return handler(svc, { ...req, body });
 }

@@ -6,22 +6,22 @@
  * small functions on top: lookups that map "gone" to undefined (`find`), pages with unreadable items
  * (`list`, `iterate`), the kubeconfig decode, waiting.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
-import type { ListPage } from "../schemas/common";
+import type { ListPage, ListQuery } from "../schemas/common";
 import {
   ENDPOINTS,
   expandPath,
   type BodyOf,
   type Endpoint,
   type EndpointName,
-  type ListQuery,
   type PathParams,
   type QueryOf,
   type ResponseOf,
+  type SchemaType,
 } from "../schemas/endpoints";
 import { projectedListOf, type ListedAs, type Projected } from "../schemas/projection";
-import type { SchemaProblem } from "../schemas/validate";
-import type { KubeconfigDownload } from "../schemas";
+import type { SchemaProblem, SchemaRef } from "../schemas/validate";
+import type { WireSchemaName } from "../schemas";
+import type { KubeconfigDownload } from "../schemas/kaas";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
 import { HttpClient, type HttpResult, type QueryValue } from "./http";
@@ -70,7 +70,7 @@ type Endpoints = typeof ENDPOINTS;
 export type EndpointParams<N extends EndpointName> = { projectId: string } & PathParams<Endpoints[N]["path"]>;
 
 /** The arguments after the parameters of a call of `E`: the body (required when it takes one), the query. */
-type ArgsOf<E extends Endpoint> = E["body"] extends object
+type ArgsOf<E extends Endpoint> = E["body"] extends WireSchemaName
   ? [body: BodyOf<E>, query?: QueryOf<E>]
   : [body?: undefined, query?: QueryOf<E>];
 
@@ -82,7 +82,7 @@ export type AnswerOf<N extends EndpointName> = ResponseOf<Endpoints[N]>;
 
 /** The endpoints that answer a page of a list: those whose table entry names a list item schema. */
 export type ListEndpoint = {
-  [N in EndpointName]: Endpoints[N] extends { list: TSchema } ? N : never;
+  [N in EndpointName]: Endpoints[N] extends { list: WireSchemaName } ? N : never;
 }[EndpointName];
 
 /**
@@ -92,8 +92,8 @@ export type ListEndpoint = {
  * generic query as a `ListQuery`.
  */
 type ListQueries = {
-  [N in ListEndpoint]: Endpoints[N] extends { query: infer S extends TSchema }
-    ? Static<S>
+  [N in ListEndpoint]: Endpoints[N] extends { query: WireSchemaName }
+    ? SchemaType<Endpoints[N]["query"]>
     : Record<never, never>;
 };
 
@@ -101,13 +101,13 @@ type ListQueries = {
 export type ListQueryOf<N extends ListEndpoint> = ListQueries[N];
 
 /** The item type of list endpoint `N`. */
-export type ItemOf<N extends ListEndpoint> = Static<Endpoints[N]["list"]>;
+export type ItemOf<N extends ListEndpoint> = SchemaType<Endpoints[N]["list"]>;
 
 /** The endpoints that read one object by id: those the table names as the probe of a mutation. */
 export type GetEndpoint = NonNullable<Endpoint["probe"]>;
 
 /** The object get endpoint `N` reads. */
-export type ObjectOf<N extends GetEndpoint> = Static<Endpoints[N]["response"]>;
+export type ObjectOf<N extends GetEndpoint> = SchemaType<Endpoints[N]["response"]>;
 
 /**
  * The secrets a request body carries, registered for redaction before it is sent (`rest/redact.ts`): no
@@ -218,7 +218,7 @@ export class VendorContainerClient {
     params: EndpointParams<N>,
     query: Q = {} as Q,
   ): Promise<ReadPage<ListedItem<Q, ItemOf<N>>>> {
-    const endpoint: Endpoint & { list: TSchema } = ENDPOINTS[name];
+    const endpoint: Endpoint & { list: WireSchemaName } = ENDPOINTS[name];
     const listQuery: ListQuery = query;
     const result = await this.send<ListPage<unknown>>(endpoint, params, {
       query,
@@ -265,7 +265,7 @@ export class VendorContainerClient {
     spec: {
       body?: unknown;
       query?: unknown;
-      responseSchema?: TSchema;
+      responseSchema?: SchemaRef;
       tolerates?: (problem: SchemaProblem) => boolean;
     },
   ): Promise<HttpResult<T>> {

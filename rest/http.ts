@@ -14,8 +14,7 @@
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
-import type { TSchema } from "@sinclair/typebox";
-import { formatProblems, validateSchema, type SchemaProblem } from "../schemas/validate";
+import { formatProblems, validateSchema, type SchemaProblem, type SchemaRef } from "../schemas/validate";
 import { credentialHint, type TokenSource } from "./auth";
 import { busyVerdict, mayBeBusyRefusal } from "./busy";
 import { VendorApiError, fieldProblemsOf, isVendorApiError, parseProblem } from "./errors";
@@ -66,12 +65,12 @@ export interface RequestSpec {
   query?: Record<string, QueryValue>;
   body?: unknown;
   /** Schema the body must satisfy; checked before any I/O. */
-  bodySchema?: TSchema;
+  bodySchema?: SchemaRef;
   /**
    * Schema a JSON response body must satisfy. A 2xx without a body is then an error (a create's is
    * ambiguous: it was processed, so the caller looks the object up), unless `emptyAnswer` allows it.
    */
-  responseSchema?: TSchema;
+  responseSchema?: SchemaRef;
   /** True where a 2xx without a body is a plausible answer although `responseSchema` describes one. */
   emptyAnswer?: boolean;
   /**

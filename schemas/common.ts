@@ -195,6 +195,19 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
     last: Type.Optional(Nullable(Type.String())),
     values: Type.Array(item),
   });
+/** Query of the list endpoints (spec §4.1); `filter` uses the `field:op(args)` grammar (api-notes). */
+export const ListQuery = Type.Object({
+  filter: Type.Optional(Type.String()),
+  sort: Type.Optional(Type.String()),
+  projection: Type.Optional(Type.String()),
+  offset: Type.Optional(Int32),
+  limit: Type.Optional(Int32),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+/** Query of a read by id: `ignoreDeletedStatus` answers a deleted object instead of a 404. */
+export const GetQuery = Type.Object({ ignoreDeletedStatus: Type.Optional(Type.Boolean()) });
+
 export interface ListPage<T> {
   total?: number | null;
   totalCount?: number | null;

@@ -4,43 +4,13 @@
  * below `/projects/{projectId}/providers/{namespace}` (spec §4: `P`); `:name` segments are path parameters.
  *
  * It lives with the wire schemas rather than in `rest/` because the emulator imports the schemas and nothing
- * of the REST client.
+ * of the REST client. It names its schemas (`WIRE_SCHEMAS`, schemas/index.ts) instead of holding them: the
+ * client sends from it and validates by those names with the validators generated at build time, so it loads
+ * no schema, nor TypeBox, at run time; the types below look the names up.
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./kaasBackup";
-import { Int32, type ListPage } from "./common";
-import { KaasInsert, KaasList, KaasResponse, KaasUpdate, NodePoolUpdate } from "./kaas";
-import {
-  RegistryInsert,
-  RegistryList,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryUpdate,
-} from "./registry";
-import { nameValidators } from "./validate";
-import { VolumeAction } from "./volume";
-
-/** Query of the list endpoints (spec §4.1); `filter` uses the `field:op(args)` grammar (api-notes). */
-export const ListQuery = Type.Object({
-  filter: Type.Optional(Type.String()),
-  sort: Type.Optional(Type.String()),
-  projection: Type.Optional(Type.String()),
-  offset: Type.Optional(Int32),
-  limit: Type.Optional(Int32),
-});
-export type ListQuery = Static<typeof ListQuery>;
-
-/** Query of the registry list: `loadEngineVersion` fills `data.info.version` (spec §2.7). */
-export const RegistryListQuery = Type.Object({
-  ...ListQuery.properties,
-  loadEngineVersion: Type.Optional(Type.Boolean()),
-});
-
-/** Query of a read by id: `ignoreDeletedStatus` answers a deleted object instead of a 404. */
-export const GetQuery = Type.Object({ ignoreDeletedStatus: Type.Optional(Type.Boolean()) });
-
-/** Query of the cluster delete: `deleteOnCascade` also deletes the elastic IPs the cluster used. */
-export const KaasDeleteQuery = Type.Object({ deleteOnCascade: Type.Optional(Type.Boolean()) });
+import type { Static } from "@sinclair/typebox";
+import type { ListPage } from "./common";
+import type { WireSchemaName, WireSchemas } from "./index";
 
 /** The HTTP methods of the API. */
 export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -51,13 +21,13 @@ export interface Endpoint {
   /** Path pattern below the provider prefix, e.g. `/kaas/:id/nodePools/:pool`. */
   readonly path: string;
   /** Schema of the request body, checked by the client before any I/O; absent when the endpoint takes none. */
-  readonly body?: TSchema;
+  readonly body?: WireSchemaName;
   /** The query parameters besides `api-version`, which every endpoint takes; absent when there are none. */
-  readonly query?: TSchema;
+  readonly query?: WireSchemaName;
   /** Schema a JSON response body must satisfy; absent when the answer has no body the client reads. */
-  readonly response?: TSchema;
+  readonly response?: WireSchemaName;
   /** For a list endpoint: the schema of one item of the envelope's `values` (spec §2.9). */
-  readonly list?: TSchema;
+  readonly list?: WireSchemaName;
   /**
    * False for a create: a request whose fate is unknown is not re-sent (see `RequestSpec.idempotent` in
    * `rest/http.ts`).
@@ -86,8 +56,8 @@ export const ENDPOINTS = {
   createKaas: {
     method: "POST",
     path: "/kaas",
-    body: KaasInsert,
-    response: KaasResponse,
+    body: "KaasInsert",
+    response: "KaasResponse",
     idempotent: false,
     responseType: "json",
   },
@@ -95,9 +65,9 @@ export const ENDPOINTS = {
   listKaas: {
     method: "GET",
     path: "/kaas",
-    query: ListQuery,
-    response: KaasList,
-    list: KaasResponse,
+    query: "ListQuery",
+    response: "KaasList",
+    list: "KaasResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -105,8 +75,8 @@ export const ENDPOINTS = {
   getKaas: {
     method: "GET",
     path: "/kaas/:id",
-    query: GetQuery,
-    response: KaasResponse,
+    query: "GetQuery",
+    response: "KaasResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -114,7 +84,7 @@ export const ENDPOINTS = {
   updateKaas: {
     method: "PUT",
     path: "/kaas/:id",
-    body: KaasUpdate,
+    body: "KaasUpdate",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -123,7 +93,7 @@ export const ENDPOINTS = {
   deleteKaas: {
     method: "DELETE",
     path: "/kaas/:id",
-    query: KaasDeleteQuery,
+    query: "KaasDeleteQuery",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -134,7 +104,7 @@ export const ENDPOINTS = {
   detachVolumeFromCluster: {
     method: "POST",
     path: "/kaas/:id/detach",
-    body: VolumeAction,
+    body: "VolumeAction",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -143,8 +113,8 @@ export const ENDPOINTS = {
   updateNodePool: {
     method: "PUT",
     path: "/kaas/:id/nodePools/:pool",
-    body: NodePoolUpdate,
-    response: KaasResponse,
+    body: "NodePoolUpdate",
+    response: "KaasResponse",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -154,7 +124,7 @@ export const ENDPOINTS = {
   attachVolume: {
     method: "POST",
     path: "/kaas/:id/nodePools/:pool/nodes/:node/attach",
-    body: VolumeAction,
+    body: "VolumeAction",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -163,7 +133,7 @@ export const ENDPOINTS = {
   detachVolumeFromNode: {
     method: "POST",
     path: "/kaas/:id/nodePools/:pool/nodes/:node/detach",
-    body: VolumeAction,
+    body: "VolumeAction",
     idempotent: true,
     responseType: "json",
     probe: "getKaas",
@@ -174,8 +144,8 @@ export const ENDPOINTS = {
   createBackup: {
     method: "POST",
     path: "/kaas/:kaasId/backups",
-    body: BackupInsert,
-    response: BackupResponse,
+    body: "BackupInsert",
+    response: "BackupResponse",
     idempotent: false,
     responseType: "json",
   },
@@ -183,9 +153,9 @@ export const ENDPOINTS = {
   listBackups: {
     method: "GET",
     path: "/kaas/:kaasId/backups",
-    query: ListQuery,
-    response: BackupList,
-    list: BackupResponse,
+    query: "ListQuery",
+    response: "BackupList",
+    list: "BackupResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -193,8 +163,8 @@ export const ENDPOINTS = {
   getBackup: {
     method: "GET",
     path: "/kaas/:kaasId/backups/:id",
-    query: GetQuery,
-    response: BackupResponse,
+    query: "GetQuery",
+    response: "BackupResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -202,7 +172,7 @@ export const ENDPOINTS = {
   updateBackup: {
     method: "PUT",
     path: "/kaas/:kaasId/backups/:id",
-    body: BackupUpdate,
+    body: "BackupUpdate",
     idempotent: true,
     responseType: "json",
     probe: "getBackup",
@@ -221,8 +191,8 @@ export const ENDPOINTS = {
   createRegistry: {
     method: "POST",
     path: "/registries",
-    body: RegistryInsert,
-    response: RegistryResponse,
+    body: "RegistryInsert",
+    response: "RegistryResponse",
     idempotent: false,
     responseType: "json",
   },
@@ -230,9 +200,9 @@ export const ENDPOINTS = {
   listRegistries: {
     method: "GET",
     path: "/registries",
-    query: RegistryListQuery,
-    response: RegistryList,
-    list: RegistryResponse,
+    query: "RegistryListQuery",
+    response: "RegistryList",
+    list: "RegistryResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -240,8 +210,8 @@ export const ENDPOINTS = {
   getRegistry: {
     method: "GET",
     path: "/registries/:id",
-    query: GetQuery,
-    response: RegistryResponse,
+    query: "GetQuery",
+    response: "RegistryResponse",
     idempotent: true,
     responseType: "json",
   },
@@ -249,7 +219,7 @@ export const ENDPOINTS = {
   updateRegistry: {
     method: "PUT",
     path: "/registries/:id",
-    body: RegistryUpdate,
+    body: "RegistryUpdate",
     idempotent: true,
     responseType: "json",
     probe: "getRegistry",
@@ -266,7 +236,7 @@ export const ENDPOINTS = {
   resetAdminPassword: {
     method: "PUT",
     path: "/registries/:id/resetAdminPassword",
-    body: RegistryPasswordReset,
+    body: "RegistryPasswordReset",
     idempotent: true,
     responseType: "json",
     probe: "getRegistry",
@@ -289,24 +259,27 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Name
 /** The path parameters of a pattern, as a record of strings. */
 export type PathParams<P extends string> = { [K in PathParamNames<P>]: string };
 
+/** The static type of the table's schema named `S`. */
+export type SchemaType<S extends WireSchemaName> = Static<WireSchemas[S]>;
+
 /** The type of an endpoint's query (besides `api-version`): none when it takes none. */
-export type QueryOf<E extends Endpoint> = E["query"] extends TSchema
-  ? Static<E["query"]>
+export type QueryOf<E extends Endpoint> = E["query"] extends WireSchemaName
+  ? SchemaType<E["query"]>
   : Record<never, never>;
 
 /** The type of an endpoint's request body: `undefined` when it takes none. */
-export type BodyOf<E extends Endpoint> = E["body"] extends TSchema ? Static<E["body"]> : undefined;
+export type BodyOf<E extends Endpoint> = E["body"] extends WireSchemaName ? SchemaType<E["body"]> : undefined;
 
 /**
  * The type of an endpoint's answer: a page of items for a list, the response schema's type, the raw text,
  * or nothing.
  */
-export type ResponseOf<E extends Endpoint> = E["list"] extends TSchema
-  ? ListPage<Static<E["list"]>>
-  : E["response"] extends TSchema
+export type ResponseOf<E extends Endpoint> = E["list"] extends WireSchemaName
+  ? ListPage<SchemaType<E["list"]>>
+  : E["response"] extends WireSchemaName
     ? E["emptyAnswer"] extends true
-      ? Static<E["response"]> | undefined
-      : Static<E["response"]>
+      ? SchemaType<E["response"]> | undefined
+      : SchemaType<E["response"]>
     : E["responseType"] extends "text"
       ? string
       : void;
@@ -324,22 +297,15 @@ export function expandPath(pattern: string, params: Readonly<Record<string, stri
 }
 
 /**
- * The name of the validator of each request and response schema of the table, `<endpoint>.body` or
- * `<endpoint>.response` of the first endpoint that uses the schema: the build generates one validator module
- * per name (`scripts/validators.mjs`), which `validateSchema` loads instead of compiling (`schemas/validate.ts`).
+ * The name of every request and response schema of the table, each once, in table order: the build generates
+ * one validator module per name (`scripts/validators.mjs`), which `validateSchema` loads instead of compiling
+ * (`schemas/validate.ts`). A list's item schema is the answer of its read endpoint, so it has one too.
  */
-export function validatorNames(): Map<TSchema, string> {
-  const names = new Map<TSchema, string>();
+export function validatorNames(): WireSchemaName[] {
+  const names = new Set<WireSchemaName>();
   for (const name of ENDPOINT_NAMES) {
     const endpoint: Endpoint = ENDPOINTS[name];
-    for (const [part, schema] of [
-      ["body", endpoint.body],
-      ["response", endpoint.response],
-    ] as const) {
-      if (schema !== undefined && !names.has(schema)) names.set(schema, `${name}.${part}`);
-    }
+    for (const schema of [endpoint.body, endpoint.response]) if (schema !== undefined) names.add(schema);
   }
-  return names;
+  return [...names];
 }
-
-nameValidators(validatorNames());

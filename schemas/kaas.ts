@@ -223,6 +223,9 @@ export type KaasResponse = Static<typeof KaasResponse>;
 /** KaaS list response (spec §2.5). */
 export const KaasList = ListEnvelope(KaasResponse);
 
+/** Query of the cluster delete: `deleteOnCascade` also deletes the elastic IPs the cluster used. */
+export const KaasDeleteQuery = Type.Object({ deleteOnCascade: Type.Optional(Type.Boolean()) });
+
 /** Kubeconfig download: JSON `{name, content}` with base64 content (api-notes); raw text is also accepted. */
 export const KubeconfigDownload = Type.Object({
   name: Type.Optional(Nullable(Type.String())),

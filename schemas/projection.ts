@@ -6,7 +6,8 @@
  * has its type.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { ListEnvelope } from "./common";
+import { wireSchema } from "./validate";
+import type { WireSchemaName } from "./index";
 
 /**
  * A response object as a projected list answers it: every field optional, at every depth, with its type where
@@ -64,16 +65,19 @@ export function deepPartial(schema: TSchema): TSchema {
   return out as TSchema;
 }
 
-const projectedLists = new WeakMap<TSchema, TSchema>();
+const projectedLists = new Map<WireSchemaName, TSchema>();
 
 /**
- * The list envelope of projected `item`s, made once per item schema: the validator cache of `validateSchema`
- * is keyed by schema object, so each projected list is compiled once per process, on its first use.
+ * The list envelope of projected items of the table's schema `item`, made once per item schema: the validator
+ * cache of `validateSchema` is keyed by schema object, so each projected list is compiled once per process, on
+ * its first use. Only a projected list loads the schemas (and TypeBox) at run time.
  */
-export function projectedListOf(item: TSchema): TSchema {
+export function projectedListOf(item: WireSchemaName): TSchema {
   let list = projectedLists.get(item);
   if (!list) {
-    list = ListEnvelope(deepPartial(item));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for a projected list only
+    const { ListEnvelope } = require("./common") as typeof import("./common");
+    list = ListEnvelope(deepPartial(wireSchema(item)));
     projectedLists.set(item, list);
   }
   return list;

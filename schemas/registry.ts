@@ -7,6 +7,7 @@ import {
   BillingPlanRequest,
   BillingPlanResponse,
   ListEnvelope,
+  ListQuery,
   MetadataRequest,
   MetadataResponse,
   Nullable,
@@ -94,3 +95,9 @@ export type RegistryResponse = Static<typeof RegistryResponse>;
 
 /** Registry list response (spec §2.9). */
 export const RegistryList = ListEnvelope(RegistryResponse);
+
+/** Query of the registry list: `loadEngineVersion` fills `data.info.version` (spec §2.7). */
+export const RegistryListQuery = Type.Object({
+  ...ListQuery.properties,
+  loadEngineVersion: Type.Optional(Type.Boolean()),
+});

@@ -1,10 +1,12 @@
 /**
- * Schema validation of the package. Each schema gets one validator per process, cached: in the built package,
- * the endpoint table's schemas have validators generated at build time with ajv's standalone mode
- * (`scripts/validators.mjs` writes `dist/validators/<name>.js`, named by `validatorNames` of the endpoint
- * table), loaded when first needed, so a provider process compiles nothing at run time and never loads ajv's
- * compiler; any other schema (the emulator's wire readings, a projected list) is compiled at run time by the
- * one ajv instance, with the same options. Run from the sources (the tests), every schema is compiled.
+ * Schema validation of the package. Each schema gets one validator per process, cached. The schemas of the
+ * endpoint table are named (`WIRE_SCHEMAS`, schemas/index.ts), and in the built package each named schema has
+ * a validator generated at build time with ajv's standalone mode (`scripts/validators.mjs` writes
+ * `dist/validators/<name>.js`), loaded when first needed: a provider process compiles nothing at run time and
+ * never loads ajv's compiler, and one that validates by name (the REST client) never loads the schemas either,
+ * nor TypeBox. Any other schema (the emulator's wire readings, a projected list), and a named one whose
+ * generated validator is absent (a run from the sources, the tests), is compiled at run time by the one ajv
+ * instance, with the same options.
  *
  * A list's validator carries its own copy of the item schema's code. Checking the items one by one with the
  * item schema's validator instead saves that copy (about 5 MB) but makes the item validator hot, and V8's
@@ -15,22 +17,27 @@ import path from "node:path";
 import type Ajv from "ajv";
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import type { TSchema } from "@sinclair/typebox";
+import type { WireSchemaName } from "./index";
 
 /** The options of every validator, compiled at run time or generated at build time. */
 export const AJV_OPTIONS: Options = { allErrors: true, strict: false };
 
-/** The name of each schema whose validator the build generates (see `nameValidators`). */
+/** A schema to validate against: a schema object, or the name of a schema of the endpoint table. */
+export type SchemaRef = TSchema | WireSchemaName;
+
+/** The name of each schema of the endpoint table, by object (see `nameValidators`). */
 const NAMES = new WeakMap<object, string>();
 const validators = new WeakMap<object, ValidateFunction>();
+/** The validators of the table's schemas, by name: generated, or compiled where none was generated. */
+const namedValidators = new Map<string, ValidateFunction>();
 let ajv: Ajv | undefined;
 
 /**
- * Records the name under which the build generates the validator of each schema of `names`; the endpoint table
- * names its schemas (`schemas/endpoints.ts`). A schema without a name, or whose generated validator is absent
- * (a run from the sources), is compiled at run time.
+ * Records the name of each schema of `schemas` (`WIRE_SCHEMAS`, schemas/index.ts), so that validating with the
+ * object uses the validator generated under its name, as validating by the name does.
  */
-export function nameValidators(names: ReadonlyMap<TSchema, string>): void {
-  for (const [schema, name] of names) NAMES.set(schema, name);
+export function nameValidators(schemas: Iterable<readonly [string, TSchema]>): void {
+  for (const [name, schema] of schemas) NAMES.set(schema, name);
 }
 
 /** The folder of the generated validators: `dist/validators`, next to `dist/schemas`. */
@@ -63,12 +70,36 @@ export function runtimeAjv(): Ajv {
   return ajv;
 }
 
-/** The validator of `schema`: generated at build time where there is one, else compiled; cached. */
-function validatorOf(schema: TSchema): ValidateFunction {
+/**
+ * The schema of the endpoint table named `name`. The schemas are loaded here, on the first need, not at
+ * import: validating by name with generated validators needs none of them.
+ */
+export function wireSchema(name: WireSchemaName): TSchema {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  return (require("./index") as typeof import("./index")).WIRE_SCHEMAS[name];
+}
+
+/**
+ * The validator of the table's schema `name`: generated at build time where there is one, else compiled from
+ * `schema` (the table's schema of that name, loaded only then).
+ */
+function namedValidator(name: string, schema: () => TSchema): ValidateFunction {
+  let validate = namedValidators.get(name);
+  if (!validate) {
+    validate = generated(name) ?? runtimeAjv().compile(schema());
+    namedValidators.set(name, validate);
+  }
+  return validate;
+}
+
+/** The validator of `schema`: by name for a schema of the table, else compiled once per schema object. */
+function validatorOf(schema: SchemaRef): ValidateFunction {
+  if (typeof schema === "string") return namedValidator(schema, () => wireSchema(schema));
+  const name = NAMES.get(schema);
+  if (name !== undefined) return namedValidator(name, () => schema);
   let validate = validators.get(schema);
   if (!validate) {
-    const name = NAMES.get(schema);
-    validate = (name === undefined ? undefined : generated(name)) ?? runtimeAjv().compile(schema);
+    validate = runtimeAjv().compile(schema);
     validators.set(schema, validate);
   }
   return validate;
@@ -106,7 +137,7 @@ function isNullBranch(error: ErrorObject): boolean {
  * Validates `value` against `schema` and returns every problem (empty when valid). Union branches
  * (`Nullable`) produce one message per branch from ajv; they are folded so each path is reported once.
  */
-export function validateSchema(schema: TSchema, value: unknown): SchemaProblem[] {
+export function validateSchema(schema: SchemaRef, value: unknown): SchemaProblem[] {
   return problemsOf(validatorOf(schema), value);
 }
 

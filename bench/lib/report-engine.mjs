@@ -320,10 +320,10 @@ validator costs its own code only. A list's validator holds its own copy of the 
 checking a list's items one by one with the cluster's validator instead was measured (with validators compiled
 at run time) to save about 5 MB in this table but raise the peak during the \`up\` of row 7 by 15 MB, because
 the cluster's validator, then called once per listed item, becomes hot and V8's optimised code for it is large;
-so lists keep their own copy (schemas/validate.ts). What is left above the baseline is the REST client with the
-wire schemas (TypeBox) and the validators of the requests and answers one cluster's create needs: requests go
-out through Node's own \`http\` (rest/transport.ts), with no HTTP library (axios took about 4.5 MB of this
-table until it was replaced).
+so lists keep their own copy (schemas/validate.ts). What is left above the baseline is the REST client and the
+validators of the requests and answers one cluster's create needs, which it loads by name: it loads no wire
+schema and no TypeBox (the endpoint table names its schemas), and requests go out through Node's own \`http\`
+(rest/transport.ts), with no HTTP library (axios took about 4.5 MB of this table until it was replaced).
 
 (e) sdk/leakTraces.ts is on unless \`PULUMI_DEBUG_PROMISE_LEAKS\` is set: this row shows the preview as it is for
 someone debugging promise leaks (the lazy loading of the REST client alone), and what sdk/leakTraces.ts saves

@@ -3,6 +3,13 @@
  * checks and diffs them call no service, so neither loads the REST client with its wire schemas and ajv.
  * The first client made, by a function or a create, loads it.
  */
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { KUBECONFIG, baselineInputs, checked, responseFor, stateOf } from "./support/kaas-fixtures";
+import { json, startScriptedServer, type ScriptedServer } from "./support/scripted-server";
+
+const execFileAsync = promisify(execFile);
 const mockLoaded = new Set<string>();
 
 jest.mock("../../rest/client", () => {
@@ -60,4 +67,58 @@ it("the first client the provider makes loads the REST client", async () => {
   expect(mockLoaded.has("rest/client")).toBe(false);
   expect(client().constructor.name).toBe("VendorContainerClient");
   expect(mockLoaded.has("rest/client")).toBe(true);
+});
+
+describe("the built package (`npm test` builds first; run alone, this needs `npm run build`)", () => {
+  let server: ScriptedServer;
+  afterEach(() => server?.close());
+
+  it("a refresh's read of a cluster loads no TypeBox, no wire schema and no ajv compiler", async () => {
+    const inputs = checked(baselineInputs());
+    const answer = responseFor(inputs, { id: "kaas-1" });
+    server = await startScriptedServer((request) =>
+      request.url.includes("/download")
+        ? json(200, { name: "kubeconfig", content: Buffer.from(KUBECONFIG).toString("base64") })
+        : json(200, answer),
+    );
+    // The provider's `read`, in a process of its own that loads the built package as the engine's
+    // dynamic-provider process does, then what that process holds of TypeBox, ajv and the schemas.
+    const script = `
+      const { configure, provider } = require("./dist/provider");
+      const settings = { "vendor:baseUrl": process.env.BASE_URL, "vendor:token": "t" };
+      configure({ get: (key) => settings[key] });
+      const loaded = (pattern) => Object.keys(require.cache)
+        .map((file) => file.split("\\\\").join("/"))
+        .filter((file) => pattern.test(file))
+        .map((file) => file.replace(/^.*node_modules\\//, "").replace(/^\\/.*\\/dist\\//, "dist/"))
+        .sort();
+      provider("Kaas").read("kaas-1", JSON.parse(process.env.STATE)).then((read) => console.log(JSON.stringify({
+        id: read.id,
+        version: read.props.currentKubernetesVersion,
+        typebox: loaded(/node_modules\\/@sinclair\\//),
+        ajv: loaded(/node_modules\\/ajv\\//),
+        schemas: loaded(/\\/dist\\/schemas\\//),
+      })));
+    `;
+    const { stdout } = await execFileAsync(process.execPath, ["-e", script], {
+      cwd: path.resolve(__dirname, "../.."),
+      env: { ...process.env, BASE_URL: server.url, STATE: JSON.stringify(stateOf(inputs, answer)) },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      id: "kaas-1",
+      version: "1.33.2",
+      typebox: [],
+      ajv: ["ajv/dist/runtime/ucs2length.js"],
+      schemas: [
+        "dist/schemas/endpoints.js",
+        "dist/schemas/projection.js",
+        "dist/schemas/validate.js",
+        "dist/schemas/volumeAction.js",
+      ],
+    });
+    expect(server.requests.map((r) => `${r.method} ${r.url.replace(/\?.*/, "")}`)).toEqual([
+      "GET /projects/proj-1/providers/Vendor.Container/kaas/kaas-1",
+      "GET /projects/proj-1/providers/Vendor.Container/kaas/kaas-1/download",
+    ]);
+  });
 });
