@@ -270,7 +270,7 @@ it.each(CALLS)(
     expect(`${request.method} ${client.http.fullPath(request.projectId, request.path)}`).toBe(line);
     expect(request.idempotent).toBe(!NOT_IDEMPOTENT.includes(name));
     expect(request.responseType).toBe(name === "downloadKubeconfig" ? "text" : undefined);
-    // The client hands the table's own schemas to the HTTP layer, which validates with them.
+    // The client hands the names of the table's schemas to the HTTP layer, which validates by them.
     const endpoint = ENDPOINTS[name];
     expect(request.bodySchema).toBe("body" in endpoint ? endpoint.body : undefined);
     expect(request.responseSchema).toBe("response" in endpoint ? endpoint.response : undefined);
