@@ -52,25 +52,26 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return sameJson(a === null ? undefined : a, b === null ? undefined : b);
 }
 
+/** Whether `v` is an object (an array included) whose members can be read by key. */
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
+
 /**
  * What `JSON.stringify` writes for `v`: its `toJSON` (a `Date`), `null` for a non-finite number, nothing
  * (`undefined`) for a function or a symbol.
  */
 function jsonOf(v: unknown): unknown {
-  if (v !== null && typeof v === "object") {
-    if (typeof (v as { toJSON?: unknown }).toJSON === "function")
-      return (v as { toJSON: () => unknown }).toJSON();
-    if (v instanceof Number || v instanceof String || v instanceof Boolean) return jsonOf(v.valueOf());
-    return v;
-  }
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "function" || typeof v === "symbol") return undefined;
-  return v;
+  // As JSON.stringify does, `toJSON` once, then the primitive's rules. (`canonical`'s replacer copies any other
+  // object before JSON reads it, so a boxed primitive counts as an object, as here.)
+  let w = v;
+  if (isObject(w) && typeof w.toJSON === "function") w = w.toJSON();
+  if (typeof w === "number") return Number.isFinite(w) ? w : null;
+  if (typeof w === "function" || typeof w === "symbol") return undefined;
+  return w;
 }
 
 /** The own keys of object `o` that JSON writes: those whose value writes something. */
-function writtenKeys(o: object): string[] {
-  return Object.keys(o).filter((k) => jsonOf((o as Inputs)[k]) !== undefined);
+function writtenKeys(o: Record<string, unknown>): string[] {
+  return Object.keys(o).filter((k) => jsonOf(o[k]) !== undefined);
 }
 
 /** Whether `a` and `b` have the same canonical JSON (see `canonical`). */
@@ -78,7 +79,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   const x = jsonOf(a);
   const y = jsonOf(b);
   if (x === y) return true;
-  if (x === null || y === null || typeof x !== "object" || typeof y !== "object") return false;
+  if (!isObject(x) || !isObject(y)) return false;
   if (Array.isArray(x) || Array.isArray(y)) {
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
     // In an array, what writes nothing (a hole included) is written `null`.
@@ -88,7 +89,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   }
   const keys = writtenKeys(x);
   if (keys.length !== writtenKeys(y).length) return false;
-  return keys.every((k) => Object.hasOwn(y, k) && sameJson((x as Inputs)[k], (y as Inputs)[k]));
+  return keys.every((k) => Object.hasOwn(y, k) && sameJson(x[k], y[k]));
 }
 
 /**

@@ -61,6 +61,7 @@ it.each([
   ["a date and its ISO string", { at: new Date(0) }, { at: "1970-01-01T00:00:00.000Z" }, true],
   ["a number and its string", 1, "1", false],
   ["arrays of other lengths", [1], [1, undefined], false],
+  ["a `__proto__` member and none", JSON.parse('{"__proto__": {}}'), {}, false],
 ])("%s: %p and %p are the same: %p", (_label, a, b, same) => {
   expect(sameValue(a, b)).toBe(same);
   expect(byDefinition(a, b)).toBe(same);
