@@ -18,9 +18,15 @@
  * - `sort`: comma-separated dotted paths, `-` prefix for descending; missing values sort last.
  * - `projection`: comma-separated top-level keys to keep (`status,properties`); `metadata` is always kept.
  * - `offset`/`limit` paging (spec §4.4): default limit 25, at most 100.
+ *
+ * The dispatch reads the parameters as the list's query schema types them (`query.ts`), so what is parsed here
+ * is the typed list options: the grammars above, and the bounds of `offset` and `limit`, which are the list's
+ * and not the schema's (its integers are any `Int32`).
  */
+import type { ListQuery } from "../schemas/common";
 import type { WireReadings } from "./config";
 import { ApiProblem, type WireFieldError } from "./problems";
+import { integerMessage } from "./query";
 
 /** The reading of the `filter` parameter (`wire.filters` of the configuration). */
 export type FilterReading = WireReadings["filters"];
@@ -265,9 +271,8 @@ export function matchesAll(
 }
 
 /** The criteria of the `filter` parameter under `reading`; see the module comment for the four readings. */
-function filterCriteria(params: URLSearchParams, reading: FilterReading): Criterion[] {
-  const text = params.get("filter");
-  if (text === null || reading === "ignored") return [];
+function filterCriteria(text: string | undefined, reading: FilterReading): Criterion[] {
+  if (text === undefined || reading === "ignored") return [];
   if (reading === "refused") throw invalid("filter", "is not supported");
   return parseFilter(text);
 }
@@ -323,31 +328,25 @@ export function parseProjection(text: string): string[] | null {
   return [...new Set(["metadata", ...keys])];
 }
 
-function parseInteger(
-  params: URLSearchParams,
+/** The integer `value` of parameter `name`, `fallback` when absent; a 400 naming it outside `[min, max]`. */
+function bounded(
   name: string,
+  value: number | undefined,
   fallback: number,
   min: number,
   max: number,
 ): number {
-  const text = params.get(name);
-  if (text === null || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(
-      name,
-      max === Infinity ? `must be an integer >= ${min}` : `must be an integer between ${min} and ${max}`,
-    );
-  }
+  if (value === undefined) return fallback;
+  if (value < min || value > max) throw invalid(name, integerMessage(min, max));
   return value;
 }
 
 /**
- * Parses every list parameter of `params`, collecting the first problem of each. `filters` is the reading of
- * the `filter` parameter (`wire.filters`): read from the configuration per request, since the configuration
- * can change at run time.
+ * Parses the list options `options` (the list query, typed), collecting the first problem of each parameter.
+ * `filters` is the reading of the `filter` parameter (`wire.filters`): read from the configuration per request,
+ * since the configuration can change at run time.
  */
-export function parseListParams(params: URLSearchParams, filters: FilterReading): ListParams {
+export function parseListParams(options: ListQuery, filters: FilterReading): ListParams {
   const errors: WireFieldError[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -359,12 +358,12 @@ export function parseListParams(params: URLSearchParams, filters: FilterReading)
     }
   };
   const result: ListParams = {
-    criteria: attempt(() => filterCriteria(params, filters), []),
+    criteria: attempt(() => filterCriteria(options.filter, filters), []),
     arrays: filters === "whole" ? "whole" : "membership",
-    sort: attempt(() => parseSort(params.get("sort") ?? ""), []),
-    projection: attempt(() => parseProjection(params.get("projection") ?? ""), null),
-    offset: attempt(() => parseInteger(params, "offset", 0, 0, Infinity), 0),
-    limit: attempt(() => parseInteger(params, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT), DEFAULT_LIMIT),
+    sort: attempt(() => parseSort(options.sort ?? ""), []),
+    projection: attempt(() => parseProjection(options.projection ?? ""), null),
+    offset: attempt(() => bounded("offset", options.offset, 0, 0, Infinity), 0),
+    limit: attempt(() => bounded("limit", options.limit, DEFAULT_LIMIT, 1, MAX_LIMIT), DEFAULT_LIMIT),
   };
   if (errors.length > 0) {
     throw new ApiProblem("invalidQuery", {

@@ -11,7 +11,7 @@ import { compareVersions } from "../provider/kaas/version";
 import { deriveSecret } from "./auth";
 import { iso } from "./clock";
 import { instanceSizeOf, type Durations } from "./config";
-import type { KindModule } from "./kind";
+import type { DeleteOptions, KindModule } from "./kind";
 import { ApiProblem, validationProblem } from "./problems";
 import {
   billingPeriodResponse,
@@ -35,7 +35,7 @@ import {
   limitsFor,
   parseCidr,
 } from "./rules";
-import { booleanQuery, newRecordBase, rejectIf, type Reply, type Service } from "./service";
+import { newRecordBase, rejectIf, type Reply, type Service } from "./service";
 import type { BaseRecord, LifeState } from "./store";
 import { beginUpdate, settleLife } from "./transitions";
 import { withWireOverrides } from "./wireOverrides";
@@ -246,13 +246,13 @@ export function updateKaas(svc: Service, req: EndpointRequest<"updateKaas">): En
 }
 
 /**
- * What `DELETE P/kaas/{id}` does besides the delete every kind shares (`resources.ts`), from its query:
+ * What `DELETE P/kaas/{id}` does besides the delete every kind shares (`resources.ts`), from its query options:
  * `deleteOnCascade` is recorded for inspection, and the cluster's backups go with it, deleted alongside.
  */
 export function kaasDeleteEffects(
-  query: URLSearchParams,
+  options: DeleteOptions,
 ): (svc: Service, rec: KaasRecord, now: number) => void {
-  const cascade = booleanQuery(query, "deleteOnCascade");
+  const cascade = options.deleteOnCascade ?? false;
   return (svc, rec, now) => {
     rec.deleteOnCascade = cascade;
     for (const backup of svc.store.records.backup.values()) {
@@ -767,7 +767,6 @@ export const kaasKind: KindModule<KaasRecord, KaasResponse, "kaas", KaasEndpoint
   },
   find: (svc, req, allowDeleted) => findKaas(svc, req.projectId, req.params.id, allowDeleted),
   listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
-  listLoadsEngineVersion: false,
   deleteMs: (durations) => durations.kaasDeleteMs,
   deleteEffects: kaasDeleteEffects,
   seeding: {

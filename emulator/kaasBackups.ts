@@ -191,7 +191,6 @@ export const backupKind: KindModule<BackupRecord, BackupResponse, "backups", Bac
     const cluster = findKaas(svc, req.projectId, req.params.kaasId);
     return (rec) => rec.kaasId === cluster.id;
   },
-  listLoadsEngineVersion: false,
   deleteMs: (durations) => durations.backupDeleteMs,
   seeding: {
     underCluster: true,

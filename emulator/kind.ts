@@ -7,7 +7,7 @@
  * This module imports types only, so a kind module can name them without importing the list of kinds; the
  * shared code builds its per-kind tables with the helpers at the end, from the list it is given.
  */
-import type { EndpointName } from "../schemas/endpoints";
+import type { EndpointName, SchemaType } from "../schemas/endpoints";
 import type { Durations } from "./config";
 import type { RenderContext } from "./render";
 import type { ApiHandler } from "./routes";
@@ -18,6 +18,12 @@ import type { Kind, KindTable, StateFieldByKind } from "./kinds";
 
 /** The parts of a request that name a record: its project and its path parameters. */
 export type PathRequest = Pick<ApiRequest, "projectId" | "params">;
+
+/**
+ * The options a delete reads: every parameter some delete endpoint's query declares, today the cluster's
+ * `deleteOnCascade`. All are optional, so the options of a delete that declares fewer lack the others.
+ */
+export type DeleteOptions = SchemaType<"KaasDeleteQuery">;
 
 /** The handlers of some endpoints of the table (`schemas/endpoints.ts`), by endpoint name. */
 export type EndpointHandlers = { readonly [N in EndpointName]?: ApiHandler<N> };
@@ -77,15 +83,13 @@ export interface KindModule<
    * project, a cluster's backups. Throws the 404 of a missing cluster before anything is listed.
    */
   listScope(svc: Service, req: PathRequest): (rec: R) => boolean;
-  /** Whether a list reads `loadEngineVersion=true` (spec §2.7: only registry lists fill `data.info.version`). */
-  readonly listLoadsEngineVersion: boolean;
   /** How long a deletion reads `Deleting`. */
   deleteMs(durations: Durations): number;
   /**
-   * What a delete does besides `Deleting`, from its query, which is read before the lookup (a bad flag answers
-   * 400 even for a missing object).
+   * What a delete does besides `Deleting`, from its query options. They are read before the handler runs
+   * (`routes.ts`), so a bad flag answers 400 even for a missing object.
    */
-  deleteEffects?(query: URLSearchParams): (svc: Service, rec: R, now: number) => void;
+  deleteEffects?(options: DeleteOptions): (svc: Service, rec: R, now: number) => void;
   /** How the control API seeds records of the kind. */
   readonly seeding: KindSeeding<R>;
 }

@@ -236,7 +236,6 @@ export const registryKind: KindModule<RegistryRecord, RegistryResponse, "registr
   settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
   find: (svc, req, allowDeleted) => findRegistry(svc, req.projectId, req.params.id, allowDeleted),
   listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
-  listLoadsEngineVersion: true,
   deleteMs: (durations) => durations.registryDeleteMs,
   seeding: {
     underCluster: false,

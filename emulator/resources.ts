@@ -1,13 +1,26 @@
 /**
  * The list, get and delete of every resource kind (spec §4.1-§4.3), written once: the kinds differ only in
- * what their modules say (`kind.ts`: where a record of a path lives, what a list reads from its query, how long a
- * deletion takes, what else it does, how a record renders). Kind modules name these handlers in their endpoint
- * tables, so this module reaches the modules through the store (`Store.kinds`), never by importing the list.
+ * what their modules say (`kind.ts`: where a record of a path lives, which records a list holds, how long a
+ * deletion takes, what else it does, how a record renders) and in what their endpoints' query schemas declare
+ * (the typed `req.options`). Kind modules name these handlers in their endpoint tables, so this module reaches
+ * the modules through the store (`Store.kinds`), never by importing the list.
  */
+import type { SchemaType } from "../schemas/endpoints";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "./filter";
+import type { DeleteOptions } from "./kind";
 import type { Kind, ResponseByKind } from "./kinds";
-import { booleanQuery, type ApiRequest, type Reply, type Service } from "./service";
+import type { ApiRequest, Reply, Service } from "./service";
 import { beginDelete } from "./transitions";
+
+/**
+ * The options a list reads: every parameter some list endpoint's query declares, the list query's and the
+ * registry list's `loadEngineVersion` (spec §2.7: only registry lists fill `data.info.version`). All are
+ * optional, so the options of a list that declares fewer lack the others.
+ */
+type ListOptions = SchemaType<"RegistryListQuery">;
+
+/** The options a get reads. */
+type GetOptions = SchemaType<"GetQuery">;
 
 /**
  * The list of `kind` (`GET P/kaas`, `GET P/kaas/{kaasId}/backups`, `GET P/registries`): filtered, sorted,
@@ -15,12 +28,15 @@ import { beginDelete } from "./transitions";
  */
 export function listHandler<K extends Kind>(
   kind: K,
-): (svc: Service, req: ApiRequest<undefined>) => Reply<ListEnvelopeBody<Partial<ResponseByKind[K]>>> {
+): (
+  svc: Service,
+  req: ApiRequest<undefined, ListOptions>,
+) => Reply<ListEnvelopeBody<Partial<ResponseByKind[K]>>> {
   return (svc, req) => {
     const row = svc.store.kinds[kind];
-    const params = parseListParams(req.query, svc.config.wire.filters);
+    const params = parseListParams(req.options, svc.config.wire.filters);
     const inScope = row.listScope(svc, req);
-    const ctx = svc.renderContext(row.listLoadsEngineVersion && booleanQuery(req.query, "loadEngineVersion"));
+    const ctx = svc.renderContext(req.options.loadEngineVersion ?? false);
     const items = [...svc.store.records[kind].values()]
       .filter((rec) => inScope(rec) && rec.life.state !== "Deleted")
       .map((rec) => row.render(rec, ctx));
@@ -35,10 +51,10 @@ export function listHandler<K extends Kind>(
  */
 export function getHandler<K extends Kind>(
   kind: K,
-): (svc: Service, req: ApiRequest<undefined>) => Reply<ResponseByKind[K]> {
+): (svc: Service, req: ApiRequest<undefined, GetOptions>) => Reply<ResponseByKind[K]> {
   return (svc, req) => {
     const row = svc.store.kinds[kind];
-    const ignoreDeleted = booleanQuery(req.query, "ignoreDeletedStatus");
+    const ignoreDeleted = req.options.ignoreDeletedStatus ?? false;
     const rec = row.find(svc, req, !ignoreDeleted);
     return { status: 200, body: row.render(rec, svc.renderContext()) };
   };
@@ -51,10 +67,10 @@ export function getHandler<K extends Kind>(
  */
 export function deleteHandler<K extends Kind>(
   kind: K,
-): (svc: Service, req: ApiRequest<undefined>) => Reply<undefined> {
+): (svc: Service, req: ApiRequest<undefined, DeleteOptions>) => Reply<undefined> {
   return (svc, req) => {
     const row = svc.store.kinds[kind];
-    const effects = row.deleteEffects?.(req.query);
+    const effects = row.deleteEffects?.(req.options);
     const rec = row.find(svc, req, false);
     if (rec.life.state === "Deleting") return { status: 202 };
     svc.assertMutable(rec, "delete");

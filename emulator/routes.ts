@@ -2,8 +2,9 @@
  * The routes of the API (spec §4), below `/projects/{projectId}/providers/{namespace}`, built from the endpoint
  * table the REST client sends its requests from, and a matcher that tells "no such route" (404) from "no such
  * method on this route" (405). A route checks the request's body against the endpoint's body schema (the
- * table's, the very objects the client checks with) before the endpoint's handler runs, so a handler receives
- * its body typed by the table and answers the type of the endpoint's response schema.
+ * table's, the very objects the client checks with) and reads its query as the endpoint's query schema declares
+ * it (`query.ts`) before the endpoint's handler runs, so a handler receives its body and its query options typed
+ * by the table and answers the type of the endpoint's response schema.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { ListPage } from "../schemas/common";
@@ -14,6 +15,7 @@ import {
   type Endpoint,
   type EndpointMethod,
   type EndpointName,
+  type QueryOf,
   type ResponseOf,
   type SchemaType,
 } from "../schemas/endpoints";
@@ -25,8 +27,9 @@ import type { WireReadings } from "./config";
 import { kindNames, type EndpointHandlers } from "./kind";
 import { KINDS, type HandledEndpoint } from "./kinds";
 import { schemaFieldErrors, validationProblem } from "./problems";
+import { queryOptions } from "./query";
 import { RegistryInsertWithVpc } from "./registries";
-import type { ApiRequest, Reply, Service } from "./service";
+import type { ApiRequest, Reply, RoutedRequest, Service } from "./service";
 
 type Endpoints = typeof ENDPOINTS;
 
@@ -54,8 +57,11 @@ export type AnswerOf<N extends EndpointName> = Endpoints[N] extends {
     ? KubeconfigDownload
     : ResponseOf<Endpoints[N]>;
 
-/** The request the handler of endpoint N receives: its body passed the endpoint's body schema. */
-export type EndpointRequest<N extends EndpointName> = ApiRequest<RequestBodyOf<N>>;
+/**
+ * The request the handler of endpoint N receives: its body passed the endpoint's body schema, and its query
+ * options are those of the endpoint's query schema (`QueryOf`).
+ */
+export type EndpointRequest<N extends EndpointName> = ApiRequest<RequestBodyOf<N>, QueryOf<Endpoints[N]>>;
 
 /** The reply of the handler of endpoint N. */
 export type EndpointReply<N extends EndpointName> = Reply<AnswerOf<N>>;
@@ -68,8 +74,11 @@ export interface Route {
   endpoint: EndpointName;
   method: EndpointMethod;
   pattern: string;
-  /** Checks the request's body against the endpoint's body schema, then runs the endpoint's handler. */
-  handler: (svc: Service, req: ApiRequest) => Reply;
+  /**
+   * Checks the request's body against the endpoint's body schema, reads its query by the endpoint's query
+   * schema, then runs the endpoint's handler.
+   */
+  handler: (svc: Service, req: RoutedRequest) => Reply;
 }
 
 /**
@@ -125,16 +134,17 @@ function assertRequestBody<B>(schema: TSchema | undefined, body: unknown): asser
 }
 
 /**
- * Serves a request of endpoint `name`: its body is checked before the handler looks anything up, so a bad
- * body answers 400 even when the object the path names is missing.
+ * Serves a request of endpoint `name`: its body is checked, then its query read, before the handler looks
+ * anything up, so a bad body or query parameter answers 400 even when the object the path names is missing.
  */
-function serve<N extends EndpointName>(name: N, svc: Service, req: ApiRequest): Reply {
+function serve<N extends EndpointName>(name: N, svc: Service, req: RoutedRequest): Reply {
   const schema = requestBodySchema(name, svc.config.wire);
   // An endpoint that takes no body ignores one sent anyway; its handler is given none.
   const body = schema === undefined ? undefined : req.body;
   assertRequestBody<RequestBodyOf<N>>(schema, body);
+  const options = queryOptions(name, req.query);
   const handler: ApiHandler<N> = handlerOf(name);
-  return handler(svc, { ...req, body });
+  return handler(svc, { projectId: req.projectId, params: req.params, options, body, pageUrl: req.pageUrl });
 }
 
 /** Every endpoint of spec §4, in the table's order (which is the order of a 405's `Allow` header). */

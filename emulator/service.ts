@@ -1,7 +1,7 @@
 /**
  * The core of the emulated service shared by every resource kind: the store, the clock, the configuration and
  * fault settings, lazy settling of lifecycles, lookups that answer 404, and the "busy" rule. Request bodies are
- * checked before a handler runs, against the schemas of the endpoint table (`routes.ts`).
+ * checked, and queries read, before a handler runs, by the schemas of the endpoint table (`routes.ts`).
  */
 import type { EmulatorClock } from "./clock";
 import type { EmulatorConfig } from "./config";
@@ -20,16 +20,25 @@ export interface Reply<B = unknown> {
   headers?: Record<string, string>;
 }
 
-/** A routed API request as the resource handlers see it, its body of type `B`. */
-export interface ApiRequest<B = unknown> {
+/** A routed API request as the resource handlers see it, its body of type `B` and its query options of type `Q`. */
+export interface ApiRequest<B = unknown, Q = unknown> {
   projectId: string;
   /** Path parameters, decoded. */
   params: Record<string, string>;
-  query: URLSearchParams;
+  /**
+   * The query parameters the endpoint's query schema declares, read as it types them (`query.ts`); the others,
+   * and `api-version`, are not the handler's.
+   */
+  options: Q;
   /** Parsed JSON body, valid against the endpoint's body schema; undefined for an endpoint that takes none. */
   body: B;
   /** Absolute URL of the same list with another page (list envelope links). */
   pageUrl: (offset: number, limit: number) => string;
+}
+
+/** An API request as the dispatch routes it: its query still text, its body not yet checked (`routes.ts`). */
+export interface RoutedRequest extends Omit<ApiRequest, "options"> {
+  query: URLSearchParams;
 }
 
 /** Operations that can be refused on a resource's state. */
@@ -139,18 +148,6 @@ export class Service {
 /** Throws a 400 with `errors` when there are any. */
 export function rejectIf(errors: WireFieldError[]): void {
   if (errors.length > 0) throw validationProblem(errors);
-}
-
-/** Reads a boolean query flag (`true`/`false`, any case); absent is `fallback`, anything else 400. */
-export function booleanQuery(query: URLSearchParams, name: string, fallback = false): boolean {
-  const text = query.get(name);
-  if (text === null || text === "") return fallback;
-  if (/^true$/i.test(text)) return true;
-  if (/^false$/i.test(text)) return false;
-  throw new ApiProblem("invalidQuery", {
-    errors: [{ fieldName: name, errorMessage: `must be true or false (got "${text}")` }],
-    detail: `${name} must be true or false`,
-  });
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { WireReadings } from "../../emulator";
 import { listEnvelope, matchesAll, parseFilter, parseListParams } from "../../emulator/filter";
 import { ApiProblem } from "../../emulator/problems";
+import { queryOptions } from "../../emulator/query";
 
 type Reading = WireReadings["filters"];
 
@@ -17,9 +18,12 @@ const OBJECTS = [
 
 const page = (offset: number, limit: number) => `/list?offset=${offset}&limit=${limit}`;
 
+/** The list options of `query`, read as the dispatch reads a list's query. */
+const options = (query: string) => queryOptions("listKaas", new URLSearchParams(query));
+
 /** Names of the objects listed for `query` under `reading`. */
 function listed(query: string, reading: Reading): string[] {
-  const params = parseListParams(new URLSearchParams(query), reading);
+  const params = parseListParams(options(query), reading);
   return listEnvelope(OBJECTS, params, page).values.map((v) => v.metadata!.name);
 }
 
@@ -71,7 +75,7 @@ describe("whole", () => {
 describe("ignored", () => {
   it("lists every object whatever the filter, still sorted and paged", () => {
     const query = `${filter('metadata.tags:eq("x")')}&sort=-metadata.name&offset=1&limit=2`;
-    const params = parseListParams(new URLSearchParams(query), "ignored");
+    const params = parseListParams(options(query), "ignored");
     expect(params.criteria).toEqual([]);
     const envelope = listEnvelope(OBJECTS, params, page);
     expect(envelope).toMatchObject({ total: 4, next: page(3, 2), prev: page(0, 2) });
@@ -86,7 +90,7 @@ describe("ignored", () => {
 describe("refused", () => {
   function problemOf(query: string): ApiProblem {
     try {
-      parseListParams(new URLSearchParams(query), "refused");
+      parseListParams(options(query), "refused");
     } catch (error) {
       if (error instanceof ApiProblem) return error;
       throw error;
