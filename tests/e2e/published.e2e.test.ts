@@ -101,7 +101,7 @@ it("holds the built package, its README and changelog, and nothing of the tests 
   ];
   const distFolders = [...new Set(files.filter((f) => f.startsWith("dist/")).map((f) => f.split("/")[1]))];
   expect(distFolders.filter((folder) => !built.includes(folder))).toEqual([]);
-  expect(files).toContain("dist/validators/createKaas.body.js");
+  expect(files).toContain("dist/validators/KaasInsert.js");
 });
 
 it("`pulumi new` from the template, offline: the README, the stack config it asks for, the tarball installed", async () => {
