@@ -69,27 +69,37 @@ function jsonOf(v: unknown): unknown {
   return w;
 }
 
-/** The own keys of object `o` that JSON writes: those whose value writes something. */
-function writtenKeys(o: Record<string, unknown>): string[] {
-  return Object.keys(o).filter((k) => jsonOf(o[k]) !== undefined);
+/** The members of object `o` that JSON writes, each as it writes it (`jsonOf`), by key. */
+function writtenMembers(o: Record<string, unknown>): Map<string, unknown> {
+  const members = new Map<string, unknown>();
+  for (const key of Object.keys(o)) {
+    const member = jsonOf(o[key]);
+    if (member !== undefined) members.set(key, member);
+  }
+  return members;
 }
 
 /** Whether `a` and `b` have the same canonical JSON (see `canonical`). */
 function sameJson(a: unknown, b: unknown): boolean {
-  const x = jsonOf(a);
-  const y = jsonOf(b);
+  return sameWritten(jsonOf(a), jsonOf(b));
+}
+
+/** `sameJson` of two values already read as JSON writes them (`jsonOf`), so no `toJSON` runs twice. */
+function sameWritten(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   if (!isObject(x) || !isObject(y)) return false;
   if (Array.isArray(x) || Array.isArray(y)) {
     if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
     // In an array, what writes nothing (a hole included) is written `null`.
     for (let i = 0; i < x.length; i += 1)
-      if (!sameJson(jsonOf(x[i]) ?? null, jsonOf(y[i]) ?? null)) return false;
+      if (!sameWritten(jsonOf(x[i]) ?? null, jsonOf(y[i]) ?? null)) return false;
     return true;
   }
-  const keys = writtenKeys(x);
-  if (keys.length !== writtenKeys(y).length) return false;
-  return keys.every((k) => Object.hasOwn(y, k) && sameJson(x[k], y[k]));
+  const xs = writtenMembers(x);
+  const ys = writtenMembers(y);
+  if (xs.size !== ys.size) return false;
+  for (const [key, member] of xs) if (!ys.has(key) || !sameWritten(member, ys.get(key))) return false;
+  return true;
 }
 
 /**

@@ -12,21 +12,10 @@ export function jsonSafe<T>(value: T): T {
   }
   if (value instanceof Date) return value.toISOString() as T;
   if (value !== null && typeof value === "object") {
-    const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      const member = (value as Record<string, unknown>)[key];
-      if (member === undefined) continue;
-      // A key `__proto__` stays a member, as Object.fromEntries would keep it, rather than set the prototype.
-      if (key === "__proto__")
-        Object.defineProperty(copy, key, {
-          value: jsonSafe(member),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else copy[key] = jsonSafe(member);
-    }
-    return copy as T;
+    const members: [string, unknown][] = [];
+    for (const [key, member] of Object.entries(value))
+      if (member !== undefined) members.push([key, jsonSafe(member)]);
+    return Object.fromEntries(members) as T;
   }
   return value;
 }

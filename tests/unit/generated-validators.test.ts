@@ -15,6 +15,7 @@ import { ENDPOINTS, validatorNames } from "../../schemas/endpoints";
 import { WIRE_SCHEMAS } from "../../schemas";
 import { problemsOf, runtimeAjv } from "../../schemas/validate";
 import { checkedKaasInputsArb, pathsOf, responseFor, setAt } from "./support/kaas-fixtures";
+import { LOADED_MODULES } from "./support/loaded-modules";
 
 const ROOT = path.resolve(__dirname, "../..");
 const GENERATED = path.join(ROOT, "dist/validators");
@@ -106,11 +107,7 @@ it("validates every schema of the table by name in the built package, with no aj
     const { validateSchema } = require("./dist/schemas/validate");
     let problems = 0;
     for (const name of validatorNames()) problems += validateSchema(name, { metadata: {} }).length;
-    const loaded = (pattern) => Object.keys(require.cache)
-      .map((file) => file.split("\\\\").join("/"))
-      .filter((file) => pattern.test(file))
-      .map((file) => file.replace(/^.*node_modules\\//, "").replace(/^\\/.*\\/dist\\//, "dist/"))
-      .sort();
+    ${LOADED_MODULES}
     console.log(JSON.stringify({
       problems: problems > 0,
       ajv: loaded(/node_modules\\/ajv(-formats)?\\//),

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { KUBECONFIG, baselineInputs, checked, responseFor, stateOf } from "./support/kaas-fixtures";
+import { LOADED_MODULES } from "./support/loaded-modules";
 import { json, startScriptedServer, type ScriptedServer } from "./support/scripted-server";
 
 const execFileAsync = promisify(execFile);
@@ -87,11 +88,7 @@ describe("the built package (`npm test` builds first; run alone, this needs `npm
       const { configure, provider } = require("./dist/provider");
       const settings = { "vendor:baseUrl": process.env.BASE_URL, "vendor:token": "t" };
       configure({ get: (key) => settings[key] });
-      const loaded = (pattern) => Object.keys(require.cache)
-        .map((file) => file.split("\\\\").join("/"))
-        .filter((file) => pattern.test(file))
-        .map((file) => file.replace(/^.*node_modules\\//, "").replace(/^\\/.*\\/dist\\//, "dist/"))
-        .sort();
+      ${LOADED_MODULES}
       provider("Kaas").read("kaas-1", JSON.parse(process.env.STATE)).then((read) => console.log(JSON.stringify({
         id: read.id,
         version: read.props.currentKubernetesVersion,
