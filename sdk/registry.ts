@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
 import {
+  REGISTRY_ARGUMENTS,
   REGISTRY_COMPUTED_KEYS,
   type RegistryComputed,
   type RegistryInputs,
@@ -8,10 +9,10 @@ import {
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
 import {
+  argumentSeeds,
   creationScope,
   idOutput,
   outputSeeds,
-  type ArgumentSeeds,
   type ResourceArgs,
   type ResourceOutputs,
 } from "./inputs";
@@ -25,24 +26,8 @@ export type RegistryArgs = ResourceArgs<RegistryInputs>;
 /** Output-only names, seeded so the engine fills them in; `registryId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(REGISTRY_COMPUTED_KEYS, "registryId");
 
-/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
-const ARGUMENTS: ArgumentSeeds<RegistryInputs, "adoptId" | "adoptFromScope"> = {
-  projectId: undefined,
-  name: undefined,
-  location: undefined,
-  tags: undefined,
-  preset: undefined,
-  vpcUri: undefined,
-  subnetUri: undefined,
-  securityGroupUri: undefined,
-  publicIpUri: undefined,
-  blockStorageUri: undefined,
-  size: undefined,
-  adminUsername: undefined,
-  billingPeriod: undefined,
-  adminPasswordResetTrigger: undefined,
-  timeouts: undefined,
-};
+/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
+const ARGUMENTS = argumentSeeds(REGISTRY_ARGUMENTS, ["adoptId", "adoptFromScope"]);
 
 /**
  * The outputs of a {@link Registry} besides those the class declares itself: every computed value

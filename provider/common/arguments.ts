@@ -263,3 +263,80 @@ export const metadataCheck: ArgumentCheck = (_value, _property, { news, problems
 /** `preset` versus an existing VPC and subnet, checked together (sets the `preset` default). */
 export const networkCheck: ArgumentCheck = (_value, _property, { news, inputs, problems }) =>
   network(news, inputs, problems);
+
+/**
+ * One argument in a kind's argument schema: its rule and, at the type level only, its value type `T` and
+ * whether a program must set it (`R`). A kind's schema is an object of these keyed by argument name, each
+ * property documented with the argument's TSDoc: the kind's input type (`ArgumentsOf`), and through it the
+ * SDK class's arguments and outputs, carry that documentation over, and its argument table is the schema
+ * plus the bookkeeping rows (`withBookkeeping`). Build one with `optional`, `required`, or a constructor
+ * whose check derives from the type (`text`, `flag`, `choice`).
+ */
+export interface ArgumentSpec<T, R extends boolean = boolean> extends ArgumentRule {
+  /** Type level only, never set: the argument's value type. */
+  readonly value?: T;
+  /** Whether a program must set the argument; its check reports a missing one. */
+  readonly required: R;
+}
+
+/** A kind's argument schema: every user-facing argument, by name. */
+export type ArgumentSchema = Record<string, ArgumentSpec<unknown>>;
+
+/** The value type of an argument of a schema. */
+type ValueOf<A> = A extends ArgumentSpec<infer T> ? T : never;
+
+/** The names of a schema's arguments that a program must set. */
+type RequiredName<S> = { [K in keyof S]: S[K] extends ArgumentSpec<unknown, true> ? K : never }[keyof S];
+
+/**
+ * The input type of a kind, from its argument schema: required arguments as required properties, the rest
+ * optional, each documented with the schema property's TSDoc (mapped types keep it).
+ */
+export type ArgumentsOf<S> = { [K in keyof S as K extends RequiredName<S> ? K : never]: ValueOf<S[K]> } & {
+  [K in keyof S as K extends RequiredName<S> ? never : K]?: ValueOf<S[K]>;
+};
+
+/** An optional argument of type `T`; its check, if any, is the rule's. */
+export const optional = <T>(rule: ArgumentRule): ArgumentSpec<T, false> => ({ ...rule, required: false });
+
+/**
+ * A required argument of type `T`. Its check reports a missing value: the rule's, or the check of the
+ * argument that checks it together with others (`metadataCheck` for `location`).
+ */
+export const required = <T>(rule: ArgumentRule): ArgumentSpec<T, true> => ({
+  ...rule,
+  required: true,
+});
+
+/** A string argument, checked as one (`str`): `required` and the pattern options are `str`'s. */
+export function text<O extends Parameters<typeof str>[3] = Record<never, never>>(
+  change: ChangeEffect,
+  opts?: O,
+): ArgumentSpec<string, O extends { required: true } ? true : false>;
+export function text(change: ChangeEffect, opts: Parameters<typeof str>[3] = {}): ArgumentSpec<string> {
+  return { change, check: aString(opts), required: opts.required === true };
+}
+
+/** An optional boolean argument, checked as one. */
+export const flag = (change: ChangeEffect): ArgumentSpec<boolean, false> => ({
+  change,
+  check: aBoolean,
+  required: false,
+});
+
+/** An optional argument that takes one of `values`, its type their union, checked against them. */
+export const choice = <const V extends string>(
+  change: ChangeEffect,
+  values: readonly V[],
+): ArgumentSpec<V, false> => ({ change, check: oneOfValues(values), required: false });
+
+/** The rules of the bookkeeping arguments (`Bookkeeping`): set by the SDK class and by `check`, never compared. */
+export const BOOKKEEPING = {
+  creationScope: { change: "ignore", check: aString() },
+  creationToken: { change: "ignore" },
+} satisfies ArgumentTable<Bookkeeping>;
+
+/** A kind's argument table: its schema's rules, in the schema's order, then the bookkeeping rows. */
+export const withBookkeeping = <S extends ArgumentSchema>(
+  schema: S,
+): ArgumentTable<Extract<keyof S, string> | Bookkeeping> => ({ ...schema, ...BOOKKEEPING });

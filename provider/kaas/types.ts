@@ -3,10 +3,10 @@
  * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
  */
 import type { Checked } from "../common/arguments";
+import type { BillingPeriod } from "../common/billing";
 import type { Timeouts } from "../common/timeouts";
 
-/** Billing period of the service (api-notes "KaaS"). */
-export type BillingPeriod = "Hour" | "Month" | "Year";
+export type { BillingPeriod } from "../common/billing";
 
 export type { Timeouts } from "../common/timeouts";
 

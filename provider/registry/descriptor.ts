@@ -6,18 +6,9 @@
  */
 import type { RegistryResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { network, str } from "../common/check";
 import { client, log } from "../common/context";
 import { sameValue } from "../common/diff";
-import {
-  aString,
-  metadataCheck,
-  oneOfValues,
-  projectIdCheck,
-  timeoutsCheck,
-  type ArgumentName,
-  type ArgumentTable,
-} from "../common/arguments";
+import { withBookkeeping } from "../common/arguments";
 import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import {
@@ -27,56 +18,9 @@ import {
   registryUpdateBody,
   vpcMismatch,
 } from "./mapping";
-import { REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs, type RegistryInputs } from "./types";
+import { REGISTRY_ARGUMENTS, REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs } from "./types";
 
 const MINUTE = 60_000;
-
-/** Administrator names the service reserves (api-notes "Registry"). */
-export const RESERVED_ADMIN_NAMES = ["admin"];
-
-/**
- * Every argument of a Registry. api-notes "Registry": the update carries `billingPlan` and `publicIp` only,
- * plus metadata name and tags.
- */
-export const REGISTRY_ARGUMENT_RULES = {
-  projectId: { change: "replace", check: projectIdCheck },
-  // `metadataCheck` checks name, location and tags together.
-  name: { change: "update", check: metadataCheck },
-  location: { change: "replace" },
-  tags: { change: "update" },
-  // `network` checks preset, vpcUri and subnetUri together. The subnet names the network, since the
-  // create sends no `vpc` (api-notes "Registry"); `vpcUri` is checked against the VPC the answer reports.
-  preset: {
-    change: "replace",
-    check: (_value, _property, { news, inputs, problems }) =>
-      network(news, inputs, problems, { subnetNamesNetwork: true }),
-  },
-  vpcUri: { change: "replace" },
-  subnetUri: { change: "replace" },
-  securityGroupUri: { change: "replace", check: aString() },
-  publicIpUri: { change: "update", check: aString() },
-  blockStorageUri: { change: "replace", check: aString() },
-  size: { change: "replace", check: aString() },
-  adminUsername: {
-    change: "replace",
-    check(value, property, { problems }) {
-      const admin = str(value, property, problems, {
-        required: true,
-        pattern: /^[a-z][a-z0-9_-]{2,31}$/,
-        patternHint: "must be 3-32 lower-case letters, digits, '_' or '-', starting with a letter",
-      });
-      if (admin !== undefined && RESERVED_ADMIN_NAMES.includes(admin))
-        problems.add(property, `"${admin}" is reserved by the service; choose another name`);
-    },
-  },
-  billingPeriod: { change: "update", check: oneOfValues(["Hour", "Month", "Year"]) },
-  adminPasswordResetTrigger: { change: "update", check: aString() },
-  timeouts: { change: "update", check: timeoutsCheck },
-  adoptId: { change: "ignore", check: aString() },
-  adoptFromScope: { change: "ignore", check: aString() },
-  creationScope: { change: "ignore", check: aString() },
-  creationToken: { change: "ignore" },
-} satisfies ArgumentTable<ArgumentName<RegistryInputs>>;
 
 /**
  * The engine version, which only the list answers, with `loadEngineVersion` (spec §2.7); every other read is
@@ -102,7 +46,7 @@ async function engineVersion(
 export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> = {
   kind: "Registry",
   noun: "registry",
-  arguments: REGISTRY_ARGUMENT_RULES,
+  arguments: withBookkeeping(REGISTRY_ARGUMENTS),
   computed: REGISTRY_COMPUTED_KEYS,
   // Real registries take 20-40 minutes to provision (api-notes).
   timeouts: { create: 60 * MINUTE, update: 30 * MINUTE, delete: 30 * MINUTE },

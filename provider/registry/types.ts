@@ -1,56 +1,101 @@
-/** The arguments and outputs of a Registry, as plain values (the SDK class wraps them). */
-import type { Checked } from "../common/arguments";
+/**
+ * The arguments and outputs of a Registry, as plain values (the SDK class wraps them). The argument schema is
+ * the one description of each argument: its documentation, type, what changing it does and its check.
+ */
+import { network, str } from "../common/check";
+import {
+  choice,
+  metadataCheck,
+  optional,
+  projectIdCheck,
+  required,
+  text,
+  timeoutsCheck,
+  type ArgumentsOf,
+  type Checked,
+} from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
-import type { BillingPeriod } from "../kaas/types";
+import { BILLING_PERIODS } from "../common/billing";
 
-/** Arguments of a Registry (fields from the reference; the spec does not show them). */
-export interface RegistryInputs {
+/** Administrator names the service reserves (api-notes "Registry"). */
+export const RESERVED_ADMIN_NAMES = ["admin"];
+
+/**
+ * Every argument of a Registry (fields from the reference; the spec does not show them). api-notes
+ * "Registry": the update carries `billingPlan` and `publicIp` only, plus metadata name and tags.
+ */
+export const REGISTRY_ARGUMENTS = {
   /** Project of the registry. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId?: string;
+  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
   /** Registry name. Updates in place. */
-  name: string;
+  // `metadataCheck` checks name, location and tags together.
+  name: required<string>({ change: "update", check: metadataCheck }),
   /** Region, for example `ITBG-Bergamo`. Replaces. */
-  location: string;
+  location: required<string>({ change: "replace" }),
   /** Tags of the registry (as an output: without the owner tag the package adds). Update in place. */
-  tags?: string[];
+  tags: optional<string[]>({ change: "update" }),
   /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
-  preset?: boolean;
+  // `network` checks preset, vpcUri and subnetUri together. The subnet names the network, since the create
+  // sends no `vpc` (api-notes "Registry"); `vpcUri` is checked against the VPC the answer reports.
+  preset: optional<boolean>({
+    change: "replace",
+    check: (_value, _property, { news, inputs, problems }) =>
+      network(news, inputs, problems, { subnetNamesNetwork: true }),
+  }),
   /**
    * URI of the VPC that `subnetUri` lies in. Optional: never sent (the service's create takes the subnet
    * alone), but compared with the VPC the service reports, and a registry in another VPC is an error that
    * names `vpcUri`, after create or on adopt. Needs `subnetUri`. Replaces.
    */
-  vpcUri?: string;
+  vpcUri: optional<string>({ change: "replace" }),
   /** URI of an existing subnet: it places the registry in its network, VPC included. Replaces. */
-  subnetUri?: string;
+  subnetUri: optional<string>({ change: "replace" }),
   /** URI of the security group (a URI here, unlike Kaas). Replaces. */
-  securityGroupUri?: string;
+  securityGroupUri: text("replace"),
   /** URI of the elastic IP that exposes the registry. Updates in place. */
-  publicIpUri?: string;
+  publicIpUri: text("update"),
   /** URI of the block storage that holds the images. Replaces. */
-  blockStorageUri?: string;
+  blockStorageUri: text("replace"),
   /** Registry size, passed as is (`Small`, `Medium`, `HighPerf` or `20`, `100`, `1000` are seen). Replaces. */
-  size?: string;
+  size: text("replace"),
   /** Administrator user name. Required; `admin` is reserved by the service. Replaces. */
-  adminUsername: string;
+  adminUsername: required<string>({
+    change: "replace",
+    check(value, property, { problems }) {
+      const admin = str(value, property, problems, {
+        required: true,
+        pattern: /^[a-z][a-z0-9_-]{2,31}$/,
+        patternHint: "must be 3-32 lower-case letters, digits, '_' or '-', starting with a letter",
+      });
+      if (admin !== undefined && RESERVED_ADMIN_NAMES.includes(admin))
+        problems.add(property, `"${admin}" is reserved by the service; choose another name`);
+    },
+  }),
   /** Billing period: `Hour`, `Month` or `Year`. Updates in place. */
-  billingPeriod?: BillingPeriod;
+  billingPeriod: choice("update", BILLING_PERIODS),
   /**
    * Any string; changing it resets the administrator password (`resetAdminPassword`). Not sent on create.
    * Updates in place.
    */
-  adminPasswordResetTrigger?: string;
+  adminPasswordResetTrigger: text("update"),
   /** Deadlines of create (default `"60m"`), update (`"30m"`) and delete (`"30m"`). */
-  timeouts?: Timeouts;
+  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
   /** Adopt this existing registry id instead of creating one. Changing it later has no effect. */
-  adoptId?: string;
+  adoptId: text("ignore"),
   /**
    * Confirms the adoption of a registry that another resource created or adopted: the `<project>/<stack>/<name>`
    * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a registry,
    * since both stacks would then act on it. Changing it later has no effect.
    */
-  adoptFromScope?: string;
-}
+  adoptFromScope: text("ignore"),
+};
+
+/**
+ * Arguments of a Registry, from its schema (`REGISTRY_ARGUMENTS`).
+ *
+ * @interface
+ */
+export type RegistryInputs = ArgumentsOf<typeof REGISTRY_ARGUMENTS>;
 
 /** Arguments of a Registry as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */
 export type CheckedRegistryInputs = Checked<RegistryInputs>;

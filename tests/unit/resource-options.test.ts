@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { checkArguments, diffArguments, checkReplaceOnChanges } from "../../provider/common/arguments";
 import { Problems } from "../../provider/common/check";
-import { REGISTRY_ARGUMENT_RULES } from "../../provider/registry/descriptor";
+import { REGISTRY } from "../../provider/registry/descriptor";
 import { UNKNOWN } from "../../provider/common/unknown";
 import { mergeTimeouts, parseDuration, refuseImport, timeoutsFromCustomTimeouts } from "../../sdk/options";
 
@@ -170,7 +170,7 @@ describe("replaceOnChanges", () => {
 
   it("replaces the resource when a named argument changes", () => {
     const news = { ...state, tags: ["b"], replaceOnChanges: ["tags"] };
-    expect(diffArguments(REGISTRY_ARGUMENT_RULES, state, news)).toEqual({
+    expect(diffArguments(REGISTRY.arguments, state, news)).toEqual({
       changes: true,
       replaces: ["tags"],
       updates: ["tags"],
@@ -179,12 +179,12 @@ describe("replaceOnChanges", () => {
 
   it("replaces on any change with *", () => {
     const news = { ...state, billingPeriod: "Year", replaceOnChanges: ["*"] };
-    expect(diffArguments(REGISTRY_ARGUMENT_RULES, state, news).replaces).toEqual(["billingPeriod"]);
+    expect(diffArguments(REGISTRY.arguments, state, news).replaces).toEqual(["billingPeriod"]);
   });
 
   it("updates in place when another argument changes", () => {
     const news = { ...state, billingPeriod: "Year", replaceOnChanges: ["tags"] };
-    expect(diffArguments(REGISTRY_ARGUMENT_RULES, state, news)).toEqual({
+    expect(diffArguments(REGISTRY.arguments, state, news)).toEqual({
       changes: true,
       replaces: [],
       updates: ["billingPeriod"],
@@ -193,7 +193,7 @@ describe("replaceOnChanges", () => {
 
   it("does not replace for a value still unknown at preview", () => {
     const news = { ...state, tags: UNKNOWN, replaceOnChanges: ["tags"] };
-    expect(diffArguments(REGISTRY_ARGUMENT_RULES, state, news)).toEqual({
+    expect(diffArguments(REGISTRY.arguments, state, news)).toEqual({
       changes: true,
       replaces: [],
       updates: ["tags"],
@@ -201,7 +201,7 @@ describe("replaceOnChanges", () => {
   });
 
   it("is no change itself", () => {
-    expect(diffArguments(REGISTRY_ARGUMENT_RULES, state, { ...state, replaceOnChanges: ["tags"] })).toEqual({
+    expect(diffArguments(REGISTRY.arguments, state, { ...state, replaceOnChanges: ["tags"] })).toEqual({
       changes: false,
       replaces: [],
       updates: [],
@@ -210,7 +210,7 @@ describe("replaceOnChanges", () => {
 
   it("is accepted by check without joining the list of arguments", () => {
     const { failures } = checkArguments(
-      REGISTRY_ARGUMENT_RULES,
+      REGISTRY.arguments,
       {},
       { ...registryArgs, replaceOnChanges: ["tags", "*"] },
       { defaultProjectId: "p" },
