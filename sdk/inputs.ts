@@ -35,7 +35,10 @@ export function argumentSeeds<S extends object, L extends keyof S & string = nev
 }
 
 /** TEMPORARY: hand-written seeds of the kinds not yet on an argument schema. */
-export type ArgumentSeeds<T, Bookkeeping extends keyof T = never> = Record<Exclude<keyof T, Bookkeeping>, undefined>;
+export type ArgumentSeeds<T, Bookkeeping extends keyof T = never> = Record<
+  Exclude<keyof T, Bookkeeping>,
+  undefined
+>;
 
 /** The logical identity of a resource: `<project>/<stack>/<name>`, which seeds its creation token. */
 export function creationScope(pulumiModule: typeof pulumi, name: string): string {
