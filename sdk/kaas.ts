@@ -1,13 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
-import { KAAS_COMPUTED_KEYS, type KaasComputed, type KaasInputs } from "../provider/kaas/types";
+import {
+  KAAS_ARGUMENTS,
+  KAAS_COMPUTED_KEYS,
+  type KaasComputed,
+  type KaasInputs,
+} from "../provider/kaas/types";
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
 import {
+  argumentSeeds,
   creationScope,
   idOutput,
   outputSeeds,
-  type ArgumentSeeds,
   type ResourceArgs,
   type ResourceOutputs,
 } from "./inputs";
@@ -28,31 +33,8 @@ export type KaasArgs = ResourceArgs<KaasInputs>;
 /** Output-only names, seeded so the engine fills them in; `kaasId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(KAAS_COMPUTED_KEYS, "kaasId");
 
-/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
-const ARGUMENTS: ArgumentSeeds<KaasInputs, "adoptId" | "adoptFromScope"> = {
-  projectId: undefined,
-  name: undefined,
-  location: undefined,
-  tags: undefined,
-  preset: undefined,
-  vpcUri: undefined,
-  subnetUri: undefined,
-  nodeCidr: undefined,
-  podCidr: undefined,
-  securityGroupName: undefined,
-  kubernetesVersion: undefined,
-  upgradeDate: undefined,
-  nodePools: undefined,
-  ha: undefined,
-  maxCumulativeVolumeSize: undefined,
-  billingPeriod: undefined,
-  identity: undefined,
-  authorizedIpRanges: undefined,
-  enablePrivateCluster: undefined,
-  autoscalerProfile: undefined,
-  deleteOnCascade: undefined,
-  timeouts: undefined,
-};
+/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
+const ARGUMENTS = argumentSeeds(KAAS_ARGUMENTS, ["adoptId", "adoptFromScope"]);
 
 /**
  * The outputs of a {@link Kaas} besides those the class declares itself: every computed value

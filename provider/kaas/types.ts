@@ -1,10 +1,39 @@
 /**
  * The arguments and outputs of a Kaas, as plain values. The SDK class `Kaas` wraps these in
- * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented.
+ * `pulumi.Input`/`pulumi.Output`, so this file is the one place where each argument is documented. The
+ * argument schema is the one description of each argument: its documentation, type, what changing it does
+ * and its check; only the rules that tie values together (pools, HA, versions, limits) are written out here.
  */
-import type { Checked } from "../common/arguments";
-import type { BillingPeriod } from "../common/billing";
+import {
+  choice,
+  flag,
+  metadataCheck,
+  networkCheck,
+  optional,
+  projectIdCheck,
+  required,
+  text,
+  timeoutsCheck,
+  type ArgumentsOf,
+  type Checked,
+} from "../common/arguments";
+import { BILLING_PERIODS } from "../common/billing";
+import {
+  bool,
+  futureDate,
+  int,
+  obj,
+  rejectUnknownProperties,
+  str,
+  strArray,
+  type Problems,
+} from "../common/check";
+import { isPrivateCidr, parseCidr, PRIVATE_RANGES } from "../common/cidr";
+import type { DeclaredLimits } from "../common/limits";
 import type { Timeouts } from "../common/timeouts";
+import { isUnknown } from "../common/unknown";
+import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
+import { compareVersions, VERSION_PATTERN } from "./version";
 
 export type { BillingPeriod } from "../common/billing";
 
@@ -50,76 +79,252 @@ export interface NodeCidrArgs {
   name: string;
 }
 
-/** Arguments of a Kaas. */
-export interface KaasInputs {
+const POOL_NAME = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
+const POOL_KEYS = ["name", "nodes", "instance", "dataCenter", "autoscaling", "minCount", "maxCount"];
+
+function cidr(value: string, property: string, problems: Problems, privateOnly: boolean): void {
+  if (!parseCidr(value)) {
+    problems.add(property, `must be an IPv4 CIDR like 10.0.0.0/16, got "${value}"`);
+  } else if (privateOnly && !isPrivateCidr(value)) {
+    problems.add(property, `must lie within ${PRIVATE_RANGES.join(", ")}, got "${value}"`);
+  }
+}
+
+function checkNodePools(value: unknown, problems: Problems, limits: DeclaredLimits | undefined): void {
+  // The first rule that reads the declared limits reports a setting that cannot be read, once.
+  declaredLimitsProblems(limits, problems);
+  if (value === undefined || value === null) {
+    problems.add("nodePools", "is required: at least one node pool");
+    return;
+  }
+  if (isUnknown(value)) return;
+  if (!Array.isArray(value)) {
+    problems.add("nodePools", "must be a list of node pools");
+    return;
+  }
+  if (value.length === 0) problems.add("nodePools", "must have at least one node pool");
+  else withinDeclaredLimits(value.length, "nodePools", KAAS_DECLARED_LIMITS.nodePools, limits, problems);
+  const seen = new Set<string>();
+  value.forEach((item, i) => {
+    const at = `nodePools[${i}]`;
+    const pool = obj(item, at, problems, { required: true });
+    if (!pool) return;
+    rejectUnknownProperties(pool, POOL_KEYS, problems, `${at}.`);
+    const name = str(pool.name, `${at}.name`, problems, {
+      required: true,
+      pattern: POOL_NAME,
+      patternHint:
+        "must be 1-40 lower-case letters, digits or '-', starting and ending with a letter or digit",
+    });
+    if (name !== undefined) {
+      if (seen.has(name)) problems.add(`${at}.name`, `duplicates the pool name "${name}"`);
+      seen.add(name);
+    }
+    const nodes = int(pool.nodes, `${at}.nodes`, problems, { required: true, min: 0, max: 1000 });
+    str(pool.instance, `${at}.instance`, problems, { required: true });
+    str(pool.dataCenter, `${at}.dataCenter`, problems, { required: true });
+    const autoscaling = bool(pool.autoscaling, `${at}.autoscaling`, problems);
+    const min = int(pool.minCount, `${at}.minCount`, problems, { min: 0, max: 1000 });
+    const max = int(pool.maxCount, `${at}.maxCount`, problems, { min: 1, max: 1000 });
+    const poolNodes = KAAS_DECLARED_LIMITS.poolNodes;
+    if (nodes !== undefined) withinDeclaredLimits(nodes, `${at}.nodes`, poolNodes, limits, problems);
+    if (autoscaling === true) {
+      if (min !== undefined) withinDeclaredLimits(min, `${at}.minCount`, poolNodes, limits, problems);
+      if (max !== undefined) withinDeclaredLimits(max, `${at}.maxCount`, poolNodes, limits, problems);
+      if (pool.minCount === undefined || pool.minCount === null)
+        problems.add(`${at}.minCount`, "is required when autoscaling is true");
+      if (pool.maxCount === undefined || pool.maxCount === null)
+        problems.add(`${at}.maxCount`, "is required when autoscaling is true");
+      if (min !== undefined && max !== undefined && min > max) {
+        problems.add(`${at}.minCount`, `must not exceed maxCount (${min} > ${max})`);
+      } else if (
+        nodes !== undefined &&
+        min !== undefined &&
+        max !== undefined &&
+        (nodes < min || nodes > max)
+      ) {
+        problems.add(
+          `${at}.nodes`,
+          `must lie within minCount..maxCount (${min}..${max}) when autoscaling, got ${nodes}`,
+        );
+      }
+    } else if (!isUnknown(pool.autoscaling)) {
+      for (const key of ["minCount", "maxCount"]) {
+        // An unknown bound (preview) is not validated: it may resolve to nothing.
+        if (pool[key] !== undefined && pool[key] !== null && !isUnknown(pool[key]))
+          problems.add(`${at}.${key}`, "only applies when autoscaling is true");
+      }
+      if (nodes === 0) problems.add(`${at}.nodes`, "must be at least 1 for a pool that does not autoscale");
+    }
+  });
+}
+
+/** Why `ha` cannot go from `true` to `false` (refused by `check` and by `diff`). */
+export const HA_REFUSAL =
+  "cannot be disabled: the service cannot turn high availability off once enabled, and replacing the cluster would destroy it; keep ha: true";
+
+/**
+ * Every argument a Kaas accepts. `ignore` rows are either adoption (`adoptId`, `adoptFromScope`) or compared
+ * by the bespoke rules of `kaasExtraChanges` (`ha`, `kubernetesVersion`, `nodePools`). Create-only fields of
+ * the service (api-notes "KaaS": preset, vpc, subnet, nodeCidr, podCidr, securityGroup, identity,
+ * autoscalerProfile, and location) replace.
+ */
+export const KAAS_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId?: string;
+  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
   /** Cluster name. Updates in place. */
-  name: string;
+  // `metadataCheck` checks name, location and tags together.
+  name: required<string>({ change: "update", check: metadataCheck }),
   /** Region, for example `ITBG-Bergamo`. Replaces. */
-  location: string;
+  location: required<string>({ change: "replace" }),
   /** Tags of the cluster (as an output: without the owner tag the package adds). Update in place. */
-  tags?: string[];
+  tags: optional<string[]>({ change: "update" }),
   /**
    * Let the service create the VPC and subnet (`true`), or use `vpcUri`/`subnetUri`. Default `true` when
    * neither URI is given. Replaces.
    */
-  preset?: boolean;
+  // `networkCheck` checks preset, vpcUri and subnetUri together: the service's network or an existing one.
+  preset: optional<boolean>({ change: "replace", check: networkCheck }),
   /** URI of an existing VPC; requires `subnetUri` and `preset` not `true`. Replaces. */
-  vpcUri?: string;
+  vpcUri: optional<string>({ change: "replace" }),
   /** URI of an existing subnet; requires `vpcUri`. Replaces. */
-  subnetUri?: string;
+  subnetUri: optional<string>({ change: "replace" }),
   /** Node CIDR. Replaces. */
-  nodeCidr: NodeCidrArgs;
+  nodeCidr: required<NodeCidrArgs>({
+    change: "replace",
+    check(value, property, { problems }) {
+      const nodeCidr = obj(value, property, problems, { required: true });
+      if (!nodeCidr) return;
+      rejectUnknownProperties(nodeCidr, ["address", "name"], problems, "nodeCidr.");
+      const address = str(nodeCidr.address, "nodeCidr.address", problems, { required: true });
+      if (address !== undefined) cidr(address, "nodeCidr.address", problems, true);
+      str(nodeCidr.name, "nodeCidr.name", problems, { required: true });
+    },
+  }),
   /** Pod CIDR. Default: chosen by the service. Replaces. */
-  podCidr?: string;
+  podCidr: optional<string>({
+    change: "replace",
+    check(value, property, { problems }) {
+      const podCidr = str(value, property, problems);
+      if (podCidr !== undefined) cidr(podCidr, property, problems, false);
+    },
+  }),
   /** Name of the security group the service creates for the cluster. Replaces. */
-  securityGroupName?: string;
+  securityGroupName: text("replace"),
   /**
    * Kubernetes version, one of the versions the service admits (e.g. `1.33.2`). Raising it upgrades in place
    * (at `upgradeDate` when set); lowering it below the current version is refused at preview.
    */
-  kubernetesVersion: string;
+  kubernetesVersion: required<string>({
+    change: "ignore",
+    check(value, property, { olds, problems }) {
+      const version = str(value, property, problems, {
+        required: true,
+        pattern: VERSION_PATTERN,
+        patternHint: "must be a version like 1.33.2",
+      });
+      const oldVersion = typeof olds.kubernetesVersion === "string" ? olds.kubernetesVersion : undefined;
+      if (
+        version !== undefined &&
+        oldVersion !== undefined &&
+        VERSION_PATTERN.test(oldVersion) &&
+        compareVersions(version, oldVersion) < 0
+      ) {
+        problems.add(
+          property,
+          `cannot go down from ${oldVersion} to ${version}: the service does not downgrade clusters`,
+        );
+      }
+    },
+  }),
   /**
    * Schedule the version upgrade for this ISO 8601 date-time instead of applying it at once. Must be in the
    * future when it is set or changed. In place.
    */
-  upgradeDate?: string;
+  upgradeDate: optional<string>({
+    change: "update",
+    check(value, property, { olds, news, problems, context }) {
+      // The date must be in the future only when it is going to be sent: set or changed, or with a new version.
+      const upgradeChanged = value !== olds.upgradeDate || news.kubernetesVersion !== olds.kubernetesVersion;
+      if (value === undefined || value === null) return;
+      if (upgradeChanged) futureDate(value, property, problems, context.now ?? Date.now());
+      else str(value, property, problems);
+    },
+  }),
   /** Node pools, at least one, unique names. Adding, removing and resizing pools are in place. */
-  nodePools: NodePoolArgs[];
+  nodePools: required<NodePoolArgs[]>({
+    change: "ignore",
+    check: (value, _property, { problems, context }) => checkNodePools(value, problems, context.limits),
+  }),
   /**
    * High availability: control plane replicated across 3 zones. `false -> true` is in place; `true ->
    * false` is refused at preview (the service cannot disable HA). Default `false`.
    */
-  ha?: boolean;
+  ha: optional<boolean>({
+    change: "ignore",
+    check(value, property, { olds, problems }) {
+      const ha = bool(value, property, problems);
+      if (olds.ha === true && ha !== true && !isUnknown(value)) problems.add(property, HA_REFUSAL);
+    },
+  }),
   /** Cap in GB on the sum of the sizes of all volumes of the cluster (spec §8). Default: no cap. In place. */
-  maxCumulativeVolumeSize?: number;
+  maxCumulativeVolumeSize: optional<number>({
+    change: "update",
+    check(value, property, { problems, context }) {
+      const size = int(value, property, problems, { min: 1 });
+      const rule = KAAS_DECLARED_LIMITS.maxCumulativeVolumeSize;
+      if (size !== undefined) withinDeclaredLimits(size, property, rule, context.limits, problems);
+    },
+  }),
   /** Billing period: `Hour`, `Month` or `Year`. Default: the service's. In place. */
-  billingPeriod?: BillingPeriod;
+  billingPeriod: choice("update", BILLING_PERIODS),
   /** Cluster identity credentials; always secret, in the state and as an output. Replaces. */
-  identity?: IdentityArgs;
+  identity: optional<IdentityArgs>({
+    change: "replace",
+    check(value, property, { problems }) {
+      const identity = obj(value, property, problems);
+      if (!identity) return;
+      rejectUnknownProperties(identity, ["clientId", "clientSecret"], problems, "identity.");
+      str(identity.clientId, "identity.clientId", problems);
+      str(identity.clientSecret, "identity.clientSecret", problems);
+    },
+  }),
   /** CIDRs allowed to reach the API server. Default: any. In place. */
-  authorizedIpRanges?: string[];
+  authorizedIpRanges: optional<string[]>({
+    change: "update",
+    check(value, property, { problems, context }) {
+      const ranges = strArray(value, property, problems, (range, at) => cidr(range, at, problems, false));
+      const rule = KAAS_DECLARED_LIMITS.authorizedIpRanges;
+      if (ranges) withinDeclaredLimits(ranges.length, property, rule, context.limits, problems);
+    },
+  }),
   /** Make the API server private. Default `false`. In place. */
-  enablePrivateCluster?: boolean;
+  enablePrivateCluster: flag("update"),
   /** Autoscaler profile, passed to the service as is (its shape is not published). Replaces. */
-  autoscalerProfile?: unknown;
+  autoscalerProfile: optional<unknown>({ change: "replace" }),
   /** Also delete the elastic IPs the cluster used (e.g. for load balancers) when deleting it. Default `false`. */
-  deleteOnCascade?: boolean;
+  deleteOnCascade: flag("update"),
   /** Deadlines of create (default `"40m"`), update (`"40m"`) and delete (`"30m"`). */
-  timeouts?: Timeouts;
+  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
   /**
    * Adopt this existing cluster id instead of creating one (the engine's import does not work for dynamic
    * resources). The declared arguments must match the live cluster. Changing it later has no effect.
    */
-  adoptId?: string;
+  adoptId: text("ignore"),
   /**
    * Confirms the adoption of a cluster that another resource created or adopted: the `<project>/<stack>/<name>`
    * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a cluster,
    * since both stacks would then act on it. Changing it later has no effect.
    */
-  adoptFromScope?: string;
-}
+  adoptFromScope: text("ignore"),
+};
+
+/**
+ * Arguments of a Kaas, from its schema (`KAAS_ARGUMENTS`).
+ *
+ * @interface
+ */
+export type KaasInputs = ArgumentsOf<typeof KAAS_ARGUMENTS>;
 
 /** Arguments of a Kaas as `check` returns them: the default project and the default `preset` filled in, the creation token computed. */
 export type CheckedKaasInputs = Checked<KaasInputs>;
