@@ -16,6 +16,8 @@ import {
   type StartEmulatorOptions,
   type WireReadings,
 } from "./index";
+// Straight from the module rather than through `index.ts`, so the package's public exports stay as they are.
+import { PROVISIONED_KINDS, defaultFaults, isProvisionedKind, isProvisioningOutcome } from "./faults";
 
 /** One element of the command line as `parseArgs` reads it. */
 type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];
@@ -45,7 +47,7 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
                          real answer with probability R (repeatable)
   --latency-ms N         latency added to every API request
   --rate-limit R/B       token bucket: R requests per second, burst B
-  --provisioning K=O     provisioning outcome of kind K (kaas, registry, backup): ok, stuck or fail
+  --provisioning K=O     provisioning outcome of kind K (${PROVISIONED_KINDS.join(", ")}): ok, stuck or fail
   --wire K=V             reading of what the published interface leaves open (repeatable):
                            attachments=attachedVolumes|linkedResources|hidden, nodeIds=shown|hidden,
                            errors=array|map|absent, dataCenter=code|name,
@@ -171,13 +173,10 @@ const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string
   },
   provisioning: (d, v, flag) => {
     const [kind, outcome] = v.split("=");
-    if (!["kaas", "registry", "backup"].includes(kind) || !["ok", "stuck", "fail"].includes(outcome)) {
-      throw new UsageError(`${flag} needs kind=outcome, e.g. kaas=fail`);
-    }
-    d.faults.provisioning = {
-      ...(d.faults.provisioning ?? { kaas: "ok", registry: "ok", backup: "ok" }),
-      [kind]: outcome,
-    } as FaultConfig["provisioning"];
+    if (!isProvisionedKind(kind))
+      throw new UsageError(`${flag} needs one of ${PROVISIONED_KINDS.join(", ")}`);
+    if (!isProvisioningOutcome(outcome)) throw new UsageError(`${flag} needs kind=outcome, e.g. kaas=fail`);
+    d.faults.provisioning = { ...(d.faults.provisioning ?? defaultFaults().provisioning), [kind]: outcome };
   },
   wire: (d, v, flag) => {
     const [key, reading] = v.split("=");

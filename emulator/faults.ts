@@ -5,13 +5,35 @@
  * request, so a run is reproducible from its seed. Faults never touch the control API or the token endpoint.
  */
 
+import { byKind, kindNamesProjectFirst } from "./kind";
+import { KINDS, type Kind } from "./kinds";
 import type { WireFieldError } from "./problems";
 
-/** Outcome of provisioning a new resource: `ok` ends `Active`, `stuck` never leaves `InCreation`, `fail` ends `Failed`. */
-export type ProvisioningOutcome = "ok" | "stuck" | "fail";
+/** The provisioning outcomes, in the order refusals name them. */
+const PROVISIONING_OUTCOMES = ["ok", "stuck", "fail"] as const;
 
-/** The kinds whose provisioning outcome can be chosen. */
-export type ProvisionedKind = "kaas" | "registry" | "backup";
+/** Outcome of provisioning a new resource: `ok` ends `Active`, `stuck` never leaves `InCreation`, `fail` ends `Failed`. */
+export type ProvisioningOutcome = (typeof PROVISIONING_OUTCOMES)[number];
+
+/** The kinds whose provisioning outcome can be chosen: every kind of the emulator (`kinds.ts`). */
+export type ProvisionedKind = Kind;
+
+/**
+ * The kinds whose provisioning outcome can be chosen, in the order the configuration and its refusals name them
+ * (`kaas, registry, backup`). Read from the list of kinds, which imports nothing of this module, so a new kind
+ * is provisioned like the others without a line here.
+ */
+export const PROVISIONED_KINDS: readonly ProvisionedKind[] = kindNamesProjectFirst(KINDS);
+
+/** Whether `name` is a kind whose provisioning outcome can be chosen. */
+export function isProvisionedKind(name: string): name is ProvisionedKind {
+  return Object.hasOwn(KINDS, name);
+}
+
+/** Whether `name` is a provisioning outcome. */
+export function isProvisioningOutcome(name: unknown): name is ProvisioningOutcome {
+  return PROVISIONING_OUTCOMES.some((outcome) => outcome === name);
+}
 
 /** Statuses that can be injected. */
 export type InjectableStatus = 429 | 500 | 502 | 503 | 504;
@@ -79,7 +101,11 @@ export function defaultFaults(): FaultConfig {
     errorAfterProcessingRates: {},
     methods: null,
     rateLimit: null,
-    provisioning: { kaas: "ok", registry: "ok", backup: "ok" },
+    provisioning: byKind<Record<ProvisionedKind, ProvisioningOutcome>>(
+      KINDS,
+      () => "ok",
+      kindNamesProjectFirst,
+    ),
     failureReason: "Provisioning failed: insufficient capacity in the selected zone",
   };
 }
@@ -168,8 +194,11 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
     if (!(ratePerSecond > 0) || !(burst >= 1)) problem("rateLimit", "needs ratePerSecond > 0 and burst >= 1");
   }
   for (const [kind, outcome] of Object.entries(config.provisioning ?? {})) {
-    if (!["ok", "stuck", "fail"].includes(outcome))
+    if (!isProvisionedKind(kind)) {
+      problem(`provisioning.${kind}`, `is not a kind (kinds: ${PROVISIONED_KINDS.join(", ")})`);
+    } else if (!isProvisioningOutcome(outcome)) {
       problem(`provisioning.${kind}`, "must be ok, stuck or fail");
+    }
   }
   return problems;
 }

@@ -7,23 +7,52 @@
  * This module imports types only, so a kind module can name them without importing the list of kinds; the
  * shared code builds its per-kind tables with the helpers at the end, from the list it is given.
  */
-import type { EndpointName, SchemaType } from "../schemas/endpoints";
+import type { ENDPOINTS, EndpointName, QueryOf } from "../schemas/endpoints";
 import type { Durations } from "./config";
 import type { RenderContext } from "./render";
 import type { ApiHandler } from "./routes";
 import type { SeedRequest } from "./seed";
 import type { ApiRequest, Service } from "./service";
 import type { BaseRecord, LifeState, Store } from "./store";
-import type { Kind, KindTable, StateFieldByKind } from "./kinds";
+import type { HandledEndpoint, Kind, KindTable, StateFieldByKind } from "./kinds";
+
+type Endpoints = typeof ENDPOINTS;
 
 /** The parts of a request that name a record: its project and its path parameters. */
 export type PathRequest = Pick<ApiRequest, "projectId" | "params">;
 
 /**
- * The options a delete reads: every parameter some delete endpoint's query declares, today the cluster's
- * `deleteOnCascade`. All are optional, so the options of a delete that declares fewer lack the others.
+ * The endpoints some kind handles whose entry in the endpoint table (`schemas/endpoints.ts`) has `Shape`:
+ * `{ method: "DELETE" }` gives the deletes, `{ list: WireSchemaName }` the lists.
  */
-export type DeleteOptions = SchemaType<"KaasDeleteQuery">;
+export type HandledEndpointWith<Shape> = {
+  [N in HandledEndpoint]: Endpoints[N] extends Shape ? N : never;
+}[HandledEndpoint];
+
+/** The type that is every member of the union `U` at once: `A | B` gives `A & B`. */
+type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (
+  every: infer I,
+) => void
+  ? I
+  : never;
+
+/**
+ * The options that one handler shared by the endpoints `N` reads (the list and delete of `resources.ts`):
+ * every parameter that the query of some endpoint of `N` declares (`QueryOf`, as `query.ts` reads it), all
+ * optional. The queries are intersected, not united, because the shared handler reads a parameter that only
+ * some endpoints declare (a union would offer only those every endpoint declares); each is optional because
+ * the options of a request to an endpoint that does not declare it lack it. Each endpoint's own options are
+ * then assignable to these, so the handler serves every endpoint of `N` without a cast.
+ */
+export type SharedOptions<N extends EndpointName> = Partial<
+  UnionToIntersection<N extends EndpointName ? QueryOf<Endpoints[N]> : never>
+>;
+
+/**
+ * The options a delete reads: those of every delete endpoint a kind handles (`SharedOptions`), today the
+ * cluster's `deleteOnCascade`, which the other deletes lack.
+ */
+export type DeleteOptions = SharedOptions<HandledEndpointWith<{ method: "DELETE" }>>;
 
 /** The handlers of some endpoints of the table (`schemas/endpoints.ts`), by endpoint name. */
 export type EndpointHandlers = { readonly [N in EndpointName]?: ApiHandler<N> };
@@ -109,12 +138,30 @@ function tableOf<T>(entries: readonly (readonly [keyof T & string, T[keyof T]])[
   return Object.fromEntries(entries) as T;
 }
 
-/** An object with one entry per kind of `kinds`, by kind name: `valueOf(kind)`. */
+/**
+ * The names of the kinds of `kinds` as the emulator lists them to people: those a project holds directly first,
+ * in the list's order, then those under a cluster (`kaas, registry, backup`). Seed refusals, the fault
+ * configuration's provisioning and the command line's `--provisioning` name the kinds in this order, the one
+ * they had before the list of kinds existed.
+ */
+export function kindNamesProjectFirst(kinds: KindTable): Kind[] {
+  const names = kindNames(kinds);
+  return [
+    ...names.filter((kind) => !kinds[kind].seeding.underCluster),
+    ...names.filter((kind) => kinds[kind].seeding.underCluster),
+  ];
+}
+
+/**
+ * An object with one entry per kind of `kinds`, by kind name: `valueOf(kind)`. Its keys come in the order of
+ * `order`, by default the list's; `order` names every kind of `kinds` (`kindNames`, `kindNamesProjectFirst`).
+ */
 export function byKind<T extends { readonly [K in Kind]: unknown }>(
   kinds: KindTable,
   valueOf: <K extends Kind>(kind: K) => T[K],
+  order: (kinds: KindTable) => Kind[] = kindNames,
 ): T {
-  return tableOf<T>(kindNames(kinds).map((kind) => [kind, valueOf(kind)]));
+  return tableOf<T>(order(kinds).map((kind) => [kind, valueOf(kind)]));
 }
 
 /** An object with one entry per kind of `kinds`, under the kind's state-file field: `valueOf(kind)`. */

@@ -6,18 +6,19 @@
  * the modules through the store (`Store.kinds`), never by importing the list.
  */
 import type { SchemaType } from "../schemas/endpoints";
+import type { WireSchemaName } from "../schemas";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "./filter";
-import type { DeleteOptions } from "./kind";
+import type { DeleteOptions, HandledEndpointWith, SharedOptions } from "./kind";
 import type { Kind, ResponseByKind } from "./kinds";
 import type { ApiRequest, Reply, Service } from "./service";
 import { beginDelete } from "./transitions";
 
 /**
- * The options a list reads: every parameter some list endpoint's query declares, the list query's and the
- * registry list's `loadEngineVersion` (spec §2.7: only registry lists fill `data.info.version`). All are
- * optional, so the options of a list that declares fewer lack the others.
+ * The options a list reads: those of every list endpoint a kind handles (`SharedOptions`; the table marks a
+ * list by the schema of its items, `list`), today the list query's and the registry list's
+ * `loadEngineVersion` (spec §2.7: only registry lists fill `data.info.version`), which the other lists lack.
  */
-type ListOptions = SchemaType<"RegistryListQuery">;
+type ListOptions = SharedOptions<HandledEndpointWith<{ list: WireSchemaName }>>;
 
 /** The options a get reads. */
 type GetOptions = SchemaType<"GetQuery">;

@@ -6,7 +6,7 @@
  * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
 import type { EmulatorCore } from "./core";
-import { kindNames } from "./kind";
+import { kindNames, kindNamesProjectFirst } from "./kind";
 import { KINDS, type Kind } from "./kinds";
 import { ApiProblem, type WireFieldError } from "./problems";
 import { newRecordBase } from "./service";
@@ -53,10 +53,7 @@ function isKind(name: unknown): name is Kind {
 const KINDS_UNDER_CLUSTER = kindNames(KINDS).filter((kind) => KINDS[kind].seeding.underCluster);
 
 /** The kinds a seeding names: those a project holds directly first, then those under a cluster. */
-const SEED_KINDS: readonly Kind[] = [
-  ...kindNames(KINDS).filter((kind) => !KINDS[kind].seeding.underCluster),
-  ...KINDS_UNDER_CLUSTER,
-];
+const SEED_KINDS: readonly Kind[] = kindNamesProjectFirst(KINDS);
 
 /** The problems of a seed request body, all at once (empty when valid). */
 export function checkSeedRequest(body: Record<string, unknown>): WireFieldError[] {

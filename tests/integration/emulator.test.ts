@@ -435,6 +435,23 @@ describe("fault injection", () => {
     expect((await raw(`${h.url}/_emulator/faults`, { token: null })).json.errorRates).toEqual({});
   });
 
+  it("refuses provisioning of a kind the emulator does not have with a 400 naming the kinds", async () => {
+    const answer = await raw(`${h.url}/_emulator/faults`, {
+      method: "PUT",
+      body: { provisioning: { kaas: "fail", nosuch: "fail" } },
+      token: null,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors).toEqual([
+      { fieldName: "provisioning.nosuch", errorMessage: "is not a kind (kinds: kaas, registry, backup)" },
+    ]);
+    expect((await raw(`${h.url}/_emulator/faults`, { token: null })).json.provisioning).toEqual({
+      kaas: "ok",
+      registry: "ok",
+      backup: "ok",
+    });
+  });
+
   it("sets statuses after processing through the control API and refuses invalid ones with a 400", async () => {
     const put = (body: unknown) => raw(`${h.url}/_emulator/faults`, { method: "PUT", body, token: null });
     const accepted = await put({ errorAfterProcessingRates: { 503: 0.5, 504: 0.25 }, methods: ["POST"] });

@@ -99,6 +99,10 @@ it.each([
   [["--error-after-processing"], "--error-after-processing needs a value"],
   [["--rate-limit", "5/x"], "--rate-limit needs a number"],
   [["--provisioning", "kaas"], "--provisioning needs kind=outcome, e.g. kaas=fail"],
+  [["--provisioning", "kaas=maybe"], "--provisioning needs kind=outcome, e.g. kaas=fail"],
+  [["--provisioning", "nosuch=fail"], "--provisioning needs one of kaas, registry, backup"],
+  [["--provisioning", "backups=fail"], "--provisioning needs one of kaas, registry, backup"],
+  [["--provisioning", "=fail"], "--provisioning needs one of kaas, registry, backup"],
   [
     ["--wire", "nope=1"],
     "--wire needs one of attachments, nodeIds, errors, dataCenter, filters, registryVpc, goneNode, states",
