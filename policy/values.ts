@@ -3,7 +3,7 @@
  * markers), the stack a resource belongs to, stack-name patterns, and how a rule names a resource's property.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import type { KindName } from "../provider/kinds";
+import type { KindName } from "../provider";
 import { MODULE } from "../provider/kinds";
 
 /** The engine's type token of a kind: `pulumi-nodejs:dynamic/vendor-container:<Kind>`. */

@@ -11,7 +11,6 @@ import { KaasBackupProvider } from "./kaasBackup/descriptor";
 import { KaasProvider } from "./kaas/descriptor";
 import { RegistryProvider } from "./registry/descriptor";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
-import type { KindName } from "./kinds";
 
 /** What every kind's provider implements: the dynamic provider interface minus `configure`. */
 export interface KindProvider {
@@ -27,17 +26,26 @@ export interface KindProvider {
   delete(id: string, props: Inputs): Promise<void>;
 }
 
-/** One provider per kind, whose deliberate failures reach the CLI without a stack trace (common/quiet.ts). */
-const PROVIDERS: Record<KindName, KindProvider> = {
+/**
+ * One provider per kind, whose deliberate failures reach the CLI without a stack trace (common/quiet.ts).
+ * The one list of the package's kinds: `KindName` is its keys, and the SDK classes, their shells and the
+ * policies are keyed by that union, so a kind that is half wired does not compile.
+ */
+const PROVIDERS = {
   Kaas: quietFailures(new KaasProvider()),
   KaasBackup: quietFailures(new KaasBackupProvider()),
   Registry: quietFailures(new RegistryProvider()),
   VolumeAttachment: quietFailures(new VolumeAttachmentProvider()),
-};
+} satisfies Record<string, KindProvider>;
+
+/** The resource kinds of the package: `Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`. */
+export type KindName = keyof typeof PROVIDERS;
 
 /** The provider of `kind`. */
 export function provider(kind: string): KindProvider {
-  const found = (PROVIDERS as Record<string, KindProvider>)[kind];
+  // Any string reaches here (a shell stored by a later version names a kind this one lacks).
+  const table: Readonly<Record<string, KindProvider>> = PROVIDERS;
+  const found = Object.hasOwn(table, kind) ? table[kind] : undefined;
   if (!found)
     throw new Error(`pulumi-vendor-container: unknown resource kind "${kind}"; upgrade the package`);
   return found;

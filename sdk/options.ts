@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Timeouts } from "../provider/common/timeouts";
-import type { KindName } from "../provider/kinds";
+import type { KindName } from "../provider";
 
 /** The operations of `timeouts` and of Pulumi's `customTimeouts`. */
 const OPERATIONS = ["create", "update", "delete"] as const;

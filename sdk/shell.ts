@@ -15,7 +15,7 @@
  * Both subpaths are part of the package's public contract and must never move.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { KindName } from "../provider/kinds";
+import type { KindName } from "../provider";
 
 /** The thin dynamic provider of one kind. */
 export interface ProviderShell extends pulumi.dynamic.ResourceProvider {

@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { KIND_NAMES } from "../../provider/kinds";
+import { KINDS } from "../support/kinds";
 import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, ROOT } from "./support/engine";
 
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
@@ -60,7 +60,7 @@ function projectWith(name: string, spec: string): string {
 /** Node 22 requires every entry point of the installed package; what it found, as JSON. */
 function entryPointsOf(dir: string): unknown {
   const probe = `
-    const kinds = ${JSON.stringify(KIND_NAMES)};
+    const kinds = ${JSON.stringify(KINDS)};
     const sdk = require("pulumi-vendor-container");
     console.log(JSON.stringify({
       version: require("pulumi-vendor-container/package.json").version,
@@ -79,7 +79,7 @@ const EXPECTED_ENTRY_POINTS = {
   classes: ["function", "function", "function", "function"],
   functions: ["function", "function", "function"],
   provider: ["configure", "provider"],
-  shells: [...KIND_NAMES],
+  shells: [...KINDS],
   emulator: "function",
   policy: "function",
 };

@@ -9,7 +9,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { KIND_NAMES } from "../../provider/kinds";
+import { KINDS } from "../support/kinds";
 import type { KaasResponse } from "../../schemas";
 import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, ROOT } from "./support/engine";
 import { PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
@@ -75,9 +75,7 @@ it("holds the built package, its README and changelog, and nothing of the tests 
   ]
     .map((target) => target.replace(/^\.\//, ""))
     // `./shells/*`: the stable subpaths that serialized providers in state call, one per kind.
-    .flatMap((target) =>
-      target.includes("*") ? KIND_NAMES.map((kind) => target.replace("*", kind)) : [target],
-    );
+    .flatMap((target) => (target.includes("*") ? KINDS.map((kind) => target.replace("*", kind)) : [target]));
   const required = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", ...targets];
   expect(required.filter((file) => !files.includes(file))).toEqual([]);
 

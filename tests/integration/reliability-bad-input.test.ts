@@ -5,7 +5,7 @@
  * credentials. Afterwards the emulator's request log is empty: no API call, not even a token exchange.
  */
 import type { Inputs } from "../../provider/common/check";
-import type { KindName } from "../../provider/kinds";
+import type { KindName } from "../../provider";
 import { CORPUS, HA_REFUSED, KAAS_ID, NODE, without } from "./support/bad-input-corpus";
 import {
   SHELL,

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Inputs } from "../../provider/common/check";
-import type { KindName } from "../../provider/kinds";
+import type { KindName } from "../../provider";
 import { startReliabilityHarness, type ReliabilityHarness } from "./support/reliability";
 import { harnessWire } from "./support/wire";
 

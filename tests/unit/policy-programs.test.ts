@@ -8,7 +8,8 @@ import path from "node:path";
 import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { PRODUCTION_STACKS, vendorContainerPolicies } from "../../policy/index";
 import { matchesAny, typeToken } from "../../policy/values";
-import { KIND_NAMES, type KindName } from "../../provider/kinds";
+import type { KindName } from "../../provider";
+import { KINDS } from "../support/kinds";
 import { runResourcePolicy, runStackPolicy, type StackEntry } from "./support/policy-args";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,7 +28,7 @@ interface Declared {
   outputs: Record<string, unknown>;
 }
 
-const kindOf = (type: string) => KIND_NAMES.find((kind) => typeToken(kind) === type);
+const kindOf = (type: string) => KINDS.find((kind) => typeToken(kind) === type);
 
 /**
  * Runs the program `entry` as stack `stack` of `project` with `config`, in a module registry of its own (the

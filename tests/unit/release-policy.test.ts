@@ -7,7 +7,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { KIND_NAMES, MODULE } from "../../provider/kinds";
+import { MODULE } from "../../provider/kinds";
+import { KINDS } from "../support/kinds";
 
 const ROOT = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
@@ -30,8 +31,8 @@ describe("the compatibility policy", () => {
     expect(Object.keys(PACKAGE.exports)).toEqual(expect.arrayContaining(["./shells/*", "./provider"]));
     // One shell per kind, each a module of its own (its subpath is what state holds).
     const shells = fs.readdirSync(path.join(ROOT, "sdk/shells")).map((f) => f.replace(/\.ts$/, ""));
-    expect(shells.sort()).toEqual([...KIND_NAMES].sort());
-    for (const kind of KIND_NAMES) expect(policy).toContain(`\`${kind}\``);
+    expect(shells.sort()).toEqual([...KINDS].sort());
+    for (const kind of KINDS) expect(policy).toContain(`\`${kind}\``);
   });
 
   it("names the type tokens the resources register", () => {

@@ -4,7 +4,7 @@
  * `pulumi preview`, by the end-to-end suite.
  */
 import type { Inputs } from "../../../provider/common/check";
-import type { KindName } from "../../../provider/kinds";
+import type { KindName } from "../../../provider";
 import { DATA_VOLUME, attachmentArgs, backupArgs, clusterArgs, registryArgs } from "./reliability";
 
 const KAAS_ALLOWED =

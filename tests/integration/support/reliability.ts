@@ -21,7 +21,7 @@ import {
 import { configure, provider, type KindProvider } from "../../../provider";
 import type { Inputs } from "../../../provider/common/check";
 import { resetClients } from "../../../provider/common/context";
-import type { KindName } from "../../../provider/kinds";
+import type { KindName } from "../../../provider";
 import type { KaasResponse } from "../../../schemas";
 import { harnessWire } from "./wire";
 

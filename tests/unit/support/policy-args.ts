@@ -13,7 +13,7 @@ import {
   type StackValidationPolicy,
 } from "@pulumi/policy";
 import * as proxyModule from "@pulumi/policy/proxy";
-import type { KindName } from "../../../provider/kinds";
+import type { KindName } from "../../../provider";
 import { typeToken } from "../../../policy/values";
 
 /** The unknown markers of `@pulumi/policy` (internal exports of its proxy module), by the type they stand for. */
