@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   BACKUP_COMPUTED_KEYS,
+  KAAS_BACKUP_ARGUMENTS,
   type KaasBackupComputed,
   type KaasBackupInputs,
 } from "../provider/kaasBackup/types";
@@ -8,10 +9,10 @@ import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
 import {
+  argumentSeeds,
   creationScope,
   idOutput,
   outputSeeds,
-  type ArgumentSeeds,
   type ResourceArgs,
   type ResourceOutputs,
 } from "./inputs";
@@ -33,18 +34,8 @@ export interface KaasBackupLookup {
 /** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
 const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
 
-/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
-const ARGUMENTS: ArgumentSeeds<KaasBackupInputs, "adoptId" | "adoptFromScope"> = {
-  projectId: undefined,
-  kaasId: undefined,
-  name: undefined,
-  location: undefined,
-  tags: undefined,
-  type: undefined,
-  retentionDays: undefined,
-  billingPeriod: undefined,
-  timeouts: undefined,
-};
+/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
+const ARGUMENTS = argumentSeeds(KAAS_BACKUP_ARGUMENTS, ["adoptId", "adoptFromScope"]);
 
 /**
  * The outputs of a {@link KaasBackup} besides its id and project: every computed value

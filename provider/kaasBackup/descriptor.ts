@@ -5,44 +5,18 @@
 import type { BackupResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
 import { client, log } from "../common/context";
-import {
-  aString,
-  anInteger,
-  metadataCheck,
-  projectIdCheck,
-  timeoutsCheck,
-  type ArgumentName,
-  type ArgumentTable,
-} from "../common/arguments";
+import { withBookkeeping } from "../common/arguments";
 import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
 import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
-import { BACKUP_COMPUTED_KEYS, type CheckedKaasBackupInputs, type KaasBackupInputs } from "./types";
+import { BACKUP_COMPUTED_KEYS, KAAS_BACKUP_ARGUMENTS, type CheckedKaasBackupInputs } from "./types";
 
 const MINUTE = 60_000;
-
-/** Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata name and tags too. */
-export const BACKUP_ARGUMENT_RULES = {
-  projectId: { change: "replace", check: projectIdCheck },
-  kaasId: { change: "replace", check: aString({ required: true }) },
-  // `metadataCheck` checks name, location and tags together.
-  name: { change: "update", check: metadataCheck },
-  location: { change: "replace" },
-  tags: { change: "update" },
-  type: { change: "replace", check: aString({ required: false }) },
-  retentionDays: { change: "replace", check: anInteger({ min: 1, max: 3650 }) },
-  billingPeriod: { change: "update", check: aString() },
-  timeouts: { change: "update", check: timeoutsCheck },
-  adoptId: { change: "ignore", check: aString() },
-  adoptFromScope: { change: "ignore", check: aString() },
-  creationScope: { change: "ignore", check: aString() },
-  creationToken: { change: "ignore" },
-} satisfies ArgumentTable<ArgumentName<KaasBackupInputs>>;
 
 /** The KaasBackup kind. */
 export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   kind: "KaasBackup",
   noun: "backup",
-  arguments: BACKUP_ARGUMENT_RULES,
+  arguments: withBookkeeping(KAAS_BACKUP_ARGUMENTS),
   computed: BACKUP_COMPUTED_KEYS,
   timeouts: { create: 20 * MINUTE, update: 20 * MINUTE, delete: 20 * MINUTE },
   calls: {

@@ -1,36 +1,60 @@
-/** The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). */
-import type { Checked } from "../common/arguments";
+/**
+ * The arguments and outputs of a KaasBackup, as plain values (the SDK class wraps them). The argument schema
+ * is the one description of each argument: its documentation, type, what changing it does and its check.
+ */
+import {
+  anInteger,
+  metadataCheck,
+  optional,
+  projectIdCheck,
+  required,
+  text,
+  timeoutsCheck,
+  type ArgumentsOf,
+  type Checked,
+} from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 
-/** Arguments of a KaasBackup. */
-export interface KaasBackupInputs {
+/**
+ * Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata
+ * name and tags too.
+ */
+export const KAAS_BACKUP_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId?: string;
+  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
   /** Id of the cluster to back up, usually `cluster.kaasId`. Replaces. */
-  kaasId: string;
+  kaasId: text("replace", { required: true }),
   /** Backup name. Updates in place. */
-  name: string;
+  // `metadataCheck` checks name, location and tags together.
+  name: required<string>({ change: "update", check: metadataCheck }),
   /** Region, the cluster's. Replaces. */
-  location: string;
+  location: required<string>({ change: "replace" }),
   /** Tags of the backup (as an output: without the owner tag the package adds). Update in place. */
-  tags?: string[];
+  tags: optional<string[]>({ change: "update" }),
   /** Backup type; the service judges the value. Default: the service's. Replaces. */
-  type?: string;
+  type: text("replace", { required: false }),
   /** Days the backup is kept. Default: the service's. Replaces. */
-  retentionDays?: number;
+  retentionDays: optional<number>({ change: "replace", check: anInteger({ min: 1, max: 3650 }) }),
   /** Billing period, e.g. `Month`. The only property the service updates in place (spec §2.6). */
-  billingPeriod?: string;
+  billingPeriod: text("update"),
   /** Deadlines of create (default `"20m"`), update (`"20m"`) and delete (`"20m"`). */
-  timeouts?: Timeouts;
+  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
   /** Adopt this existing backup id instead of creating one. Changing it later has no effect. */
-  adoptId?: string;
+  adoptId: text("ignore"),
   /**
    * Confirms the adoption of a backup that another resource created or adopted: the `<project>/<stack>/<name>`
    * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a backup,
    * since both stacks would then act on it. Changing it later has no effect.
    */
-  adoptFromScope?: string;
-}
+  adoptFromScope: text("ignore"),
+};
+
+/**
+ * Arguments of a KaasBackup, from its schema (`KAAS_BACKUP_ARGUMENTS`).
+ *
+ * @interface
+ */
+export type KaasBackupInputs = ArgumentsOf<typeof KAAS_BACKUP_ARGUMENTS>;
 
 /** Arguments of a KaasBackup as `check` returns them: the default project filled in, the creation token computed. */
 export type CheckedKaasBackupInputs = Checked<KaasBackupInputs>;
@@ -71,7 +95,7 @@ export interface KaasBackupComputed {
 
 /**
  * Every computed output, once: keyed by `KaasBackupComputed`, so a forgotten output does not compile. A value
- * (not a type) that the SDK class reads too, to seed the same names: this module imports nothing at run time.
+ * (not a type) that the SDK class reads too, to seed the same names.
  */
 const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
   backupId: true,
