@@ -406,8 +406,8 @@ export interface KaasComputed {
 
 /**
  * Every computed output, once: a record keyed by `KaasComputed`, so an output added there and forgotten here
- * does not compile (the SDK class reads it too, to seed the same names so preview shows them unknown; this
- * module imports nothing at run time). Order is the order of `KAAS_COMPUTED_KEYS`.
+ * does not compile (the SDK class reads it too, to seed the same names so preview shows them unknown). Order
+ * is the order of `KAAS_COMPUTED_KEYS`.
  */
 const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
   kaasId: true,

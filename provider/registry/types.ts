@@ -138,7 +138,7 @@ export interface RegistryComputed {
 
 /**
  * Every computed output, once: keyed by `RegistryComputed`, so a forgotten output does not compile. A value
- * (not a type) that the SDK class reads too, to seed the same names: this module imports nothing at run time.
+ * (not a type) that the SDK class reads too, to seed the same names.
  */
 const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
   registryId: true,
