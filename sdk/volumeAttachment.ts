@@ -1,9 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
-import type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
+import {
+  VOLUME_ATTACHMENT_ARGUMENTS,
+  type VolumeAttachmentComputed,
+  type VolumeAttachmentInputs,
+} from "../provider/volumeAttachment/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
-import { creationScope, type ArgumentSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import { argumentSeeds, creationScope, type ResourceArgs, type ResourceOutputs } from "./inputs";
 import shell from "./shells/VolumeAttachment";
 
 export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
@@ -11,15 +15,8 @@ export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provid
 /** Arguments of a {@link VolumeAttachment}; each is documented on {@link VolumeAttachmentInputs}. */
 export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
 
-/** Every argument, seeded so that one a program leaves out is an output too (see `ArgumentSeeds`). */
-const ARGUMENTS: ArgumentSeeds<VolumeAttachmentInputs, "adoptId"> = {
-  projectId: undefined,
-  kaasId: undefined,
-  nodePoolName: undefined,
-  nodeId: undefined,
-  volumeUri: undefined,
-  timeouts: undefined,
-};
+/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
+const ARGUMENTS = argumentSeeds(VOLUME_ATTACHMENT_ARGUMENTS, ["adoptId"]);
 
 /**
  * The outputs of a {@link VolumeAttachment} besides those the class declares itself: every computed value

@@ -13,7 +13,7 @@
 import { Problems, str, type Inputs } from "../common/check";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
-import { VOLUME_URI, attachmentId } from "./check";
+import { VOLUME_URI, attachmentId } from "./types";
 import { volumePath } from "./observe";
 
 /** What a claim is on: one volume in one cluster of one project. */

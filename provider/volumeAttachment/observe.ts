@@ -5,7 +5,7 @@
  * among the cluster's linked resources, without its node), or nothing at all.
  */
 import type { AttachedVolumeResponse, KaasResponse } from "../../schemas";
-import { VOLUME_URI } from "./check";
+import { VOLUME_URI } from "./types";
 
 /**
  * How far an attachment was checked, an output of VolumeAttachment: `node` (the cluster shows the volume on

@@ -17,7 +17,7 @@ import { partialFailure } from "../common/failure";
 import { checkedInputsOf, type CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
 import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
-import { attachmentId, checkVolumeAttachment } from "./check";
+import { checkVolumeAttachment } from "./check";
 import {
   PROCESS_CLAIMS,
   claimScopeOf,
@@ -31,7 +31,7 @@ import {
 import { diffVolumeAttachment } from "./diff";
 import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
-import type { CheckedVolumeAttachmentInputs } from "./types";
+import { attachmentId, type CheckedVolumeAttachmentInputs } from "./types";
 import { volumeAction } from "../../schemas/volumeAction";
 
 const MINUTE = 60_000;

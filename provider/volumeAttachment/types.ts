@@ -1,30 +1,59 @@
-/** The arguments and outputs of a VolumeAttachment, as plain values (the SDK class wraps them). */
-import type { CheckedArguments } from "../common/arguments";
+/**
+ * The arguments and outputs of a VolumeAttachment, as plain values (the SDK class wraps them). The argument
+ * schema is the one description of each argument: its documentation, type, what changing it does and its check.
+ */
+import { Problems, str } from "../common/check";
+import {
+  optional,
+  projectIdCheck,
+  text,
+  timeoutsCheck,
+  type ArgumentsOf,
+  type CheckedArguments,
+} from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 
-/** Arguments of a VolumeAttachment. Any change replaces it: detach first, then attach. */
-export interface VolumeAttachmentInputs {
+/** A block-storage URI, as a path or a full URL (api-notes "Volumes"). */
+export const VOLUME_URI = /^(https?:\/\/[^/]+)?\/projects\/[^/]+\/providers\/[^/]+\/blockStorages\/[^/]+$/;
+
+/** The id of an attachment: a volume is attached at most once per cluster. */
+export const attachmentId = (kaasId: string, volumeUri: string): string => `${kaasId}:${volumeUri}`;
+
+/** The check of `volumeUri`: required, a block-storage URI. */
+// `as const` keeps `required: true` in the type, so `text` makes `volumeUri` a required argument.
+const VOLUME_URI_RULE = {
+  required: true,
+  pattern: VOLUME_URI,
+  patternHint:
+    "must be a block storage URI like /projects/<project>/providers/Vendor.Storage/blockStorages/<id>",
+} as const;
+
+/**
+ * Every argument of a VolumeAttachment. Any change of where the volume goes replaces it (detaching first, see
+ * `diffVolumeAttachment`); only the deadlines update in place.
+ */
+export const VOLUME_ATTACHMENT_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId?: string;
+  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
   /** Id of the cluster, usually `cluster.kaasId`. Replaces. */
-  kaasId: string;
+  kaasId: text("replace", { required: true }),
   /** Name of the node pool of the node. Replaces. */
-  nodePoolName: string;
+  nodePoolName: text("replace", { required: true }),
   /**
    * Id of the node to attach the volume to, a node of `nodePoolName`, as the attach path takes it (the
    * published interface calls it only "the unique identifier of the node"). No response of the service lists
    * nodes, so take it from the cluster itself: the node's name in `kubectl get nodes` (with the cluster's
    * `kubeconfig` output), passed in by the program, e.g. from stack config. Replaces.
    */
-  nodeId: string;
+  nodeId: text("replace", { required: true }),
   /**
    * URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces.
    * A volume is attached once per cluster: a second VolumeAttachment of the stack with the same volume and
    * cluster is refused (at preview once the cluster id is known), naming the resource that holds it.
    */
-  volumeUri: string;
+  volumeUri: text("replace", VOLUME_URI_RULE),
   /** Deadlines of create (attach, default `"15m"`) and delete (detach, default `"15m"`). */
-  timeouts?: Timeouts;
+  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
   /**
    * Take over an attachment that already exists: its id, `<kaasId>:<volumeUri>`. Default none. Ignored
    * after create (changing it replaces nothing). What it takes depends on what the cluster's responses show:
@@ -37,8 +66,35 @@ export interface VolumeAttachmentInputs {
    *   without verification only with `adoptId` (without it, refused with a message naming `adoptId`); a 2xx
    *   means the volume was not attached and now is. `verification` is `"none"` either way.
    */
-  adoptId?: string;
-}
+  adoptId: optional<string>({
+    change: "ignore",
+    check(value, property, { news, problems }) {
+      const adoptId = str(value, property, problems);
+      // The cluster and volume are compared only when their own rules accept them; those report any problem.
+      const kaasId = str(news.kaasId, "kaasId", new Problems(), { required: true });
+      const volumeUri = str(news.volumeUri, "volumeUri", new Problems(), VOLUME_URI_RULE);
+      if (
+        adoptId !== undefined &&
+        kaasId !== undefined &&
+        volumeUri !== undefined &&
+        adoptId !== attachmentId(kaasId, volumeUri)
+      ) {
+        problems.add(
+          property,
+          `must be the attachment id "${attachmentId(kaasId, volumeUri)}" (<kaasId>:<volumeUri>)`,
+        );
+      }
+    },
+  }),
+};
+
+/**
+ * Arguments of a VolumeAttachment, from its schema (`VOLUME_ATTACHMENT_ARGUMENTS`). Any change replaces it:
+ * detach first, then attach.
+ *
+ * @interface
+ */
+export type VolumeAttachmentInputs = ArgumentsOf<typeof VOLUME_ATTACHMENT_ARGUMENTS>;
 
 /** Arguments of a VolumeAttachment as `check` returns them: the default project filled in. */
 export type CheckedVolumeAttachmentInputs = CheckedArguments<VolumeAttachmentInputs>;
