@@ -26,19 +26,21 @@ export type ResourceOutputs<T> = {
  * argument can be read back (issue 21). Pulumi sends no property whose value is undefined, so the provider
  * receives the same inputs. Read from the kind's argument schema, so every argument is seeded.
  */
-export function argumentSeeds<S extends object, L extends keyof S & string = never>(
+export function argumentSeeds<S extends object, L extends Extract<keyof S, string> = never>(
   schema: S,
   leftOut: readonly L[] = [],
-): Record<Exclude<keyof S, L>, undefined> {
-  const names = Object.keys(schema).filter((name) => !(leftOut as readonly string[]).includes(name));
-  return Object.fromEntries(names.map((name) => [name, undefined])) as Record<Exclude<keyof S, L>, undefined>;
+): Record<Exclude<Extract<keyof S, string>, L>, undefined> {
+  const skipped = new Set<string>(leftOut);
+  return seeds(
+    Object.keys(schema).filter((name): name is Exclude<Extract<keyof S, string>, L> => !skipped.has(name)),
+  );
 }
 
-/** TEMPORARY: hand-written seeds of the kinds not yet on an argument schema. */
-export type ArgumentSeeds<T, Bookkeeping extends keyof T = never> = Record<
-  Exclude<keyof T, Bookkeeping>,
-  undefined
->;
+/** Each of `names`, `undefined`: props the engine fills in. */
+function seeds<K extends string>(names: readonly K[]): Record<K, undefined> {
+  // `Object.fromEntries` types its result by string keys; the keys are exactly `names`.
+  return Object.fromEntries(names.map((name) => [name, undefined])) as Record<K, undefined>;
+}
 
 /** The logical identity of a resource: `<project>/<stack>/<name>`, which seeds its creation token. */
 export function creationScope(pulumiModule: typeof pulumi, name: string): string {
@@ -63,8 +65,5 @@ export function outputSeeds<K extends string, Id extends K>(
   names: readonly K[],
   id: Id,
 ): Record<Exclude<K, Id>, undefined> {
-  return Object.fromEntries(names.filter((name) => name !== id).map((name) => [name, undefined])) as Record<
-    Exclude<K, Id>,
-    undefined
-  >;
+  return seeds(names.filter((name): name is Exclude<K, Id> => name !== id));
 }
