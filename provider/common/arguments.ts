@@ -340,3 +340,22 @@ export const BOOKKEEPING = {
 export const withBookkeeping = <S extends ArgumentSchema>(
   schema: S,
 ): ArgumentTable<Extract<keyof S, string> | Bookkeeping> => ({ ...schema, ...BOOKKEEPING });
+
+/**
+ * The arguments that take an existing object over instead of creating one, shared by the kinds that create
+ * service objects (clusters, backups, registries), last in their schemas. The engine's `import` does not work
+ * for dynamic resources, so adoption is an argument.
+ */
+export const ADOPTION_ARGUMENTS = {
+  /**
+   * Adopt this existing object (its id in the service, as `kaasId`, `backupId` or `registryId` show it) instead
+   * of creating one. The declared arguments must match the live object. Changing it later has no effect.
+   */
+  adoptId: text("ignore"),
+  /**
+   * Confirms the adoption of an object that another resource created or adopted: the `<project>/<stack>/<name>`
+   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such an object,
+   * since both stacks would then act on it. Changing it later has no effect.
+   */
+  adoptFromScope: text("ignore"),
+};

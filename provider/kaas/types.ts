@@ -5,6 +5,7 @@
  * and its check; only the rules that tie values together (pools, HA, versions, limits) are written out here.
  */
 import {
+  ADOPTION_ARGUMENTS,
   choice,
   flag,
   metadataCheck,
@@ -306,17 +307,7 @@ export const KAAS_ARGUMENTS = {
   deleteOnCascade: flag("update"),
   /** Deadlines of create (default `"40m"`), update (`"40m"`) and delete (`"30m"`). */
   timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  /**
-   * Adopt this existing cluster id instead of creating one (the engine's import does not work for dynamic
-   * resources). The declared arguments must match the live cluster. Changing it later has no effect.
-   */
-  adoptId: text("ignore"),
-  /**
-   * Confirms the adoption of a cluster that another resource created or adopted: the `<project>/<stack>/<name>`
-   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a cluster,
-   * since both stacks would then act on it. Changing it later has no effect.
-   */
-  adoptFromScope: text("ignore"),
+  ...ADOPTION_ARGUMENTS,
 };
 
 /**

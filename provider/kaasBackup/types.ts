@@ -3,6 +3,7 @@
  * is the one description of each argument: its documentation, type, what changing it does and its check.
  */
 import {
+  ADOPTION_ARGUMENTS,
   anInteger,
   metadataCheck,
   optional,
@@ -39,14 +40,7 @@ export const KAAS_BACKUP_ARGUMENTS = {
   billingPeriod: text("update"),
   /** Deadlines of create (default `"20m"`), update (`"20m"`) and delete (`"20m"`). */
   timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  /** Adopt this existing backup id instead of creating one. Changing it later has no effect. */
-  adoptId: text("ignore"),
-  /**
-   * Confirms the adoption of a backup that another resource created or adopted: the `<project>/<stack>/<name>`
-   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a backup,
-   * since both stacks would then act on it. Changing it later has no effect.
-   */
-  adoptFromScope: text("ignore"),
+  ...ADOPTION_ARGUMENTS,
 };
 
 /**

@@ -4,6 +4,7 @@
  */
 import { network, str } from "../common/check";
 import {
+  ADOPTION_ARGUMENTS,
   choice,
   metadataCheck,
   optional,
@@ -80,14 +81,7 @@ export const REGISTRY_ARGUMENTS = {
   adminPasswordResetTrigger: text("update"),
   /** Deadlines of create (default `"60m"`), update (`"30m"`) and delete (`"30m"`). */
   timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  /** Adopt this existing registry id instead of creating one. Changing it later has no effect. */
-  adoptId: text("ignore"),
-  /**
-   * Confirms the adoption of a registry that another resource created or adopted: the `<project>/<stack>/<name>`
-   * its owner tag names, as the refusal of `adoptId` quotes it. Without it, `adoptId` refuses such a registry,
-   * since both stacks would then act on it. Changing it later has no effect.
-   */
-  adoptFromScope: text("ignore"),
+  ...ADOPTION_ARGUMENTS,
 };
 
 /**
