@@ -13,7 +13,7 @@ import { BACKUP_COMPUTED_KEYS, KAAS_BACKUP_ARGUMENTS, type CheckedKaasBackupInpu
 const MINUTE = 60_000;
 
 /** The KaasBackup kind. */
-export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
+export const KAAS_BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
   kind: "KaasBackup",
   noun: "backup",
   arguments: withBookkeeping(KAAS_BACKUP_ARGUMENTS),
@@ -75,6 +75,6 @@ export const BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs> = {
 /** The KaasBackup provider. Loaded lazily in the provider process; never serialized. */
 export class KaasBackupProvider extends DescribedProvider<BackupResponse, CheckedKaasBackupInputs> {
   constructor(api: () => VendorContainerClient = client) {
-    super(BACKUP, api);
+    super(KAAS_BACKUP, api);
   }
 }

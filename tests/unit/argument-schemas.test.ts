@@ -10,7 +10,7 @@ import type { Inputs } from "../../provider/common/check";
 import { checkKind } from "../../provider/common/describedProvider";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { KAAS_ARGUMENTS, type KaasInputs } from "../../provider/kaas/types";
-import { BACKUP } from "../../provider/kaasBackup/descriptor";
+import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import { KAAS_BACKUP_ARGUMENTS, type KaasBackupInputs } from "../../provider/kaasBackup/types";
 import { REGISTRY } from "../../provider/registry/descriptor";
 import { REGISTRY_ARGUMENTS, type RegistryInputs } from "../../provider/registry/types";
@@ -59,7 +59,7 @@ const CASES: Case[] = [
   {
     kind: "KaasBackup",
     schema: KAAS_BACKUP_ARGUMENTS,
-    check: (news) => checkKind(BACKUP, {}, news, ctx).failures,
+    check: (news) => checkKind(KAAS_BACKUP, {}, news, ctx).failures,
     valid: { kaasId: "kaas-1", name: "nightly", location: "ITBG-Bergamo", type: "Full", retentionDays: 7 },
     required: ["kaasId", "name", "location"],
   },

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { BACKUP } from "../../provider/kaasBackup/descriptor";
+import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import type { Inputs } from "../../provider/common/check";
 import { backendIdentity, normaliseBackendUrl, resetBackendIdentity } from "../../provider/common/context";
 import { checkArguments, type ArgumentTable } from "../../provider/common/arguments";
@@ -175,7 +175,7 @@ describe("checkArguments and the creation token", () => {
       "KaasBackup",
       () =>
         checkKind(
-          BACKUP,
+          KAAS_BACKUP,
           { creationToken: "kept-token" },
           { projectId: "p", kaasId: "k-1", name: "n", location: "ITBG-Bergamo", creationScope: "s/t/u" },
           {},

@@ -2,7 +2,7 @@
  * KaasBackup wire mapping: the computed outputs of a service answer (exact values, sparse answers, no
  * undefined), their agreement with the computed-key list, and a state written before some outputs existed.
  */
-import { BACKUP } from "../../provider/kaasBackup/descriptor";
+import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import { checkKind, diffKind } from "../../provider/common/describedProvider";
 import { backupComputed, backupLiveInputs } from "../../provider/kaasBackup/mapping";
 import { BACKUP_OUTPUTS } from "./support/kind-outputs";
@@ -82,7 +82,7 @@ describe("backupComputed", () => {
 describe("the billing period on refresh", () => {
   const declared = (billingPeriod?: string) =>
     checkKind(
-      BACKUP,
+      KAAS_BACKUP,
       {},
       {
         kaasId: "kaas-1",
@@ -109,7 +109,7 @@ describe("the billing period on refresh", () => {
 
 describe("a state written before the creation date and live type and retention were outputs", () => {
   const declared = checkKind(
-    BACKUP,
+    KAAS_BACKUP,
     {},
     {
       kaasId: "kaas-1",
@@ -124,7 +124,7 @@ describe("a state written before the creation date and live type and retention w
   const { creationDate: _c, currentType: _t, currentRetentionDays: _r, ...older } = backupComputed(answer());
 
   it("shows no change against the unchanged program", () => {
-    expect(diffKind(BACKUP, { ...declared, ...older }, declared)).toStrictEqual({
+    expect(diffKind(KAAS_BACKUP, { ...declared, ...older }, declared)).toStrictEqual({
       changes: false,
       replaces: [],
       updates: [],

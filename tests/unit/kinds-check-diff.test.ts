@@ -5,7 +5,7 @@
  * tables; kind-contracts.test.ts drives each one through the public provider interface.
  */
 import fc from "fast-check";
-import { BACKUP } from "../../provider/kaasBackup/descriptor";
+import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import type { DiffResult, DiffTable } from "../../provider/common/diff";
 import type { CheckContext } from "../../provider/common/arguments";
@@ -19,8 +19,8 @@ const ctx = { defaultProjectId: "proj-1" };
 const VOLUME = "/projects/proj-1/providers/Vendor.Storage/blockStorages/v-1";
 
 /** The check and diff of the described kinds, as their providers run them. */
-const checkBackup = (olds: Inputs, news: Inputs, c: CheckContext) => checkKind(BACKUP, olds, news, c);
-const diffBackup = (olds: Inputs, news: Inputs) => diffKind(BACKUP, olds, news);
+const checkBackup = (olds: Inputs, news: Inputs, c: CheckContext) => checkKind(KAAS_BACKUP, olds, news, c);
+const diffBackup = (olds: Inputs, news: Inputs) => diffKind(KAAS_BACKUP, olds, news);
 const checkRegistry = (olds: Inputs, news: Inputs, c: CheckContext) => checkKind(REGISTRY, olds, news, c);
 const diffRegistry = (olds: Inputs, news: Inputs) => diffKind(REGISTRY, olds, news);
 

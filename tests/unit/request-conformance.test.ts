@@ -22,7 +22,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { WireRequest } from "../../rest/transport";
 import type { Inputs } from "../../provider/common/check";
 import { checkKind } from "../../provider/common/describedProvider";
-import { BACKUP } from "../../provider/kaasBackup/descriptor";
+import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import { KAAS } from "../../provider/kaas/descriptor";
 import { REGISTRY } from "../../provider/registry/descriptor";
 import { updateMetadata } from "../../provider/common/resource";
@@ -585,18 +585,22 @@ const BACKUP_INPUTS: Inputs = {
 
 /** KaasBackup: create with every argument, the update (a period set and one cleared), metadata, delete. */
 async function backupRequests(api: VendorContainerClient): Promise<void> {
-  type C = Parameters<typeof BACKUP.calls.create>[1];
-  const olds = checkedBy<C>(BACKUP, BACKUP_INPUTS);
-  await BACKUP.calls.create(api, olds);
-  await BACKUP.calls.updateMetadata(api, olds, "backup-1", updateMetadata(olds));
-  await BACKUP.calls.remove(api, olds, "backup-1");
-  await BACKUP.calls.find(api, olds, "backup-1");
-  for await (const _ of BACKUP.calls.list(api, olds)("metadata.name:eq(nightly)")) break;
+  type C = Parameters<typeof KAAS_BACKUP.calls.create>[1];
+  const olds = checkedBy<C>(KAAS_BACKUP, BACKUP_INPUTS);
+  await KAAS_BACKUP.calls.create(api, olds);
+  await KAAS_BACKUP.calls.updateMetadata(api, olds, "backup-1", updateMetadata(olds));
+  await KAAS_BACKUP.calls.remove(api, olds, "backup-1");
+  await KAAS_BACKUP.calls.find(api, olds, "backup-1");
+  for await (const _ of KAAS_BACKUP.calls.list(api, olds)("metadata.name:eq(nightly)")) break;
   const live: BackupResponse = { metadata: { id: "backup-1" }, properties: {} };
-  const renamed = checkedBy<C>(BACKUP, { ...BACKUP_INPUTS, name: "nightly-2", billingPeriod: "Year" }, olds);
-  expect(await sendPlan(BACKUP, api, olds, renamed, live)).toBe(1);
+  const renamed = checkedBy<C>(
+    KAAS_BACKUP,
+    { ...BACKUP_INPUTS, name: "nightly-2", billingPeriod: "Year" },
+    olds,
+  );
+  expect(await sendPlan(KAAS_BACKUP, api, olds, renamed, live)).toBe(1);
   const { billingPeriod: _period, ...cleared } = BACKUP_INPUTS;
-  expect(await sendPlan(BACKUP, api, olds, checkedBy<C>(BACKUP, cleared, olds), live)).toBe(1);
+  expect(await sendPlan(KAAS_BACKUP, api, olds, checkedBy<C>(KAAS_BACKUP, cleared, olds), live)).toBe(1);
 }
 
 /** The volume actions, and every client method with every query option it takes. */

@@ -32,7 +32,7 @@ const KAAS = {
   failureReason: 1,
 } satisfies Record<keyof KaasComputed, 1>;
 
-const BACKUP = {
+const KAAS_BACKUP = {
   backupId: 1,
   uri: 1,
   state: 1,
@@ -69,7 +69,7 @@ const ATTACHMENT = { sizeGb: 1, verification: 1 } satisfies Record<keyof VolumeA
 /** Computed outputs of a Kaas, `kaasId` included. */
 export const KAAS_OUTPUTS: string[] = Object.keys(KAAS);
 /** Computed outputs of a KaasBackup, `backupId` included. */
-export const BACKUP_OUTPUTS: string[] = Object.keys(BACKUP);
+export const BACKUP_OUTPUTS: string[] = Object.keys(KAAS_BACKUP);
 /** Computed outputs of a Registry, `registryId` included. */
 export const REGISTRY_OUTPUTS: string[] = Object.keys(REGISTRY);
 /** Computed outputs of a VolumeAttachment. */
