@@ -17,7 +17,9 @@ import {
   type WireReadings,
 } from "./index";
 // Straight from the module rather than through `index.ts`, so the package's public exports stay as they are.
-import { PROVISIONED_KINDS, defaultFaults, isProvisionedKind, isProvisioningOutcome } from "./faults";
+import { PROVISIONED_KINDS, defaultFaults, isProvisioningOutcome } from "./faults";
+import { isKindOf } from "./kind";
+import { KINDS } from "./kinds";
 
 /** One element of the command line as `parseArgs` reads it. */
 type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];
@@ -173,8 +175,7 @@ const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string
   },
   provisioning: (d, v, flag) => {
     const [kind, outcome] = v.split("=");
-    if (!isProvisionedKind(kind))
-      throw new UsageError(`${flag} needs one of ${PROVISIONED_KINDS.join(", ")}`);
+    if (!isKindOf(KINDS, kind)) throw new UsageError(`${flag} needs one of ${PROVISIONED_KINDS.join(", ")}`);
     if (!isProvisioningOutcome(outcome)) throw new UsageError(`${flag} needs kind=outcome, e.g. kaas=fail`);
     d.faults.provisioning = { ...(d.faults.provisioning ?? defaultFaults().provisioning), [kind]: outcome };
   },

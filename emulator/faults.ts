@@ -5,7 +5,7 @@
  * request, so a run is reproducible from its seed. Faults never touch the control API or the token endpoint.
  */
 
-import { byKind, kindNamesProjectFirst } from "./kind";
+import { byKind, isKindOf, kindNamesProjectFirst } from "./kind";
 import { KINDS, type Kind } from "./kinds";
 import type { WireFieldError } from "./problems";
 
@@ -24,11 +24,6 @@ export type ProvisionedKind = Kind;
  * is provisioned like the others without a line here.
  */
 export const PROVISIONED_KINDS: readonly ProvisionedKind[] = kindNamesProjectFirst(KINDS);
-
-/** Whether `name` is a kind whose provisioning outcome can be chosen. */
-export function isProvisionedKind(name: string): name is ProvisionedKind {
-  return Object.hasOwn(KINDS, name);
-}
 
 /** Whether `name` is a provisioning outcome. */
 export function isProvisioningOutcome(name: unknown): name is ProvisioningOutcome {
@@ -194,7 +189,7 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
     if (!(ratePerSecond > 0) || !(burst >= 1)) problem("rateLimit", "needs ratePerSecond > 0 and burst >= 1");
   }
   for (const [kind, outcome] of Object.entries(config.provisioning ?? {})) {
-    if (!isProvisionedKind(kind)) {
+    if (!isKindOf(KINDS, kind)) {
       problem(`provisioning.${kind}`, `is not a kind (kinds: ${PROVISIONED_KINDS.join(", ")})`);
     } else if (!isProvisioningOutcome(outcome)) {
       problem(`provisioning.${kind}`, "must be ok, stuck or fail");

@@ -129,6 +129,11 @@ export function kindNames(kinds: KindTable): Kind[] {
   return Object.keys(kinds) as Kind[];
 }
 
+/** Whether `name` is a kind of `kinds` (a request body's or the command line's text, say). */
+export function isKindOf(kinds: KindTable, name: unknown): name is Kind {
+  return typeof name === "string" && Object.hasOwn(kinds, name);
+}
+
 /**
  * The object of `entries`. TypeScript types no object built from a list of keys, so this is where the shared
  * code asserts one: its callers pass an entry for every key of `T` (every kind, or every kind's state-file

@@ -6,7 +6,7 @@
  * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
 import type { EmulatorCore } from "./core";
-import { kindNames, kindNamesProjectFirst } from "./kind";
+import { isKindOf, kindNames, kindNamesProjectFirst } from "./kind";
 import { KINDS, type Kind } from "./kinds";
 import { ApiProblem, type WireFieldError } from "./problems";
 import { newRecordBase } from "./service";
@@ -44,11 +44,6 @@ export interface SeedResult {
 
 const SEED_FIELDS: ReadonlySet<string> = new Set(["projectId", "kind", "count", "namePrefix", "kaasId"]);
 
-/** Whether `name` names a kind. */
-function isKind(name: unknown): name is Kind {
-  return typeof name === "string" && Object.hasOwn(KINDS, name);
-}
-
 /** The kinds of seedings that name a cluster (`kaasId`). */
 const KINDS_UNDER_CLUSTER = kindNames(KINDS).filter((kind) => KINDS[kind].seeding.underCluster);
 
@@ -64,14 +59,14 @@ export function checkSeedRequest(body: Record<string, unknown>): WireFieldError[
   }
   const { projectId, kind, count, namePrefix, kaasId } = body;
   if (typeof projectId !== "string" || projectId === "") problem("projectId", "must be a non-empty string");
-  if (!isKind(kind)) problem("kind", `must be one of ${SEED_KINDS.join(", ")}`);
+  if (!isKindOf(KINDS, kind)) problem("kind", `must be one of ${SEED_KINDS.join(", ")}`);
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_SEED_COUNT) {
     problem("count", `must be an integer from 1 to ${MAX_SEED_COUNT}`);
   }
   if (namePrefix !== undefined && (typeof namePrefix !== "string" || namePrefix === "")) {
     problem("namePrefix", "must be a non-empty string");
   }
-  if (isKind(kind) && KINDS[kind].seeding.underCluster) {
+  if (isKindOf(KINDS, kind) && KINDS[kind].seeding.underCluster) {
     if (typeof kaasId !== "string" || kaasId === "") problem("kaasId", `is required for kind ${kind}`);
   } else if (kaasId !== undefined) {
     problem("kaasId", `is only for kind ${KINDS_UNDER_CLUSTER.join(" or ")}`);
