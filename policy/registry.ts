@@ -3,18 +3,16 @@
  * the team allows.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import type { BillingPeriod } from "../provider/kaas/types";
+import { BILLING_PERIODS, type BillingPeriod } from "../provider/common/billing";
 import { isUnknown, named, plainProps, settings, typeToken } from "./values";
 import { closedParameters } from "./parameters";
-
-const BILLING_PERIODS: BillingPeriod[] = ["Hour", "Month", "Year"];
 
 /** Settings of `registry-billing-period`. */
 export interface RegistryBillingPeriodSettings {
   /** Billing periods a registry may declare. Default all: `Hour`, `Month`, `Year`. */
   allowedBillingPeriods: BillingPeriod[];
 }
-const DEFAULTS: RegistryBillingPeriodSettings = { allowedBillingPeriods: BILLING_PERIODS };
+const DEFAULTS: RegistryBillingPeriodSettings = { allowedBillingPeriods: [...BILLING_PERIODS] };
 
 /** Registries declare an allowed `billingPeriod` rather than being billed on the service's default one. */
 export const registryBillingPeriod = closedParameters<ResourceValidationPolicy>({
@@ -26,9 +24,9 @@ export const registryBillingPeriod = closedParameters<ResourceValidationPolicy>(
     properties: {
       allowedBillingPeriods: {
         type: "array",
-        items: { type: "string", enum: BILLING_PERIODS },
+        items: { type: "string", enum: [...BILLING_PERIODS] },
         minItems: 1,
-        default: BILLING_PERIODS,
+        default: [...BILLING_PERIODS],
         description: "Billing periods a registry may declare.",
       },
     },
