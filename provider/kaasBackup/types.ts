@@ -33,7 +33,7 @@ export const KAAS_BACKUP_ARGUMENTS = {
   /** Tags of the backup (as an output: without the owner tag the package adds). Update in place. */
   tags: optional<string[]>({ change: "update" }),
   /** Backup type; the service judges the value. Default: the service's. Replaces. */
-  type: text("replace", { required: false }),
+  type: text("replace"),
   /** Days the backup is kept. Default: the service's. Replaces. */
   retentionDays: optional<number>({ change: "replace", check: anInteger({ min: 1, max: 3650 }) }),
   /** Billing period, e.g. `Month`. The only property the service updates in place (spec §2.6). */
