@@ -6,6 +6,10 @@ const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
 const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
 
 module.exports = {
+  // Integration suites start an emulator and make real HTTP requests in their hooks; on a busy two-core CI
+  // machine such a hook has taken longer than Jest's 5 s default. A test that hangs still fails, after 30 s.
+  // The end-to-end project sets its own, longer limit (tests/e2e/support/timeout.ts).
+  testTimeout: 30_000,
   reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },

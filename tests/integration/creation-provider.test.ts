@@ -29,8 +29,6 @@ afterEach(async () => {
   await h?.close();
 });
 
-jest.setTimeout(30_000);
-
 const args = (overrides: Record<string, unknown> = {}) => ({
   name: "prod",
   location: "ITBG-Bergamo",

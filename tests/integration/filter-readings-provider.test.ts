@@ -192,8 +192,6 @@ function afterLookup(kind: KindName, reading: Reading, id: string) {
   return [{ filter: reading === "refused" ? null : `metadata.id:eq("${id}")`, status: 200 }];
 }
 
-jest.setTimeout(30_000);
-
 describe.each(READINGS)("filters %s", (reading) => {
   it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
     "%s: a create interrupted after the service accepted it is resumed, never duplicated, and its creation tag released",

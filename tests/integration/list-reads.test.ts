@@ -42,8 +42,6 @@ afterEach(async () => {
   await h.close();
 });
 
-jest.setTimeout(30_000);
-
 /** The emulator's own objects of one kind, with only the keys a projection keeps (metadata always). */
 function projectedTruth(kind: "kaas" | "backups" | "registries", keys: string[]): Record<string, unknown>[] {
   const objects: EmulatorStateSnapshot[typeof kind] = h.running.emulator.state()[kind];

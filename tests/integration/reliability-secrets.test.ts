@@ -21,8 +21,6 @@ import {
   type ReliabilityHarness,
 } from "./support/reliability";
 
-jest.setTimeout(30_000);
-
 const IDENTITY_SECRET = "identity-client-secret-Vq7Lm2Rx9Tc4";
 const WRONG_CLIENT_SECRET = "wrong-client-secret-Hd83Kq1Pz6";
 const identity = { clientId: "cluster-identity", clientSecret: IDENTITY_SECRET };

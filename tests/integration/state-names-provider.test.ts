@@ -26,8 +26,6 @@ afterEach(async () => {
   await h?.close();
 });
 
-jest.setTimeout(30_000);
-
 const args = {
   name: "prod",
   location: "ITBG-Bergamo",
