@@ -106,13 +106,14 @@ export class SettingsError extends Error {
   }
 }
 
-function positiveInt(name: string, text: string | undefined, fallback: number): number {
+/** The settings that are a number of milliseconds. */
+type MsSetting = "pollIntervalMs" | "requestTimeoutMs" | "callDeadlineMs";
+
+function positiveInt(name: MsSetting, text: string | undefined, fallback: number): number {
   if (text === undefined || text.trim() === "") return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value <= 0) {
-    throw new SettingsError(
-      `${SETTING_SOURCES[name as keyof VendorSettings][0]} must be a positive integer (ms), got "${text}"`,
-    );
+    throw new SettingsError(`${SETTING_SOURCES[name][0]} must be a positive integer (ms), got "${text}"`);
   }
   return value;
 }
@@ -211,21 +212,37 @@ export function readSetting(
   return value?.trim();
 }
 
+/** The base URL when set: an http(s) URL. */
+function parseBaseUrl(text: string | undefined): string | undefined {
+  if (text !== undefined && !/^https?:\/\//.test(text))
+    throw new SettingsError(`vendor:baseUrl must be an http(s) URL, got "${text}"`);
+  return text;
+}
+
 /**
- * Resolves the settings, each by {@link readSetting}: stack config first, then the environment, trimmed,
- * blank meaning unset. Throws a `SettingsError` that names both sources when something required is missing.
+ * Every setting parsed, each by {@link readSetting}, with what is wrong with the values that are set (one
+ * sentence each, naming the setting). A setting with a problem keeps its default. Whether anything required
+ * is missing is not a problem here: see {@link resolveSettings}.
  */
-export function resolveSettings(
+function parseSettings(
   get: (key: string) => string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): VendorSettings {
+  env: NodeJS.ProcessEnv,
+): { settings: Omit<VendorSettings, "baseUrl"> & { baseUrl?: string }; problems: string[] } {
   const read = (name: keyof VendorSettings): string | undefined => readSetting(name, get, env);
-  const baseUrl = read("baseUrl");
-  if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
-  if (!/^https?:\/\//.test(baseUrl))
-    throw new SettingsError(`vendor:baseUrl must be an http(s) URL, got "${baseUrl}"`);
-  const settings: VendorSettings = {
-    baseUrl,
+  const problems: string[] = [];
+  const parsed = <T>(parse: () => T, fallback: T): T => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      problems.push(error.message);
+      return fallback;
+    }
+  };
+  const ms = (name: MsSetting): number =>
+    parsed(() => positiveInt(name, read(name), DEFAULT_SETTINGS[name]), DEFAULT_SETTINGS[name]);
+  const settings = {
+    baseUrl: parsed(() => parseBaseUrl(read("baseUrl")), undefined),
     projectId: read("projectId"),
     token: read("token"),
     clientId: read("clientId"),
@@ -233,17 +250,45 @@ export function resolveSettings(
     tokenUrl: read("tokenUrl"),
     apiVersion: read("apiVersion") ?? DEFAULT_SETTINGS.apiVersion,
     providerNamespace: read("providerNamespace") ?? DEFAULT_SETTINGS.providerNamespace,
-    pollIntervalMs: positiveInt("pollIntervalMs", read("pollIntervalMs"), DEFAULT_SETTINGS.pollIntervalMs),
-    requestTimeoutMs: positiveInt(
-      "requestTimeoutMs",
-      read("requestTimeoutMs"),
-      DEFAULT_SETTINGS.requestTimeoutMs,
+    pollIntervalMs: ms("pollIntervalMs"),
+    requestTimeoutMs: ms("requestTimeoutMs"),
+    callDeadlineMs: ms("callDeadlineMs"),
+    stateNames: parsed(() => parseStateNames(read("stateNames")), undefined),
+    unknownStateTimeoutMs: parsed(() => parseUnknownStateTimeout(read("unknownStateTimeoutMs")), undefined),
+    kubeconfigRefresh: parsed(
+      () => parseKubeconfigRefresh(read("kubeconfigRefresh")),
+      DEFAULT_SETTINGS.kubeconfigRefresh,
     ),
-    callDeadlineMs: positiveInt("callDeadlineMs", read("callDeadlineMs"), DEFAULT_SETTINGS.callDeadlineMs),
-    stateNames: parseStateNames(read("stateNames")),
-    unknownStateTimeoutMs: parseUnknownStateTimeout(read("unknownStateTimeoutMs")),
-    kubeconfigRefresh: parseKubeconfigRefresh(read("kubeconfigRefresh")),
   };
+  return { settings, problems };
+}
+
+/**
+ * What is wrong with the settings that are set (a non-http base URL, a number that is not a positive integer,
+ * a `vendor:stateNames` that is not a mapping...), one sentence each naming the setting; empty when every value
+ * that is set is usable. A missing base URL or credentials is not reported: only a call to the service needs
+ * them, and `check` reports these problems at preview, which makes none. Never throws.
+ */
+export function settingsProblems(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
+  return parseSettings(get, env).problems;
+}
+
+/**
+ * Resolves the settings, each by {@link readSetting}: stack config first, then the environment, trimmed,
+ * blank meaning unset. Throws a `SettingsError` that names both sources when something required is missing,
+ * and one that names every setting whose value is unusable ({@link settingsProblems}).
+ */
+export function resolveSettings(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): VendorSettings {
+  const { settings, problems } = parseSettings(get, env);
+  const baseUrl = readSetting("baseUrl", get, env);
+  if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
+  if (problems.length > 0) throw new SettingsError(problems.join("; "));
   const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;
   if (!settings.token && !clientCredentials) {
     throw new SettingsError(
@@ -251,5 +296,5 @@ export function resolveSettings(
         "(VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET, VENDOR_TOKEN_URL)",
     );
   }
-  return settings;
+  return { ...settings, baseUrl };
 }

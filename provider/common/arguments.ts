@@ -86,6 +86,11 @@ export interface CheckContext {
    * cluster's `check` enforces. Default: none declared, so only the service enforces them (spec §8).
    */
   limits?: DeclaredLimits;
+  /**
+   * What is wrong with the provider's settings (`currentSettingsProblems`), reported as failures of the whole
+   * resource, so that a preview refuses a setting every call of the `up` would refuse. Default: none.
+   */
+  settingsProblems?: readonly string[];
 }
 
 /** What an argument's check sees: the old and new inputs, the inputs being normalised, the problems. */
@@ -137,6 +142,7 @@ export function checkArguments<C extends Inputs>(
   options: { creationToken: boolean } = { creationToken: true },
 ): CheckResult<C> {
   const problems = new Problems();
+  for (const problem of context.settingsProblems ?? []) problems.add("", problem);
   const inputs: Inputs = { ...news };
   // `replaceOnChanges` is a resource option the SDK class passes as an input, not an argument: the list of
   // arguments in the refusal of an unknown one stays the kind's own.

@@ -16,6 +16,7 @@ import {
   CHECK_SETTING_SOURCES,
   readSetting,
   resolveSettings,
+  settingsProblems,
   type VendorSettings,
 } from "../../rest/settings";
 import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
@@ -36,6 +37,14 @@ export function configure(config: ConfigSource | undefined): void {
 /** Settings from the stack configuration, falling back to the environment. */
 export function currentSettings(): VendorSettings {
   return resolveSettings((key) => stackConfig?.get(key));
+}
+
+/**
+ * What is wrong with the settings that are set, one sentence each naming the setting (`settingsProblems`), for
+ * `check` to report at preview. Never throws; a missing URL or credentials is not a problem until a call.
+ */
+export function currentSettingsProblems(): string[] {
+  return settingsProblems((key) => stackConfig?.get(key));
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   ALLOW_FOREIGN_DELETE,
   backendIdentity,
   client,
+  currentSettingsProblems,
   currentStack,
   declaredLimits,
   defaultProjectId,
@@ -204,6 +205,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       defaultProjectId: defaultProjectId(),
       backend: backendIdentity(),
       limits: declaredLimits(),
+      settingsProblems: currentSettingsProblems(),
     });
   }
 

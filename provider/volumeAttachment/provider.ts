@@ -12,7 +12,7 @@ import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { classifyState, isBusyState, type StateNames, type WaitVerdict } from "../../rest/waiter";
 import type { Inputs } from "../common/check";
-import { client, defaultProjectId, log, progress } from "../common/context";
+import { client, currentSettingsProblems, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
 import { checkedInputsOf, type CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
@@ -123,7 +123,10 @@ export class VolumeAttachmentProvider {
    */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
     const projectDefault = defaultProjectId();
-    const result = checkVolumeAttachment(olds, news, { defaultProjectId: projectDefault });
+    const result = checkVolumeAttachment(olds, news, {
+      defaultProjectId: projectDefault,
+      settingsProblems: currentSettingsProblems(),
+    });
     const scope = claimScopeOf(result.inputs);
     const target = claimTargetOf(result.inputs);
     // Unknown in a preview (a cluster still to be created): `create` claims it.

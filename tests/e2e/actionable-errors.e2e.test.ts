@@ -1,6 +1,6 @@
 /**
- * Errors a user can act on, through the CLI: a token the service refuses names the setting to check and never
- * shows the token, in `up`, `refresh` and `destroy` alike, with no JavaScript stack trace; an update of an
+ * Errors a user can act on, through the CLI: a setting of the wrong form fails the preview, naming it, before
+ * any request; a token the service refuses names the setting to check and never shows the token, in `up`, `refresh` and `destroy` alike, with no JavaScript stack trace; an update of an
  * object the service lost says to run `pulumi refresh`. And the engine fact the README's "Rotating credentials"
  * rests on: without `--run-program`, `refresh` and `destroy` configure the provider with the config of the last
  * run that executed the program, kept in the state.
@@ -83,4 +83,31 @@ it("uses a changed token only in runs that execute the program, and fails those 
   await expect(stack.destroy()).rejects.toThrow(hint);
   await stack.destroy({ runProgram: true });
   expect(s.emulator.emulator.state().kaas).toEqual([]);
+});
+
+it("fails the preview on settings of the wrong form, naming each, without a request; up works once they are mended", async () => {
+  const stack: Stack = await s.stack("bad-settings", s.program("actionable-errors-settings"), {
+    "vendor:requestTimeoutMs": { value: "30s" },
+    "vendor:unknownStateTimeout": { value: "5 minutes" },
+  });
+  await s.declare(stack, [cluster()]);
+  s.clearRequests();
+
+  const output = await stack.preview().then(
+    () => "the preview succeeded",
+    (error: Error) => error.message,
+  );
+  // A failure without a property: `<type> resource '<name>' has a problem: <reason>`, one per setting.
+  const problem = "pulumi-nodejs:dynamic/vendor-container:Kaas resource 'cluster' has a problem: ";
+  expect(output).toContain(`${problem}vendor:requestTimeoutMs must be a positive integer (ms), got "30s"`);
+  expect(output).toContain(
+    `${problem}vendor:unknownStateTimeout must be a duration like "5m", "1h30m" or "90s", got "5 minutes"`,
+  );
+  expect(s.requests()).toEqual([]);
+
+  await stack.removeConfig("vendor:requestTimeoutMs");
+  await stack.removeConfig("vendor:unknownStateTimeout");
+  await stack.up();
+  expect(s.emulator.emulator.state().kaas.map((k) => k.metadata.name)).toEqual(["e2e-cluster"]);
+  await stack.destroy();
 });

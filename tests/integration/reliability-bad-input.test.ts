@@ -2,7 +2,8 @@
  * Bad input never reaches the service: a corpus of invalid argument sets across the four kinds, each
  * rejected by `check` with exactly the expected `{property, reason}` failures (HA disable and downgrade also
  * by `diff` throwing), while the providers are configured against a live emulator with OAuth2 client
- * credentials. Afterwards the emulator's request log is empty: no API call, not even a token exchange.
+ * credentials. Settings of the wrong form fail every kind's `check` too, naming the setting. Afterwards the
+ * emulator's request log is empty: no API call, not even a token exchange.
  */
 import type { Inputs } from "../../provider/common/check";
 import type { KindName } from "../../provider";
@@ -95,6 +96,57 @@ describe("refused by diff too, so a preview stops even when check is skipped", (
         "kubernetesVersion: cannot go down from 1.34.1 to 1.33.9: the service does not downgrade clusters",
     });
   });
+});
+
+describe("settings of the wrong form, reported by every kind's check", () => {
+  /** Bad values of every setting that has a form, and each one's failure: of the whole resource, no property. */
+  const BAD_SETTINGS: [string, string, string][] = [
+    ["vendor:baseUrl", "api.example.test", 'vendor:baseUrl must be an http(s) URL, got "api.example.test"'],
+    ["vendor:pollIntervalMs", "10s", 'vendor:pollIntervalMs must be a positive integer (ms), got "10s"'],
+    ["vendor:requestTimeoutMs", "0", 'vendor:requestTimeoutMs must be a positive integer (ms), got "0"'],
+    ["vendor:callDeadlineMs", "2m", 'vendor:callDeadlineMs must be a positive integer (ms), got "2m"'],
+    [
+      "vendor:stateNames",
+      '{"Ready": "done"}',
+      'vendor:stateNames: "Ready" must map to one of settled, transitional, deleting, deleted, failed, got "done"',
+    ],
+    [
+      "vendor:unknownStateTimeout",
+      "5 minutes",
+      'vendor:unknownStateTimeout must be a duration like "5m", "1h30m" or "90s", got "5 minutes"',
+    ],
+    [
+      "vendor:kubeconfigRefresh",
+      "sometimes",
+      'vendor:kubeconfigRefresh must be "always" or "onChange", got "sometimes"',
+    ],
+  ];
+  let saved: Record<string, string>;
+  beforeAll(() => {
+    saved = { ...h.config };
+  });
+  afterEach(() => {
+    for (const key of Object.keys(h.config)) delete h.config[key];
+    Object.assign(h.config, saved);
+  });
+
+  it.each(BASES)("%s: one failure per setting, before the argument failures", async (kind, args) => {
+    for (const [key, value] of BAD_SETTINGS) h.config[key] = value;
+    const { failures } = await h.kind(kind).check({}, { ...args, projectId: 7, __provider: SHELL });
+    expect(failures.map((f) => [f.property, f.reason])).toEqual([
+      ...BAD_SETTINGS.map(([, , reason]) => ["", reason]),
+      ["projectId", "must be a string, got number"],
+    ]);
+  });
+
+  it.each(BASES)(
+    "%s: no failure without a URL or credentials, which only a call needs",
+    async (kind, args) => {
+      for (const key of ["vendor:baseUrl", "vendor:token", "vendor:clientId", "vendor:clientSecret"])
+        delete h.config[key];
+      expect((await h.kind(kind).check({}, { ...args, __provider: SHELL })).failures).toEqual([]);
+    },
+  );
 });
 
 it("sends no request of any kind to the service, not even a token exchange, while refusing all of it", async () => {

@@ -8,6 +8,7 @@ import {
   parseUnknownStateTimeout,
   readSetting,
   resolveSettings,
+  settingsProblems,
   type VendorSettings,
 } from "../../rest/settings";
 
@@ -194,6 +195,48 @@ describe("resolveSettings", () => {
     expect(settingsError(() => resolveSettings(none, { ...minimalEnv, [envName]: value })).message).toBe(
       expected,
     );
+  });
+});
+
+describe("settingsProblems, what check reports at preview", () => {
+  it("finds none when nothing is set: a URL and credentials are only needed by a call", () => {
+    expect(settingsProblems(none, {})).toEqual([]);
+  });
+
+  it("finds none in usable settings", () => {
+    expect(
+      settingsProblems(
+        config({
+          "vendor:pollIntervalMs": "50",
+          "vendor:stateNames": '{"Ready": "settled"}',
+          "vendor:unknownStateTimeout": "90s",
+        }),
+        { ...minimalEnv, VENDOR_KUBECONFIG_REFRESH: "onchange" },
+      ),
+    ).toEqual([]);
+  });
+
+  it("names every unusable setting at once, in the order of the settings, from either source", () => {
+    const problems = settingsProblems(
+      config({ "vendor:baseUrl": "api.example.test", "vendor:callDeadlineMs": "2m" }),
+      { VENDOR_POLL_INTERVAL_MS: "0", VENDOR_STATE_NAMES: "[]", VENDOR_KUBECONFIG_REFRESH: "never" },
+    );
+    expect(problems).toEqual([
+      'vendor:baseUrl must be an http(s) URL, got "api.example.test"',
+      'vendor:pollIntervalMs must be a positive integer (ms), got "0"',
+      'vendor:callDeadlineMs must be a positive integer (ms), got "2m"',
+      "vendor:stateNames must be a JSON object mapping state names to settled, transitional, deleting, deleted, " +
+        'failed, e.g. {"Ready": "settled"}; got "[]"',
+      'vendor:kubeconfigRefresh must be "always" or "onChange", got "never"',
+    ]);
+  });
+
+  it("are what resolveSettings refuses, all in one error", () => {
+    const env = { ...minimalEnv, VENDOR_POLL_INTERVAL_MS: "0", VENDOR_UNKNOWN_STATE_TIMEOUT: "soon" };
+    expect(settingsError(() => resolveSettings(none, env)).message).toBe(
+      settingsProblems(none, env).join("; "),
+    );
+    expect(settingsProblems(none, env)).toHaveLength(2);
   });
 });
 
