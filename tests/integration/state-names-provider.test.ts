@@ -12,12 +12,20 @@ import { harnessWire } from "./support/wire";
 let h: ProviderHarness;
 let kaas: KindProvider;
 
-/** The harness's readings (strict in the published-interface project) with the vocabulary `states`. */
-async function start(states: WireReadings["states"]): Promise<void> {
+/**
+ * The harness's readings (strict in the published-interface project) with the vocabulary `states`. `tombstone`
+ * `kept` holds a deleted cluster for a minute, so that a test can read its last state however slow the machine;
+ * `brief` lets it go after 50 ms, for a delete that waits until the service answers 404.
+ */
+async function start(states: WireReadings["states"], tombstone: "kept" | "brief"): Promise<void> {
   h = await startHarness({
     wire: { ...(harnessWire() ?? {}), states },
     // The create settles at once: the first poll already sees the settled state, whatever its name.
-    durations: { ...FAST_DURATIONS, kaasCreateMs: 0 },
+    durations: {
+      ...FAST_DURATIONS,
+      kaasCreateMs: 0,
+      tombstoneMs: tombstone === "kept" ? 60_000 : FAST_DURATIONS.tombstoneMs,
+    },
   });
   kaas = h.kind("Kaas");
 }
@@ -49,7 +57,7 @@ const ALTERNATE_NAMES = JSON.stringify({
 const held = () => h.running.emulator.state().kaas.map((k) => [k.metadata.id, k.status?.state]);
 
 describe("a Kaas whose service answers states in capitals", () => {
-  beforeEach(() => start("upper"));
+  beforeEach(() => start("upper", "kept"));
 
   it("is created, read and deleted without any setting", async () => {
     const inputs = await checked(kaas, {}, args);
@@ -64,9 +72,8 @@ describe("a Kaas whose service answers states in capitals", () => {
 });
 
 describe("a Kaas whose service answers states of another vocabulary", () => {
-  beforeEach(() => start("alternate"));
-
   it("fails after vendor:unknownStateTimeout, naming the state and the setting, and is still deleted", async () => {
+    await start("alternate", "brief");
     h.config["vendor:unknownStateTimeout"] = "1s";
     const inputs = await checked(kaas, {}, args);
     const started = Date.now();
@@ -97,6 +104,7 @@ describe("a Kaas whose service answers states of another vocabulary", () => {
   });
 
   it("is created, read and deleted once vendor:stateNames says what the names mean", async () => {
+    await start("alternate", "kept");
     h.config["vendor:stateNames"] = ALTERNATE_NAMES;
     const inputs = await checked(kaas, {}, args);
 
@@ -108,13 +116,16 @@ describe("a Kaas whose service answers states of another vocabulary", () => {
     expect(held()).toEqual([["kaas-0001", "Removed"]]);
   });
 
-  it("refuses a vendor:stateNames that is not a mapping to state classes, naming the setting", async () => {
-    h.config["vendor:stateNames"] = '{"Ready": "done"}';
+  it("refuses a vendor:stateNames that is not a mapping to state classes, naming the setting, at check and at create", async () => {
+    await start("alternate", "brief");
     const inputs = await checked(kaas, {}, args);
+    h.config["vendor:stateNames"] = '{"Ready": "done"}';
+    const refusal =
+      'vendor:stateNames: "Ready" must map to one of settled, transitional, deleting, deleted, failed, got "done"';
 
-    await expect(kaas.create(inputs)).rejects.toThrow(
-      'vendor:stateNames: "Ready" must map to one of settled, transitional, deleting, deleted, failed, got "done"',
-    );
+    expect((await kaas.check({}, args)).failures).toEqual([{ property: "", reason: refusal }]);
+    // A create with inputs checked before the setting changed refuses it as well, before any request.
+    await expect(kaas.create(inputs)).rejects.toThrow(refusal);
     expect(h.mutating()).toEqual([]);
   });
 });
