@@ -80,6 +80,9 @@ export const CHECK_SETTING_SOURCES = {
   limits: ["vendor:limits", "VENDOR_LIMITS"],
 } as const;
 
+/** Every setting {@link readSetting} reads: the client's and `check`'s. */
+const ALL_SETTING_SOURCES = { ...SETTING_SOURCES, ...CHECK_SETTING_SOURCES };
+
 /** The value of each setting that has a default. */
 export const DEFAULT_SETTINGS: Pick<
   VendorSettings,
@@ -207,7 +210,7 @@ export function readSetting(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const [configKey, envName] = { ...SETTING_SOURCES, ...CHECK_SETTING_SOURCES }[name];
+  const [configKey, envName] = ALL_SETTING_SOURCES[name];
   const value = [get(configKey), env[envName]].find((v) => v !== undefined && v.trim() !== "");
   return value?.trim();
 }
@@ -219,15 +222,22 @@ function parseBaseUrl(text: string | undefined): string | undefined {
   return text;
 }
 
+/** The settings whose values have a form, parsed. */
+type FormedSettings = Pick<
+  VendorSettings,
+  MsSetting | "stateNames" | "unknownStateTimeoutMs" | "kubeconfigRefresh"
+> & { baseUrl?: string };
+
 /**
- * Every setting parsed, each by {@link readSetting}, with what is wrong with the values that are set (one
- * sentence each, naming the setting). A setting with a problem keeps its default. Whether anything required
- * is missing is not a problem here: see {@link resolveSettings}.
+ * The settings whose values have a form, each read by {@link readSetting} and parsed, with what is wrong with
+ * those that are set (one sentence each, naming the setting); a setting with a problem keeps its default.
+ * Whether anything required is missing is not a problem here: see {@link resolveSettings}. The settings
+ * without a form are not read, since `check` calls this for every resource.
  */
-function parseSettings(
+function parseFormedSettings(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv,
-): { settings: Omit<VendorSettings, "baseUrl"> & { baseUrl?: string }; problems: string[] } {
+): { settings: FormedSettings; problems: string[] } {
   const read = (name: keyof VendorSettings): string | undefined => readSetting(name, get, env);
   const problems: string[] = [];
   const parsed = <T>(parse: () => T, fallback: T): T => {
@@ -243,13 +253,6 @@ function parseSettings(
     parsed(() => positiveInt(name, read(name), DEFAULT_SETTINGS[name]), DEFAULT_SETTINGS[name]);
   const settings = {
     baseUrl: parsed(() => parseBaseUrl(read("baseUrl")), undefined),
-    projectId: read("projectId"),
-    token: read("token"),
-    clientId: read("clientId"),
-    clientSecret: read("clientSecret"),
-    tokenUrl: read("tokenUrl"),
-    apiVersion: read("apiVersion") ?? DEFAULT_SETTINGS.apiVersion,
-    providerNamespace: read("providerNamespace") ?? DEFAULT_SETTINGS.providerNamespace,
     pollIntervalMs: ms("pollIntervalMs"),
     requestTimeoutMs: ms("requestTimeoutMs"),
     callDeadlineMs: ms("callDeadlineMs"),
@@ -273,7 +276,7 @@ export function settingsProblems(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
-  return parseSettings(get, env).problems;
+  return parseFormedSettings(get, env).problems;
 }
 
 /**
@@ -285,10 +288,22 @@ export function resolveSettings(
   get: (key: string) => string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): VendorSettings {
-  const { settings, problems } = parseSettings(get, env);
-  const baseUrl = readSetting("baseUrl", get, env);
+  const { settings: formed, problems } = parseFormedSettings(get, env);
+  const read = (name: keyof VendorSettings): string | undefined => readSetting(name, get, env);
+  const baseUrl = read("baseUrl");
   if (!baseUrl) throw new SettingsError("no service URL: set stack config vendor:baseUrl or VENDOR_BASE_URL");
   if (problems.length > 0) throw new SettingsError(problems.join("; "));
+  const settings: VendorSettings = {
+    ...formed,
+    baseUrl,
+    projectId: read("projectId"),
+    token: read("token"),
+    clientId: read("clientId"),
+    clientSecret: read("clientSecret"),
+    tokenUrl: read("tokenUrl"),
+    apiVersion: read("apiVersion") ?? DEFAULT_SETTINGS.apiVersion,
+    providerNamespace: read("providerNamespace") ?? DEFAULT_SETTINGS.providerNamespace,
+  };
   const clientCredentials = settings.clientId && settings.clientSecret && settings.tokenUrl;
   if (!settings.token && !clientCredentials) {
     throw new SettingsError(
@@ -296,5 +311,5 @@ export function resolveSettings(
         "(VENDOR_CLIENT_ID, VENDOR_CLIENT_SECRET, VENDOR_TOKEN_URL)",
     );
   }
-  return { ...settings, baseUrl };
+  return settings;
 }
