@@ -19,6 +19,7 @@ import {
   settingsProblems,
   type VendorSettings,
 } from "../../rest/settings";
+import type { CheckContext } from "./arguments";
 import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
 import { currentStackScope, processStackSources } from "./stack";
 
@@ -40,11 +41,19 @@ export function currentSettings(): VendorSettings {
 }
 
 /**
- * What is wrong with the settings that are set, one sentence each naming the setting (`settingsProblems`), for
- * `check` to report at preview. Never throws; a missing URL or credentials is not a problem until a call.
+ * What every kind's `check` reads from the process: the time, the default project, the state backend, the
+ * declared limits, and what is wrong with the settings that are set (`settingsProblems`; a missing URL or
+ * credentials is not a problem until a call). One place, so that every kind's check sees the same. Never
+ * throws.
  */
-export function currentSettingsProblems(): string[] {
-  return settingsProblems((key) => stackConfig?.get(key));
+export function checkContext(): CheckContext {
+  return {
+    now: Date.now(),
+    defaultProjectId: defaultProjectId(),
+    backend: backendIdentity(),
+    limits: declaredLimits(),
+    settingsProblems: settingsProblems((key) => stackConfig?.get(key)),
+  };
 }
 
 /**

@@ -8,11 +8,9 @@ import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
 import {
   ALLOW_FOREIGN_DELETE,
-  backendIdentity,
+  checkContext,
   client,
-  currentSettingsProblems,
   currentStack,
-  declaredLimits,
   defaultProjectId,
   foreignDeleteAllowed,
   log,
@@ -200,13 +198,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   ) {}
 
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
-    return checkKind(this.descriptor, olds, news, {
-      now: Date.now(),
-      defaultProjectId: defaultProjectId(),
-      backend: backendIdentity(),
-      limits: declaredLimits(),
-      settingsProblems: currentSettingsProblems(),
-    });
+    return checkKind(this.descriptor, olds, news, checkContext());
   }
 
   async diff(

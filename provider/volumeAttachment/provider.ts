@@ -12,7 +12,7 @@ import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError } from "../../rest/errors";
 import { classifyState, isBusyState, type StateNames, type WaitVerdict } from "../../rest/waiter";
 import type { Inputs } from "../common/check";
-import { client, currentSettingsProblems, defaultProjectId, log, progress } from "../common/context";
+import { checkContext, client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
 import { checkedInputsOf, type CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
@@ -122,16 +122,13 @@ export class VolumeAttachmentProvider {
    * volume and cluster; that prevails over another resource's create still to come (then refused at create).
    */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
-    const projectDefault = defaultProjectId();
-    const result = checkVolumeAttachment(olds, news, {
-      defaultProjectId: projectDefault,
-      settingsProblems: currentSettingsProblems(),
-    });
+    const context = checkContext();
+    const result = checkVolumeAttachment(olds, news, context);
     const scope = claimScopeOf(result.inputs);
     const target = claimTargetOf(result.inputs);
     // Unknown in a preview (a cluster still to be created): `create` claims it.
     if (scope === undefined || target === undefined) return result;
-    const before = claimTargetOf(olds, projectDefault);
+    const before = claimTargetOf(olds, context.defaultProjectId);
     const held = before !== undefined && sameClaimTarget(before, target);
     // Only a resource that goes ahead claims; one with other problems only learns of a holder.
     const holder =
