@@ -233,10 +233,12 @@ describe("settingsProblems, what check reports at preview", () => {
 
   it("are what resolveSettings refuses, all in one error", () => {
     const env = { ...minimalEnv, VENDOR_POLL_INTERVAL_MS: "0", VENDOR_UNKNOWN_STATE_TIMEOUT: "soon" };
-    expect(settingsError(() => resolveSettings(none, env)).message).toBe(
-      settingsProblems(none, env).join("; "),
-    );
-    expect(settingsProblems(none, env)).toHaveLength(2);
+    const problems = [
+      'vendor:pollIntervalMs must be a positive integer (ms), got "0"',
+      'vendor:unknownStateTimeout must be a duration like "5m", "1h30m" or "90s", got "soon"',
+    ];
+    expect(settingsProblems(none, env)).toEqual(problems);
+    expect(settingsError(() => resolveSettings(none, env)).message).toBe(problems.join("; "));
   });
 });
 
