@@ -5,6 +5,7 @@
  * state), so these two functions and the on-state shape of each kind stay backward compatible.
  */
 import { configure as storeConfig, type ConfigSource } from "./common/context";
+import { readableFailures } from "./common/engineFailures";
 import { quietFailures } from "./common/quiet";
 import type { CheckFailure, Inputs } from "./common/check";
 import { KaasBackupProvider } from "./kaasBackup/descriptor";
@@ -27,15 +28,21 @@ export interface KindProvider {
 }
 
 /**
- * One provider per kind, whose deliberate failures reach the CLI without a stack trace (common/quiet.ts).
- * The one list of the package's kinds: `KindName` is its keys, and the SDK classes, their shells and the
- * policies are keyed by that union, so a kind that is half wired does not compile.
+ * What the engine gets of `kind`'s provider: its deliberate failures reach the CLI without a stack trace
+ * (common/quiet.ts), and its check failures in the form the CLI prints well (common/engineFailures.ts).
+ */
+const forEngine = (kind: KindProvider): KindProvider => quietFailures(readableFailures(kind));
+
+/**
+ * One provider per kind, as the engine gets it (`forEngine`). The one list of the package's kinds: `KindName`
+ * is its keys, and the SDK classes, their shells and the policies are keyed by that union, so a kind that is
+ * half wired does not compile.
  */
 const PROVIDERS = {
-  Kaas: quietFailures(new KaasProvider()),
-  KaasBackup: quietFailures(new KaasBackupProvider()),
-  Registry: quietFailures(new RegistryProvider()),
-  VolumeAttachment: quietFailures(new VolumeAttachmentProvider()),
+  Kaas: forEngine(new KaasProvider()),
+  KaasBackup: forEngine(new KaasBackupProvider()),
+  Registry: forEngine(new RegistryProvider()),
+  VolumeAttachment: forEngine(new VolumeAttachmentProvider()),
 } satisfies Record<string, KindProvider>;
 
 /** The resource kinds of the package: `Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`. */

@@ -24,6 +24,23 @@ export class Problems {
   }
 }
 
+/** The longest value a reason quotes whole, in characters: a long URI, not a list of them. */
+export const QUOTE_LIMIT = 128;
+
+/**
+ * A value as a reason quotes it: its JSON text (a string in double quotes), or, when that is longer than
+ * `QUOTE_LIMIT` characters, its start and its length (`"aaaa"… (5000 characters)`), so that no reason carries a whole
+ * list or a pasted document onto the CLI's one line.
+ */
+export function quote(value: unknown): string {
+  if (typeof value === "string") {
+    if (value.length <= QUOTE_LIMIT) return JSON.stringify(value);
+    return `${JSON.stringify(value.slice(0, QUOTE_LIMIT))}… (${value.length} characters)`;
+  }
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= QUOTE_LIMIT ? text : `${text.slice(0, QUOTE_LIMIT)}… (${text.length} characters)`;
+}
+
 const typeName = (value: unknown): string =>
   Array.isArray(value) ? "array" : value === null ? "null" : typeof value;
 
@@ -160,7 +177,7 @@ export function oneOf<T extends string>(
   const text = str(value, property, problems);
   if (text === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(text)) {
-    problems.add(property, `must be one of ${allowed.join(", ")}, got "${text}"`);
+    problems.add(property, `must be one of ${allowed.join(", ")}, got ${quote(text)}`);
     return undefined;
   }
   return text as T;
@@ -211,7 +228,7 @@ export function duration(value: unknown, property: string, problems: Problems): 
       if (ms > 0) return ms;
     }
   }
-  problems.add(property, `must be a duration like "40m", "1h30m" or "90s", got ${JSON.stringify(value)}`);
+  problems.add(property, `must be a duration like "40m", "1h30m" or "90s", got ${quote(value)}`);
   return undefined;
 }
 

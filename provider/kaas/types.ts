@@ -24,6 +24,7 @@ import {
   futureDate,
   int,
   obj,
+  quote,
   rejectUnknownProperties,
   str,
   strArray,
@@ -85,9 +86,9 @@ const POOL_KEYS = ["name", "nodes", "instance", "dataCenter", "autoscaling", "mi
 
 function cidr(value: string, property: string, problems: Problems, privateOnly: boolean): void {
   if (!parseCidr(value)) {
-    problems.add(property, `must be an IPv4 CIDR like 10.0.0.0/16, got "${value}"`);
+    problems.add(property, `must be an IPv4 CIDR like 10.0.0.0/16, got ${quote(value)}`);
   } else if (privateOnly && !isPrivateCidr(value)) {
-    problems.add(property, `must lie within ${PRIVATE_RANGES.join(", ")}, got "${value}"`);
+    problems.add(property, `must lie within ${PRIVATE_RANGES.join(", ")}, got ${quote(value)}`);
   }
 }
 

@@ -2,7 +2,8 @@
  * The account's limits through the real engine, against an emulator whose cluster types allow 1 to 50 nodes
  * per pool: a 1000-node pool is refused at `pulumi preview` when `vendor:limits` says 50 (naming the property,
  * the limit and the setting, with no request to the service), and at `pulumi up` by the service when nothing
- * is declared (naming the field and the limit, after one refused POST that created nothing).
+ * is declared (naming the field and the limit, after one refused POST that created nothing). A cluster of
+ * fifty pools, one of them badly named, fails the preview on short lines that name the pool and the limit.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, cluster } from "./support/args";
@@ -13,7 +14,7 @@ const BIG = cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 1000 }] });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-describe("a 1000-node pool against the account's limits", () => {
+describe("clusters against the account's limits", () => {
   let s: Suite;
   let stack: Stack;
   beforeAll(async () => {
@@ -32,14 +33,18 @@ describe("a 1000-node pool against the account's limits", () => {
       () => "the preview succeeded",
       (error: Error) => error.message,
     );
-    // The engine's line for a check failure: `<type> resource '<name>': property <p> value {<v>} has a problem: <reason>`.
+    // A nested path goes to the engine as a failure of the whole resource that names it: the engine's line
+    // for a property would print `{<nil>}` for its value (engine notes "check").
     expect(output).toMatch(
       new RegExp(
-        `${escape(`${TOKEN} resource 'cluster': property nodePools[0].nodes value {`)}[^\\n]*` +
-          `${escape("} has a problem: must be at most 50 (vendor:limits maxNode), got 1000")}$`,
+        `${escape(
+          `${TOKEN} resource 'cluster' has a problem: nodePools[0].nodes: must be at most 50 ` +
+            "(vendor:limits maxNode), got 1000",
+        )}$`,
         "m",
       ),
     );
+    expect(output).not.toContain("{<nil>}");
     expect(s.requests()).toEqual([]);
   });
 
@@ -71,5 +76,35 @@ describe("a 1000-node pool against the account's limits", () => {
     expect(
       (deployment.resources ?? []).filter((r: { type: string }) => r.type.includes("vendor-container")),
     ).toEqual([]);
+  });
+
+  it("names the bad pool of fifty and the pool limit on short lines, without quoting the pools", async () => {
+    const pools = Array.from({ length: 50 }, (_, i) => ({
+      ...SYSTEM_POOL,
+      name: i === 37 ? "Pool_37" : `pool-${i}`,
+    }));
+    await s.declare(stack, [cluster({ nodePools: pools })]);
+    await stack.setConfig("vendor:limits", { value: '{"maxNode": 50, "maxNodePool": 10}' });
+    s.clearRequests();
+    const output = await stack.preview().then(
+      () => "the preview succeeded",
+      (error: Error) => error.message,
+    );
+    const subject = `${TOKEN} resource 'cluster'`;
+    const problem = `${subject} has a problem: `;
+    const lines = output.split("\n").filter((line) => line.includes(subject));
+    // Each failure is shown twice (progress, then the diagnostics summary), behind different prefixes.
+    expect(new Set(lines.map((line) => line.slice(line.indexOf(subject)).trim()))).toEqual(
+      new Set([
+        `${problem}nodePools: must have at most 10 node pools (vendor:limits maxNodePool), got 50`,
+        `${problem}nodePools[37].name = "Pool_37": must be 1-40 lower-case letters, digits or '-', starting ` +
+          "and ending with a letter or digit",
+      ]),
+    );
+    // Before, the engine quoted all fifty pools on the limit's line (3.4 KB) and printed `{<nil>}` for the name.
+    for (const line of lines) expect(line.length).toBeLessThan(300);
+    expect(output).not.toContain("{<nil>}");
+    expect(output).not.toContain("pool-12");
+    expect(s.requests()).toEqual([]);
   });
 });

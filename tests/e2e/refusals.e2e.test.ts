@@ -1,8 +1,9 @@
 /**
  * Refusals at `pulumi preview` through the real engine: changes the service cannot make (turning HA off, a
  * downgrade) and invalid argument sets of the bad-input corpus across the four kinds. Each preview fails with
- * the engine's check-failure diagnostic naming the property and the provider's reason, and the emulator sees no
- * request at all: `check` decides before anything reaches the service.
+ * the engine's check-failure diagnostic naming the property (or, for a nested path or a missing value, a
+ * failure of the resource whose reason names it) and the provider's reason, never a `{<nil>}` value, and the
+ * emulator sees no request at all: `check` decides before anything reaches the service.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { CORPUS, HA_REFUSED, type BadInput } from "../integration/support/bad-input-corpus";
@@ -15,15 +16,18 @@ const token = (kind: Declared["kind"]) => `pulumi-nodejs:dynamic/vendor-containe
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * The engine's line for one check failure:
- * `<type> resource '<name>': property <property> value {<value>} has a problem: <reason>`.
+ * The engine's line for one check failure: `<type> resource '<name>': property <property> value {<value>} has a
+ * problem: <reason>`, or, for a failure of the whole resource (a nested path, a missing value: its reason names
+ * it), `<type> resource '<name>' has a problem: <reason>`.
  */
 const problemLine = (kind: Declared["kind"], name: string, failure: { property: string; reason: string }) =>
-  new RegExp(
-    `${escape(`${token(kind)} resource '${name}': property ${failure.property} value {`)}[^\\n]*` +
-      `${escape(`} has a problem: ${failure.reason}`)}$`,
-    "m",
-  );
+  failure.property === ""
+    ? new RegExp(`${escape(`${token(kind)} resource '${name}' has a problem: ${failure.reason}`)}$`, "m")
+    : new RegExp(
+        `${escape(`${token(kind)} resource '${name}': property ${failure.property} value {`)}[^\\n]*` +
+          `${escape(`} has a problem: ${failure.reason}`)}$`,
+        "m",
+      );
 
 /** The corpus sets of the end-to-end run: creates (no `olds`), a few of each kind. */
 const PICKED = [
@@ -103,16 +107,21 @@ describe("refusals at pulumi preview", () => {
     }
     expect(output).toBeDefined();
     for (const failure of failures) expect(output).toMatch(problemLine(kind, name, failure));
-    // No other property is reported. The CLI shows each failure twice (progress, then the diagnostics
+    // No other problem is reported. The CLI shows each failure twice (progress, then the diagnostics
     // summary) behind different prefixes: each is counted once, from the type on.
-    const prefix = `${token(kind)} resource '${name}': property `;
+    const prefixes = [
+      `${token(kind)} resource '${name}': property `,
+      `${token(kind)} resource '${name}' has a problem: `,
+    ];
     const shown = new Set(
-      output!
-        .split("\n")
-        .filter((line) => line.includes(prefix))
-        .map((line) => line.slice(line.indexOf(prefix)).trim()),
+      output!.split("\n").flatMap((line) => {
+        const prefix = prefixes.find((p) => line.includes(p));
+        return prefix === undefined ? [] : [line.slice(line.indexOf(prefix)).trim()];
+      }),
     );
     expect(shown.size).toBe(failures.length);
+    // No value the engine could not find (a nested path, a missing argument) is printed as `{<nil>}`.
+    expect(output).not.toContain("{<nil>}");
     expect(s.requests()).toEqual([]);
   }
 

@@ -19,9 +19,10 @@ const CLUSTER = {
   nodePools: [{ name: "system", nodes: 1, instance: "K4A8", dataCenter: "ITBG-1" }],
   creationScope: "proj/dev/alpha",
 };
+// Missing, so the engine would print `{<nil>}` for it: a failure of the whole resource that names it.
 const MISSING_PROJECT_CHECK = {
-  property: "projectId",
-  reason: "is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID",
+  property: "",
+  reason: "projectId: is required: set it, or stack config vendor:projectId, or VENDOR_PROJECT_ID",
 };
 const MISSING_PROJECT_FUNCTION =
   "projectId is required: pass it, or set stack config vendor:projectId or VENDOR_PROJECT_ID";

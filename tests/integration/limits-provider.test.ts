@@ -42,7 +42,7 @@ describe.each(["array", "map", "absent"] as const)("a 1000-node pool, field erro
     h.config["vendor:limits"] = '{"maxNode": 50, "maxNodePool": 10}';
     const { failures } = await kaas.check({}, cluster(1000));
     expect(failures).toEqual([
-      { property: "nodePools[0].nodes", reason: "must be at most 50 (vendor:limits maxNode), got 1000" },
+      { property: "", reason: "nodePools[0].nodes: must be at most 50 (vendor:limits maxNode), got 1000" },
     ]);
     expect(h.running.emulator.requests()).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * The bad-input corpus: invalid argument sets across the four kinds, each with exactly the `{property, reason}`
- * failures `check` must report. Used by the provider-level test (`reliability-bad-input.test.ts`) and, through
- * `pulumi preview`, by the end-to-end suite.
+ * failures `check` must hand the engine: a top-level argument with a short scalar value by its property, any
+ * other failure as one of the whole resource that names its path (`whole`). Used by the provider-level test
+ * (`reliability-bad-input.test.ts`) and, through `pulumi preview`, by the end-to-end suite.
  */
 import type { Inputs } from "../../../provider/common/check";
 import type { KindName } from "../../../provider";
@@ -58,6 +59,13 @@ export const without = (args: Inputs, key: string): Inputs => {
   delete copy[key];
   return copy;
 };
+
+/**
+ * A failure of the whole resource, as the engine gets one for a nested path, a list or object, a missing or
+ * long value or a credential (provider/common/engineFailures.ts): `at` is the path, with ` = <value>` where the
+ * reason does not quote the value itself.
+ */
+const whole = (at: string, reason: string) => ({ property: "", reason: `${at}: ${reason}` });
 
 /** One invalid argument set. */
 export interface BadInput {
@@ -125,21 +133,21 @@ export const CORPUS: BadInput[] = [
     kind: "Kaas",
     news: clusterArgs({ identity: { clientId: "id", secret: "s3cr3t-value" } }),
     failures: [
-      { property: "identity.secret", reason: "is not a known argument (allowed: clientId, clientSecret)" },
+      whole("identity.secret = [secret]", "is not a known argument (allowed: clientId, clientSecret)"),
     ],
   },
   {
     label: "Kaas identity clientSecret of the wrong type",
     kind: "Kaas",
     news: clusterArgs({ identity: { clientId: "id", clientSecret: 1234 } }),
-    failures: [{ property: "identity.clientSecret", reason: "must be a string, got number" }],
+    failures: [whole("identity.clientSecret = [secret]", "must be a string, got number")],
   },
   // ---- Kaas: required arguments ----
   {
     label: "Kaas without name",
     kind: "Kaas",
     news: clusterWithout("name"),
-    failures: [{ property: "name", reason: "is required" }],
+    failures: [whole("name", "is required")],
   },
   {
     label: "Kaas with a blank name",
@@ -157,13 +165,13 @@ export const CORPUS: BadInput[] = [
     label: "Kaas without location",
     kind: "Kaas",
     news: clusterWithout("location"),
-    failures: [{ property: "location", reason: "is required" }],
+    failures: [whole("location", "is required")],
   },
   {
     label: "Kaas without kubernetesVersion",
     kind: "Kaas",
     news: clusterWithout("kubernetesVersion"),
-    failures: [{ property: "kubernetesVersion", reason: "is required" }],
+    failures: [whole("kubernetesVersion", "is required")],
   },
   {
     label: "Kaas version that is not a version",
@@ -175,56 +183,56 @@ export const CORPUS: BadInput[] = [
     label: "Kaas without nodeCidr",
     kind: "Kaas",
     news: clusterWithout("nodeCidr"),
-    failures: [{ property: "nodeCidr", reason: "is required" }],
+    failures: [whole("nodeCidr", "is required")],
   },
   {
     label: "Kaas nodeCidr without name",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "10.20.0.0/16" } }),
-    failures: [{ property: "nodeCidr.name", reason: "is required" }],
+    failures: [whole("nodeCidr.name", "is required")],
   },
   {
     label: "Kaas nodeCidr with an unknown field",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "10.20.0.0/16", name: "n", gateway: "10.20.0.1" } }),
-    failures: [{ property: "nodeCidr.gateway", reason: "is not a known argument (allowed: address, name)" }],
+    failures: [whole('nodeCidr.gateway = "10.20.0.1"', "is not a known argument (allowed: address, name)")],
   },
   // ---- Kaas: CIDRs ----
   {
     label: "Kaas nodeCidr with a prefix above 32",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "10.20.0.0/33", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: CIDR("10.20.0.0/33") }],
+    failures: [whole("nodeCidr.address", CIDR("10.20.0.0/33"))],
   },
   {
     label: "Kaas nodeCidr with three octets",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "10.20.0/16", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: CIDR("10.20.0/16") }],
+    failures: [whole("nodeCidr.address", CIDR("10.20.0/16"))],
   },
   {
     label: "Kaas nodeCidr in a public range",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "8.8.0.0/16", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: PRIVATE("8.8.0.0/16") }],
+    failures: [whole("nodeCidr.address", PRIVATE("8.8.0.0/16"))],
   },
   {
     label: "Kaas nodeCidr just above 172.16.0.0/12",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "172.32.0.0/16", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: PRIVATE("172.32.0.0/16") }],
+    failures: [whole("nodeCidr.address", PRIVATE("172.32.0.0/16"))],
   },
   {
     label: "Kaas nodeCidr wider than 10.0.0.0/8",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "10.0.0.0/7", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: PRIVATE("10.0.0.0/7") }],
+    failures: [whole("nodeCidr.address", PRIVATE("10.0.0.0/7"))],
   },
   {
     label: "Kaas nodeCidr wider than 192.168.0.0/16",
     kind: "Kaas",
     news: clusterArgs({ nodeCidr: { address: "192.168.0.0/15", name: "n" } }),
-    failures: [{ property: "nodeCidr.address", reason: PRIVATE("192.168.0.0/15") }],
+    failures: [whole("nodeCidr.address", PRIVATE("192.168.0.0/15"))],
   },
   {
     label: "Kaas podCidr that is not a CIDR",
@@ -236,7 +244,7 @@ export const CORPUS: BadInput[] = [
     label: "Kaas authorized range with an octet above 255",
     kind: "Kaas",
     news: clusterArgs({ authorizedIpRanges: ["192.168.10.0/24", "300.1.1.1/32"] }),
-    failures: [{ property: "authorizedIpRanges[1]", reason: CIDR("300.1.1.1/32") }],
+    failures: [whole("authorizedIpRanges[1]", CIDR("300.1.1.1/32"))],
   },
   {
     label: "Kaas authorized ranges as a string",
@@ -260,42 +268,39 @@ export const CORPUS: BadInput[] = [
     label: "Kaas vpcUri without subnetUri",
     kind: "Kaas",
     news: clusterArgs({ vpcUri: "/vpcs/v-1" }),
-    failures: [{ property: "subnetUri", reason: "is required together with vpcUri" }],
+    failures: [whole("subnetUri", "is required together with vpcUri")],
   },
   // ---- Kaas: node pools ----
   {
     label: "Kaas without node pools",
     kind: "Kaas",
     news: clusterWithout("nodePools"),
-    failures: [{ property: "nodePools", reason: "is required: at least one node pool" }],
+    failures: [whole("nodePools", "is required: at least one node pool")],
   },
   {
     label: "Kaas with an empty pool list",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [] }),
-    failures: [{ property: "nodePools", reason: "must have at least one node pool" }],
+    failures: [whole("nodePools", "must have at least one node pool")],
   },
   {
     label: "Kaas pools as an object",
     kind: "Kaas",
     news: clusterArgs({ nodePools: { system: SYSTEM } }),
-    failures: [{ property: "nodePools", reason: "must be a list of node pools" }],
+    failures: [whole("nodePools", "must be a list of node pools")],
   },
   {
     label: "Kaas with duplicate pool names",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [SYSTEM, { ...SYSTEM, dataCenter: "ITBG-2" }] }),
-    failures: [{ property: "nodePools[1].name", reason: 'duplicates the pool name "system"' }],
+    failures: [whole("nodePools[1].name", 'duplicates the pool name "system"')],
   },
   {
     label: "Kaas autoscaling pool above maxCount",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, nodes: 7 }] }),
     failures: [
-      {
-        property: "nodePools[1].nodes",
-        reason: "must lie within minCount..maxCount (1..6) when autoscaling, got 7",
-      },
+      whole("nodePools[1].nodes", "must lie within minCount..maxCount (1..6) when autoscaling, got 7"),
     ],
   },
   {
@@ -303,66 +308,59 @@ export const CORPUS: BadInput[] = [
     kind: "Kaas",
     news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, nodes: 0 }] }),
     failures: [
-      {
-        property: "nodePools[1].nodes",
-        reason: "must lie within minCount..maxCount (1..6) when autoscaling, got 0",
-      },
+      whole("nodePools[1].nodes", "must lie within minCount..maxCount (1..6) when autoscaling, got 0"),
     ],
   },
   {
     label: "Kaas autoscaling pool with minCount above maxCount",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, minCount: 5, maxCount: 2 }] }),
-    failures: [{ property: "nodePools[1].minCount", reason: "must not exceed maxCount (5 > 2)" }],
+    failures: [whole("nodePools[1].minCount = 5", "must not exceed maxCount (5 > 2)")],
   },
   {
     label: "Kaas autoscaling pool without bounds",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, minCount: undefined, maxCount: undefined }] }),
     failures: [
-      { property: "nodePools[1].minCount", reason: "is required when autoscaling is true" },
-      { property: "nodePools[1].maxCount", reason: "is required when autoscaling is true" },
+      whole("nodePools[1].minCount", "is required when autoscaling is true"),
+      whole("nodePools[1].maxCount", "is required when autoscaling is true"),
     ],
   },
   {
     label: "Kaas fixed pool with autoscaling bounds",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [{ ...SYSTEM, minCount: 1 }, WORKERS] }),
-    failures: [{ property: "nodePools[0].minCount", reason: "only applies when autoscaling is true" }],
+    failures: [whole("nodePools[0].minCount = 1", "only applies when autoscaling is true")],
   },
   {
     label: "Kaas fixed pool of zero nodes",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [{ ...SYSTEM, nodes: 0 }, WORKERS] }),
-    failures: [
-      { property: "nodePools[0].nodes", reason: "must be at least 1 for a pool that does not autoscale" },
-    ],
+    failures: [whole("nodePools[0].nodes = 0", "must be at least 1 for a pool that does not autoscale")],
   },
   {
     label: "Kaas pool with a fractional node count",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [{ ...SYSTEM, nodes: 2.5 }, WORKERS] }),
-    failures: [{ property: "nodePools[0].nodes", reason: "must be an integer, got 2.5" }],
+    failures: [whole("nodePools[0].nodes", "must be an integer, got 2.5")],
   },
   {
     label: "Kaas pool name with capitals and an underscore",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [{ ...SYSTEM, name: "System_1" }, WORKERS] }),
-    failures: [{ property: "nodePools[0].name", reason: POOL_NAME_HINT }],
+    failures: [whole('nodePools[0].name = "System_1"', POOL_NAME_HINT)],
   },
   {
     label: "Kaas pool with an unknown field",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [{ ...SYSTEM, size: "large" }, WORKERS] }),
-    failures: [
-      { property: "nodePools[0].size", reason: `is not a known argument (allowed: ${POOL_ALLOWED})` },
-    ],
+    failures: [whole('nodePools[0].size = "large"', `is not a known argument (allowed: ${POOL_ALLOWED})`)],
   },
   {
     label: "Kaas pool without instance",
     kind: "Kaas",
     news: clusterArgs({ nodePools: [without(SYSTEM, "instance"), WORKERS] }),
-    failures: [{ property: "nodePools[0].instance", reason: "is required" }],
+    failures: [whole("nodePools[0].instance", "is required")],
   },
   // ---- Kaas: upgrades, timeouts, tags ----
   {
@@ -392,21 +390,19 @@ export const CORPUS: BadInput[] = [
     label: "Kaas timeout that is not a duration",
     kind: "Kaas",
     news: clusterArgs({ timeouts: { create: "45 minutes" } }),
-    failures: [{ property: "timeouts.create", reason: DURATION('"45 minutes"') }],
+    failures: [whole("timeouts.create", DURATION('"45 minutes"'))],
   },
   {
     label: "Kaas zero timeout",
     kind: "Kaas",
     news: clusterArgs({ timeouts: { delete: "0s" } }),
-    failures: [{ property: "timeouts.delete", reason: DURATION('"0s"') }],
+    failures: [whole("timeouts.delete", DURATION('"0s"'))],
   },
   {
     label: "Kaas timeout for an operation that has none",
     kind: "Kaas",
     news: clusterArgs({ timeouts: { read: "1m" } }),
-    failures: [
-      { property: "timeouts.read", reason: "is not a known argument (allowed: create, update, delete)" },
-    ],
+    failures: [whole('timeouts.read = "1m"', "is not a known argument (allowed: create, update, delete)")],
   },
   {
     label: "Kaas timeouts as a string",
@@ -418,13 +414,13 @@ export const CORPUS: BadInput[] = [
     label: "Kaas tag with the reserved creation prefix",
     kind: "Kaas",
     news: clusterArgs({ tags: ["team:a", "pulumi-ct-0123456789abcdef0123"] }),
-    failures: [{ property: "tags[1]", reason: RESERVED_TAG }],
+    failures: [whole('tags[1] = "pulumi-ct-0123456789abcdef0123"', RESERVED_TAG)],
   },
   {
     label: "Kaas tag of the wrong type",
     kind: "Kaas",
     news: clusterArgs({ tags: [1] }),
-    failures: [{ property: "tags[0]", reason: "must be a string, got number" }],
+    failures: [whole("tags[0] = 1", "must be a string, got number")],
   },
   {
     label: "Kaas with several problems at once",
@@ -436,9 +432,9 @@ export const CORPUS: BadInput[] = [
       billingPeriod: "Daily",
     }),
     failures: [
-      { property: "name", reason: "is required" },
-      { property: "nodeCidr.address", reason: PRIVATE("100.64.0.0/10") },
-      { property: "nodePools[1].name", reason: 'duplicates the pool name "system"' },
+      whole("name", "is required"),
+      whole("nodeCidr.address", PRIVATE("100.64.0.0/10")),
+      whole("nodePools[1].name", 'duplicates the pool name "system"'),
       { property: "billingPeriod", reason: 'must be one of Hour, Month, Year, got "Daily"' },
     ],
   },
@@ -455,7 +451,7 @@ export const CORPUS: BadInput[] = [
     kind: "Kaas",
     olds: clusterArgs(),
     news: clusterWithout("ha"),
-    failures: [{ property: "ha", reason: HA_REFUSED }],
+    failures: [whole("ha", HA_REFUSED)],
   },
   {
     label: "Kaas downgrade",
@@ -474,7 +470,7 @@ export const CORPUS: BadInput[] = [
     label: "KaasBackup without kaasId",
     kind: "KaasBackup",
     news: without(backupArgs(KAAS_ID), "kaasId"),
-    failures: [{ property: "kaasId", reason: "is required" }],
+    failures: [whole("kaasId", "is required")],
   },
   {
     label: "KaasBackup kaasId of the wrong type",
@@ -486,7 +482,7 @@ export const CORPUS: BadInput[] = [
     label: "KaasBackup without name",
     kind: "KaasBackup",
     news: without(backupArgs(KAAS_ID), "name"),
-    failures: [{ property: "name", reason: "is required" }],
+    failures: [whole("name", "is required")],
   },
   {
     label: "KaasBackup unknown argument",
@@ -516,13 +512,13 @@ export const CORPUS: BadInput[] = [
     label: "KaasBackup tag with the reserved creation prefix",
     kind: "KaasBackup",
     news: backupArgs(KAAS_ID, { tags: ["pulumi-ct-x"] }),
-    failures: [{ property: "tags[0]", reason: RESERVED_TAG }],
+    failures: [whole('tags[0] = "pulumi-ct-x"', RESERVED_TAG)],
   },
   {
     label: "KaasBackup timeout that is not a duration",
     kind: "KaasBackup",
     news: backupArgs(KAAS_ID, { timeouts: { delete: "forever" } }),
-    failures: [{ property: "timeouts.delete", reason: DURATION('"forever"') }],
+    failures: [whole("timeouts.delete", DURATION('"forever"'))],
   },
   // ---- Registry ----
   {
@@ -537,7 +533,7 @@ export const CORPUS: BadInput[] = [
     label: "Registry without admin name",
     kind: "Registry",
     news: without(registryArgs(), "adminUsername"),
-    failures: [{ property: "adminUsername", reason: "is required" }],
+    failures: [whole("adminUsername", "is required")],
   },
   {
     label: "Registry admin name with capitals and punctuation",
@@ -555,9 +551,7 @@ export const CORPUS: BadInput[] = [
     label: "Registry unknown argument",
     kind: "Registry",
     news: registryArgs({ adminPassword: "hunter2-hunter2" }),
-    failures: [
-      { property: "adminPassword", reason: `is not a known argument (allowed: ${REGISTRY_ALLOWED})` },
-    ],
+    failures: [whole("adminPassword = [secret]", `is not a known argument (allowed: ${REGISTRY_ALLOWED})`)],
   },
   {
     label: "Registry size as a number",
@@ -575,7 +569,7 @@ export const CORPUS: BadInput[] = [
     label: "Registry vpcUri without subnetUri",
     kind: "Registry",
     news: registryArgs({ vpcUri: "/vpcs/v-1" }),
-    failures: [{ property: "subnetUri", reason: "is required together with vpcUri" }],
+    failures: [whole("subnetUri", "is required together with vpcUri")],
   },
   {
     label: "Registry password reset trigger as a number",
@@ -587,7 +581,7 @@ export const CORPUS: BadInput[] = [
     label: "Registry tag with the reserved creation prefix",
     kind: "Registry",
     news: registryArgs({ tags: ["pulumi-ct-"] }),
-    failures: [{ property: "tags[0]", reason: RESERVED_TAG }],
+    failures: [whole("tags[0]", RESERVED_TAG)],
   },
   // ---- VolumeAttachment ----
   {
@@ -608,25 +602,25 @@ export const CORPUS: BadInput[] = [
     label: "VolumeAttachment without volumeUri",
     kind: "VolumeAttachment",
     news: without(attachmentArgs(KAAS_ID, NODE), "volumeUri"),
-    failures: [{ property: "volumeUri", reason: "is required" }],
+    failures: [whole("volumeUri", "is required")],
   },
   {
     label: "VolumeAttachment without nodeId",
     kind: "VolumeAttachment",
     news: without(attachmentArgs(KAAS_ID, NODE), "nodeId"),
-    failures: [{ property: "nodeId", reason: "is required" }],
+    failures: [whole("nodeId", "is required")],
   },
   {
     label: "VolumeAttachment without kaasId",
     kind: "VolumeAttachment",
     news: without(attachmentArgs(KAAS_ID, NODE), "kaasId"),
-    failures: [{ property: "kaasId", reason: "is required" }],
+    failures: [whole("kaasId", "is required")],
   },
   {
     label: "VolumeAttachment pool name of the wrong type",
     kind: "VolumeAttachment",
     news: attachmentArgs(KAAS_ID, NODE, { nodePoolName: ["system"] }),
-    failures: [{ property: "nodePoolName", reason: "must be a string, got array" }],
+    failures: [whole("nodePoolName", "must be a string, got array")],
   },
   {
     label: "VolumeAttachment unknown argument",
@@ -649,6 +643,6 @@ export const CORPUS: BadInput[] = [
     label: "VolumeAttachment negative timeout",
     kind: "VolumeAttachment",
     news: attachmentArgs(KAAS_ID, NODE, { timeouts: { create: -5 } }),
-    failures: [{ property: "timeouts.create", reason: DURATION("-5") }],
+    failures: [whole("timeouts.create", DURATION("-5"))],
   },
 ];
