@@ -15,15 +15,18 @@ import { CONTROL_PREFIX, serveControl } from "./control";
 import { createCore, type EmulatorCore, type EmulatorOptions } from "./core";
 import type { FaultConfig } from "./faults";
 import { send } from "./http";
+import { checkHoldSpec, type HoldSpec, type HoldStatus, type RequestHold } from "./holds";
 import { kubeconfigToken } from "./kaas";
 import * as operations from "./operations";
 import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
 import { serveApi } from "./pipeline";
 import type { RequestLogEntry } from "./requests";
 import { seedResources, type SeedRequest, type SeedResult } from "./seed";
+import { ApiProblem, validationProblem } from "./problems";
 import type { AnyResponse, Kind } from "./kinds";
 
 export type { EmulatorOptions } from "./core";
+export type { HoldSpec, HoldStage, HoldStatus, RequestHold } from "./holds";
 export type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
 export type { RequestLogEntry } from "./requests";
 export type { SeedRequest, SeedResult } from "./seed";
@@ -49,8 +52,22 @@ export interface Emulator {
   getConfig(): EmulatorConfig;
   /** Deep-merges `patch` into the configuration. */
   updateConfig(patch: EmulatorConfigInput): EmulatorConfig;
-  /** Forgets every resource, request, issued token and clock offset; faults and config return to the options. */
+  /**
+   * Forgets every resource, request, issued token, clock offset and hold (a held request goes on); faults and
+   * config return to the options.
+   */
   reset(): void;
+  /**
+   * Holds the `nth` API request matching `spec`, before it is processed or after, its answer withheld, until
+   * released (`holds.ts`). Throws a 400 validation problem naming each bad field.
+   */
+  hold(spec: HoldSpec): RequestHold;
+  /** Every hold since the last reset, oldest first. */
+  holds(): HoldStatus[];
+  /** Releases the hold `id` (a held request goes on); throws a 404 problem when there is none. */
+  releaseHold(id: string): HoldStatus;
+  /** Releases every hold and forgets them; returns how many there were. */
+  releaseHolds(): number;
   state(): EmulatorStateSnapshot;
   /**
    * Stores `count` settled (`Active`) objects of one kind in a project, named `<namePrefix>-0001`... (default
@@ -123,6 +140,22 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     getConfig: () => structuredClone(svc.config),
     updateConfig: (patch) => operations.updateConfig(core, patch),
     reset: () => operations.reset(core),
+    hold(spec) {
+      const problems = checkHoldSpec(spec as Record<string, unknown>);
+      if (problems.length > 0)
+        throw validationProblem(
+          problems,
+          problems.map((p) => `${p.fieldName}: ${p.errorMessage}`).join("; "),
+        );
+      return core.holds.add(spec);
+    },
+    holds: () => core.holds.list(),
+    releaseHold(id) {
+      const released = core.holds.release(id);
+      if (!released) throw new ApiProblem("notFound", { detail: `No hold ${id}.` });
+      return released;
+    },
+    releaseHolds: () => core.holds.clear(),
     state: () => operations.stateSnapshot(core),
     seed: (request) => seedResources(core, request),
     platformUpgrade: (kaasId, version) => operations.platformUpgrade(core, kaasId, version),

@@ -18,11 +18,20 @@
  * | POST | `/_emulator/kaas/{id}/nodePools/{pool}/scale` | `{nodes}` | KaaS response |
  * | PATCH | `/_emulator/resources/{kind}/{id}` | `ResourcePatch` | the resource's response |
  * | DELETE | `/_emulator/tokens` | | `{revoked}` |
+ * | POST | `/_emulator/holds` | `HoldSpec` (`{method?, pathPattern?, bodyPattern?, state?, nth?, when?}`) | 201 `HoldStatus` |
+ * | GET / DELETE | `/_emulator/holds` | | `{holds: HoldStatus[]}` / `{released}` (every hold released, forgotten) |
+ * | GET | `/_emulator/holds/{id}` | | `HoldStatus` (`reached` once a request is held) |
+ * | POST | `/_emulator/holds/{id}/release` | | `HoldStatus` (the held request goes on) |
+ *
+ * A hold (`holds.ts`) keeps the `nth` API request matching it waiting, `before` it is processed or `after`, its
+ * answer withheld, until it is released: a test kills a client at an exact request that way. A held request
+ * whose client went away by then is not processed (`before`) or not answered (`after`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Emulator } from "./app";
 import type { EmulatorConfigInput } from "./config";
 import type { FaultConfig } from "./faults";
+import type { HoldSpec } from "./holds";
 import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "./http";
 import { ApiProblem } from "./problems";
 import { matchRoute } from "./routes";
@@ -191,6 +200,34 @@ const CONTROL_ROUTES: ControlRoute[] = [
     method: "DELETE",
     pattern: "/tokens",
     handler: (emu) => ({ status: 200, body: { revoked: emu.revokeTokens() } }),
+  },
+  {
+    method: "POST",
+    pattern: "/holds",
+    handler: (emu, _params, body) => ({
+      status: 201,
+      body: emu.hold(objectBody(body) as HoldSpec).status(),
+    }),
+  },
+  { method: "GET", pattern: "/holds", handler: (emu) => ({ status: 200, body: { holds: emu.holds() } }) },
+  {
+    method: "DELETE",
+    pattern: "/holds",
+    handler: (emu) => ({ status: 200, body: { released: emu.releaseHolds() } }),
+  },
+  {
+    method: "GET",
+    pattern: "/holds/:id",
+    handler: (emu, params) => {
+      const hold = emu.holds().find((h) => h.id === params.id);
+      if (!hold) throw new ApiProblem("notFound", { detail: `No hold ${params.id}.` });
+      return { status: 200, body: hold };
+    },
+  },
+  {
+    method: "POST",
+    pattern: "/holds/:id/release",
+    handler: (emu, params) => ({ status: 200, body: emu.releaseHold(params.id) }),
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * The parts of one emulator, built from its options: state store, movable clock, service (configuration and
- * rules), fault injector, token issuer and request log. The request pipeline (`pipeline.ts`), the control
+ * rules), fault injector, token issuer, request log and holds. The request pipeline (`pipeline.ts`), the control
  * operations (`operations.ts`) and the app (`app.ts`) all work on these parts.
  */
 import { TokenIssuer, type ClientCredentials } from "./auth";
@@ -14,6 +14,7 @@ import {
   type EmulatorConfigInput,
 } from "./config";
 import { FaultInjector, checkFaults, defaultFaults, type FaultConfig } from "./faults";
+import { Holds } from "./holds";
 import { KINDS } from "./kinds";
 import { RequestLog } from "./requests";
 import { Service } from "./service";
@@ -53,6 +54,8 @@ export interface EmulatorCore {
   readonly svc: Service;
   readonly issuer: TokenIssuer;
   readonly log: RequestLog;
+  /** Holds of the control API on API requests. */
+  readonly holds: Holds;
   /** The configuration of the options (what a reset returns to), fresh on each call. */
   initialConfig(): EmulatorConfig;
   /** The fault configuration of the options (what a reset returns to), fresh on each call. */
@@ -101,6 +104,7 @@ export function createCore(options: EmulatorOptions): EmulatorCore {
     svc,
     issuer,
     log: new RequestLog(options.requestLogLimit ?? 10_000),
+    holds: new Holds(),
     initialConfig,
     initialFaults,
     persist: () => store.persist(clock.offsetMs),

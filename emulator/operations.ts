@@ -122,6 +122,8 @@ export function reset(core: EmulatorCore): void {
   core.svc.config = core.initialConfig();
   core.issuer.revokeAll();
   core.log.reset();
+  // Held requests go on (their clients may be waiting); the next hold is `hold-1` again.
+  core.holds.reset();
   core.persist();
 }
 

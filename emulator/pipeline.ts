@@ -1,8 +1,9 @@
 /**
  * The request pipeline of everything outside the control API, in order: request log entry, body read, then
- * either the token endpoint (`oauth.ts`) or, for the API, the fault decision (latency, dropped connection,
- * rate limit, injected status), the body size limit, API dispatch (`dispatch.ts`), and optionally a
- * connection dropped after processing or a gateway status answered instead of the real answer.
+ * either the token endpoint (`oauth.ts`) or, for the API, a hold before processing (`holds.ts`), the fault
+ * decision (latency, dropped connection, rate limit, injected status), the body size limit, API dispatch
+ * (`dispatch.ts`), a hold after processing, and optionally a connection dropped after processing or a gateway
+ * status answered instead of the real answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EmulatorCore } from "./core";
@@ -71,6 +72,35 @@ function drop(
   req.socket.destroy();
 }
 
+/** The `status.state` of an answer of one object, or undefined. */
+function answeredState(reply: Reply): string | undefined {
+  const status = (reply.body as { status?: { state?: unknown } } | undefined)?.status;
+  const state = typeof status === "object" && status !== null ? status.state : undefined;
+  return typeof state === "string" ? state : undefined;
+}
+
+/**
+ * Waits while a hold of the control API holds the request at `stage` (`holds.ts`). A held request whose client
+ * went away meanwhile (a killed run) goes no further: true, and the log records it dropped at that stage.
+ */
+async function heldAndGone(
+  core: EmulatorCore,
+  req: IncomingMessage,
+  entry: RequestLogEntry,
+  raw: Buffer | "too-large",
+  stage: "before" | "after",
+): Promise<boolean> {
+  if (!core.holds.waiting()) return false;
+  const body = raw === "too-large" ? "" : raw.toString("utf8");
+  const socket = req.socket;
+  const closed = () =>
+    new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
+  if (!(await core.holds.pass(stage, entry, body, closed)) || !socket.destroyed) return false;
+  entry.dropped = stage;
+  core.log.record(entry);
+  return true;
+}
+
 /** Serves a request of the API or of the token endpoint. */
 export async function serveApi(
   core: EmulatorCore,
@@ -96,11 +126,15 @@ export async function serveApi(
     return;
   }
 
+  if (await heldAndGone(core, req, entry, raw, "before")) return;
   const decision = core.faults.decide(entry.method);
   if (decision.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.latencyMs));
   if (decision.dropBefore) return drop(core, req, entry, "before");
   const { reply, processed } = apiReply(core, req, url, raw, decision, traceId);
   entry.status = reply.status;
+  const state = answeredState(reply);
+  if (state !== undefined) entry.state = state;
+  if (await heldAndGone(core, req, entry, raw, "after")) return;
   // The request was processed (a create created); the client never learns the outcome.
   if (decision.dropAfter) return drop(core, req, entry, "after");
   if (decision.statusAfter !== undefined && processed) {

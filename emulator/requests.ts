@@ -15,6 +15,12 @@ export interface RequestLogEntry {
   query: Record<string, string>;
   /** Status answered (or that would have been, for `dropped: "after"`); null when dropped before processing. */
   status: number | null;
+  /**
+   * The `status.state` the answer shows when it is one object (a create, a read, an update answered with the
+   * object), as the client reads it; absent for lists, empty answers and problems. Where a client polling an
+   * object stands (`holds.ts`).
+   */
+  state?: string;
   /** True for POST, PUT, DELETE and PATCH of API routes. */
   mutating: boolean;
   /** Set when the connection was destroyed: before processing, or after processing without an answer. */

@@ -50,6 +50,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     server,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        // Held requests go on, so that none waits for ever; their clients are disconnected just after.
+        emulator.releaseHolds();
         emulator.persist();
         server.close(() => resolve());
         server.closeAllConnections();

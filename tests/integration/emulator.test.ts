@@ -568,6 +568,7 @@ describe("request log", () => {
         path: `/projects/${PROJECT}/providers/Vendor.Container/kaas`,
         query: {},
         status: 201,
+        state: "InCreation",
         mutating: true,
       },
     ]);
