@@ -8,9 +8,15 @@ import { configure as storeConfig, type ConfigSource } from "./common/context";
 import { readableFailures } from "./common/engineFailures";
 import { quietFailures } from "./common/quiet";
 import type { CheckFailure, Inputs } from "./common/check";
-import { KaasBackupProvider } from "./kaasBackup/descriptor";
-import { KaasProvider } from "./kaas/descriptor";
-import { RegistryProvider } from "./registry/descriptor";
+import type { VendorContainerClient } from "../rest/client";
+import { checkedInputsOf } from "./common/arguments";
+import type { KindDescriptor, KindInputs } from "./common/describedProvider";
+import type { ServiceObject } from "./common/lifecycle";
+import { retag, type RetagOutcome } from "./common/ownership";
+import { KAAS_BACKUP, KaasBackupProvider } from "./kaasBackup/descriptor";
+import { KAAS, KaasProvider } from "./kaas/descriptor";
+import { REGISTRY, RegistryProvider } from "./registry/descriptor";
+import type { TaggedKind } from "./kinds";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 
 /** What every kind's provider implements: the dynamic provider interface minus `configure`. */
@@ -63,4 +69,37 @@ export function configure(config: ConfigSource | undefined): void {
   storeConfig(config);
 }
 
+/** `retag` for one described kind, with `state` (outputs or inputs) read as its checked inputs. */
+function retagAs<R extends ServiceObject, C extends KindInputs>(
+  descriptor: KindDescriptor<R, C>,
+  api: VendorContainerClient,
+  state: Inputs,
+  id: string,
+  options: Parameters<typeof retag>[4],
+): Promise<RetagOutcome> {
+  return retag(descriptor, api, checkedInputsOf<C>(state, descriptor.computed), id, options);
+}
+
+/**
+ * Gives the object `id` of a tagged kind the tags of a tracked object (common/ownership.ts `retag`): its owner
+ * tag `options.owner`, no creation tag. `state` locates it: the resource's outputs.
+ */
+export function retagObject(
+  kind: TaggedKind,
+  api: VendorContainerClient,
+  state: Inputs,
+  id: string,
+  options: Parameters<typeof retag>[4],
+): Promise<RetagOutcome> {
+  switch (kind) {
+    case "Kaas":
+      return retagAs(KAAS, api, state, id, options);
+    case "KaasBackup":
+      return retagAs(KAAS_BACKUP, api, state, id, options);
+    case "Registry":
+      return retagAs(REGISTRY, api, state, id, options);
+  }
+}
+
+export type { RetagOutcome };
 export { KaasProvider, KaasBackupProvider, RegistryProvider, VolumeAttachmentProvider };

@@ -6,9 +6,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VendorContainerClient } from "../rest/client";
-import { sharedClient } from "../rest/clientCache";
 import { collect, hasProjection } from "../rest/paginate";
-import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
+import type { VendorSettings } from "../rest/settings";
+import { programClient } from "./programClient";
 import { backupComputed } from "../provider/kaasBackup/mapping";
 import type { KaasBackupComputed } from "../provider/kaasBackup/types";
 import { computedOutputs } from "../provider/kaas/mapping";
@@ -91,19 +91,9 @@ function outputOf<A, R>(args: FunctionInputs<A>, read: (plain: A) => Promise<R>)
   return pulumi.output(args).apply((plain) => read(plain as A));
 }
 
-/**
- * The settings of a call (rest/settings.ts, the rule the providers follow too) and the process's shared
- * client for them (rest/clientCache.ts), loaded on the first call so importing the SDK stays light.
- */
+/** The settings of a call and the process's shared client for them (sdk/programClient.ts). */
 function api(options: FunctionOptions = {}): { client: VendorContainerClient; settings: VendorSettings } {
-  const overrides = (options.settings ?? {}) as Record<string, unknown>;
-  const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
-  const settings = resolveSettings((key) => {
-    const override = overrides[nameOf[key]];
-    // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
-    return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);
-  });
-  return { client: sharedClient(settings), settings };
+  return programClient(options.settings);
 }
 
 function project(projectId: string | undefined, settings: VendorSettings): string {

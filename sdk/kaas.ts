@@ -8,6 +8,7 @@ import {
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
+import { releaseWhenRecorded, trackedIdInput } from "./persisted";
 import {
   argumentSeeds,
   creationScope,
@@ -96,6 +97,8 @@ export class Kaas extends pulumi.dynamic.Resource {
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
+    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
+    const tracked = opts?.id === undefined ? trackedIdInput("Kaas", name, opts) : undefined;
     try {
       const scope = creationScope(pulumi, name);
       super(
@@ -111,6 +114,7 @@ export class Kaas extends pulumi.dynamic.Resource {
               // program passed it in plain text.
               identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
               creationScope: scope,
+              trackedId: tracked,
               ...COMPUTED,
             },
         {
@@ -124,6 +128,7 @@ export class Kaas extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.kaasId = idOutput(this);
+    releaseWhenRecorded(this, "Kaas", name, tracked);
   }
   /**
    * Reads an existing cluster as a read-only resource of the stack: the stack never updates or deletes it,

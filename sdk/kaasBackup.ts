@@ -8,6 +8,7 @@ import {
 import { MODULE } from "../provider/kinds";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
+import { releaseWhenRecorded, trackedIdInput } from "./persisted";
 import {
   argumentSeeds,
   creationScope,
@@ -80,6 +81,8 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
+    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
+    const tracked = opts?.id === undefined ? trackedIdInput("KaasBackup", name, opts) : undefined;
     try {
       const scope = creationScope(pulumi, name);
       super(
@@ -96,6 +99,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
               ...args,
               ...optionInputs("KaasBackup", name, args.timeouts, opts),
               creationScope: scope,
+              trackedId: tracked,
               ...COMPUTED,
             },
         opts,
@@ -106,6 +110,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.backupId = idOutput(this);
+    releaseWhenRecorded(this, "KaasBackup", name, tracked);
   }
   /**
    * Reads an existing backup as a read-only resource of the stack: the stack never updates or deletes it, and

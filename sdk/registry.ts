@@ -8,6 +8,7 @@ import {
 } from "../provider/registry/types";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
+import { releaseWhenRecorded, trackedIdInput } from "./persisted";
 import {
   argumentSeeds,
   creationScope,
@@ -74,6 +75,8 @@ export class Registry extends pulumi.dynamic.Resource {
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
     // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
     const restoreTraces = skipUnreadLeakTraces();
+    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
+    const tracked = opts?.id === undefined ? trackedIdInput("Registry", name, opts) : undefined;
     try {
       const scope = creationScope(pulumi, name);
       super(
@@ -86,6 +89,7 @@ export class Registry extends pulumi.dynamic.Resource {
               ...args,
               ...optionInputs("Registry", name, args.timeouts, opts),
               creationScope: scope,
+              trackedId: tracked,
               ...COMPUTED,
             },
         opts,
@@ -96,6 +100,7 @@ export class Registry extends pulumi.dynamic.Resource {
       restoreTraces();
     }
     this.registryId = idOutput(this);
+    releaseWhenRecorded(this, "Registry", name, tracked);
   }
   /**
    * Reads an existing registry as a read-only resource of the stack: the stack never updates or deletes it,

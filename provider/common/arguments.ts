@@ -32,7 +32,7 @@ import { isUnknown } from "./unknown";
 import { creationTokenOf, inputsOf } from "./resource";
 
 /** The bookkeeping arguments every created kind carries besides its own: set by the SDK class and `check`. */
-export type Bookkeeping = "creationScope" | "creationToken";
+export type Bookkeeping = "creationScope" | "creationToken" | "trackedId";
 
 /** The argument names of a kind whose user-facing arguments are `I`. */
 export type ArgumentName<I> = Extract<keyof I, string> | Bookkeeping;
@@ -44,8 +44,11 @@ export type ArgumentName<I> = Extract<keyof I, string> | Bookkeeping;
  */
 export type CheckedArguments<I> = Omit<I, "projectId"> & { projectId: string; creationScope?: string };
 
-/** The checked inputs of a created kind: its checked arguments and the creation token `check` computed. */
-export type Checked<I> = CheckedArguments<I> & { creationToken: string };
+/**
+ * The checked inputs of a created kind: its checked arguments, the creation token `check` computed, and what
+ * the state tracked when the program started (`trackedId`, set by the SDK class).
+ */
+export type Checked<I> = CheckedArguments<I> & { creationToken: string; trackedId?: string | null };
 
 /** The argument names of a kind whose checked inputs are `C`: the keys of its argument table. */
 export type ArgumentKey<C> = Extract<keyof C, string>;
@@ -174,12 +177,27 @@ export function diffArguments<K extends string>(
   extraChanges?: (olds: Inputs, news: Inputs) => string[],
 ): DiffResult {
   const result = diffByTable(olds, news, diffTableOf(table));
-  const diffed = extraChanges ? withUpdates(result, extraChanges(olds, news)) : result;
+  const diffed = withUpdates(result, [
+    ...(extraChanges?.(olds, news) ?? []),
+    ...(scopeRenamed(olds, news) ? ["creationScope"] : []),
+  ]);
   return withReplaceOnChanges(diffed, olds, news);
 }
 
+/**
+ * Whether the resource's scope (`<project>/<stack>/<name>`) changed since the state was written: the stack or
+ * project was renamed (`pulumi stack rename` rewrites the state's URNs, so the engine hands the old outputs
+ * to the renamed resource), or the resource was renamed with an alias. An update in place then records the
+ * new scope in the state and, on the object, the owner tag (the object's owner must name this stack for its
+ * delete to go through). A state without a scope (written before it existed) is no change.
+ */
+function scopeRenamed(olds: Inputs, news: Inputs): boolean {
+  const [before, after] = [olds.creationScope, news.creationScope];
+  return typeof before === "string" && typeof after === "string" && !isUnknown(after) && before !== after;
+}
+
 /** The bookkeeping arguments, which `replaceOnChanges` may not name: no change to them is ever a change. */
-const NOT_REPLACEABLE: readonly string[] = ["creationScope", "creationToken"];
+const NOT_REPLACEABLE: readonly string[] = ["creationScope", "creationToken", "trackedId"];
 
 /**
  * Validates the `replaceOnChanges` input, which the SDK class sets from the resource option of that name:
@@ -336,10 +354,20 @@ export const choice = <const V extends string>(
   values: readonly V[],
 ): ArgumentSpec<V, false> => ({ change, check: oneOfValues(values), required: false });
 
+/**
+ * `trackedId`, which the SDK class sets: the id of the object the stack's state tracked for the resource when
+ * the program started, or null (see `Tracked` in lifecycle.ts). Unset in a preview.
+ */
+function trackedIdCheck(value: unknown, property: string, { problems }: CheckScope): void {
+  if (value === null || value === undefined || isUnknown(value)) return;
+  str(value, property, problems);
+}
+
 /** The rules of the bookkeeping arguments (`Bookkeeping`): set by the SDK class and by `check`, never compared. */
 export const BOOKKEEPING = {
   creationScope: { change: "ignore", check: aString() },
   creationToken: { change: "ignore" },
+  trackedId: { change: "ignore", check: trackedIdCheck },
 } satisfies ArgumentTable<Bookkeeping>;
 
 /** A kind's argument table: its schema's rules, in the schema's order, then the bookkeeping rows. */

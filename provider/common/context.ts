@@ -21,7 +21,8 @@ import {
 } from "../../rest/settings";
 import type { CheckContext } from "./arguments";
 import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
-import { currentStackScope, processStackSources } from "./stack";
+import { processStackSources, readStack, type StackReading } from "./stack";
+import { isUnknown } from "./unknown";
 
 /** The engine's `ConfigureRequest.config`. */
 export interface ConfigSource {
@@ -30,9 +31,13 @@ export interface ConfigSource {
 
 let stackConfig: ConfigSource | undefined;
 
-/** Stores the stack configuration. Synchronous on purpose. */
+/**
+ * Stores the stack configuration. Synchronous on purpose. Also the moment the process first works for its
+ * run, so the stack of a run without a program is read here, once (see `currentStack`).
+ */
 export function configure(config: ConfigSource | undefined): void {
   stackConfig = config;
+  fallbackStack();
 }
 
 /** Settings from the stack configuration, falling back to the environment. */
@@ -150,20 +155,59 @@ export function resetBackendIdentity(): void {
   backend = undefined;
 }
 
-let stackScope: { value: string | undefined } | undefined;
+let programScope: string | undefined;
+let processReading: StackReading | undefined;
 
 /**
- * `<project>/<stack>` of this run as far as the provider process can tell (see `provider/common/stack.ts`),
- * or undefined. Read once per process: one provider process serves one stack.
+ * Records the stack of the program this run executes, from a resource's `creationScope`
+ * (`<project>/<stack>/<name>`, which the SDK class takes from `pulumi.getProject()` and `pulumi.getStack()`):
+ * every `check` passes it on. One provider process serves one run of one stack, so the first one holds.
  */
-export function currentStack(): string | undefined {
-  stackScope ??= { value: currentStackScope(processStackSources(backendIdentity, normaliseBackendUrl)) };
-  return stackScope.value;
+export function noteProgramScope(scope: unknown): void {
+  if (programScope !== undefined || typeof scope !== "string" || isUnknown(scope)) return;
+  const [project, stack] = scope.split("/");
+  if (project && stack) programScope = `${project}/${stack}`;
+}
+
+/** What the process itself can tell of its stack (provider/common/stack.ts), read once. */
+function fallbackStack(): StackReading {
+  processReading ??= readStack(processStackSources(backendIdentity, normaliseBackendUrl));
+  return processReading;
+}
+
+/**
+ * The stack this run acts for: the program's (`noteProgramScope`), fixed when the program's first resource is
+ * checked; without a program (`pulumi destroy`), what the process read of its stack when it started.
+ */
+export function currentStack(): StackReading {
+  return programScope !== undefined ? { scope: programScope } : fallbackStack();
 }
 
 /** Forgets the stack of this run (tests). */
 export function resetCurrentStack(): void {
-  stackScope = undefined;
+  programScope = undefined;
+  processReading = undefined;
+}
+
+const replacements = new Map<string, string>();
+
+/**
+ * Records that `diff` planned to replace the object `id` of the resource `scope`: the create that follows in
+ * this run is its replacement. A fallback for a program that could not read the state (`trackedId` unset): a
+ * replacement the engine decides without `diff` (`pulumi up --replace`, a tainted resource) is not seen.
+ */
+export function noteReplacement(scope: unknown, id: string): void {
+  if (typeof scope === "string" && !isUnknown(scope)) replacements.set(scope, id);
+}
+
+/** The object the run's `diff` planned to replace for the resource `scope`, if any (`noteReplacement`). */
+export function replacedBy(scope: unknown): string | undefined {
+  return typeof scope === "string" ? replacements.get(scope) : undefined;
+}
+
+/** Forgets the replacements seen (tests). */
+export function resetReplacements(): void {
+  replacements.clear();
 }
 
 /** The stack config key, and the variable, that let a delete remove an object another stack owns. */

@@ -7,15 +7,15 @@
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
 import {
-  ALLOW_FOREIGN_DELETE,
   checkContext,
   client,
-  currentStack,
   defaultProjectId,
-  foreignDeleteAllowed,
   log,
+  noteProgramScope,
+  noteReplacement,
+  replacedBy,
 } from "./context";
-import { foreignOwner } from "./stack";
+import { foreignDeleteRefusal } from "./foreignDelete";
 import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
 import {
@@ -39,6 +39,7 @@ import {
 } from "./lifecycle";
 import type { MetadataRequest } from "../../schemas";
 import { jsonSafe } from "./outputs";
+import { retagLive } from "./ownership";
 import {
   carriesCreationTag,
   creationTag,
@@ -86,6 +87,7 @@ export type KindInputs = Inputs &
     adoptFromScope?: string;
     creationScope?: string;
     creationToken: string;
+    trackedId?: string | null;
   };
 
 /** The service calls of a kind, through the REST client's methods. `inputs` locate the object. */
@@ -198,15 +200,17 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   ) {}
 
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
+    noteProgramScope(news.creationScope);
     return checkKind(this.descriptor, olds, news, checkContext());
   }
 
   async diff(
-    _id: string,
+    id: string,
     olds: Inputs,
     news: Inputs,
   ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
     const { changes, replaces } = diffKind(this.descriptor, olds, news);
+    if (replaces.length > 0) noteReplacement(news.creationScope, id);
     return { changes, replaces, deleteBeforeReplace: false };
   }
 
@@ -218,12 +222,15 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     const adoptId = inputs.adoptId;
     const adopting = typeof adoptId === "string" && adoptId !== "";
     const tag = creationTag(inputs);
+    const owner = ownerTag(inputs);
     const { object: created, resumed } = adopting
       ? { object: await this.adopt(api, inputs, adoptId, what), resumed: false }
       : await createIdempotently({
           what,
           noun: d.noun,
           tag,
+          owner,
+          tracked: inputs.trackedId ?? replacedBy(inputs.creationScope),
           until,
           createTimeoutMs: until - Date.now(),
           stateNames: api.stateNames,
@@ -233,6 +240,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
               api,
               list: d.calls.list(api, inputs),
               tag,
+              owner,
               name: inputs.name,
               stateNames: api.stateNames,
             }),
@@ -242,9 +250,12 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     const context = this.hookContext(api, inputs, id, what, until);
     try {
       let live = await context.settle(isTransitional(created, api.stateNames));
-      live = await this.recordOwnership(context, inputs, live);
+      // A created object keeps its creation tag until the engine has recorded its id: the program releases it
+      // then (sdk/persisted.ts). Released here, a run killed before the state is written would leave an object
+      // the next run cannot tell from one whose state was lost, and it would create a second one.
       if (!adopting) d.verify?.(inputs, live, what);
       if (adopting) {
+        live = await this.recordOwnership(context, inputs, live);
         // Converge an adopted object's updatable arguments on the declared ones.
         const current = (d.adoptedInputs ?? d.liveInputs)(inputs, live);
         live = await this.converge(context, current, inputs, live);
@@ -287,24 +298,12 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
 
   /**
    * Makes the object's tags say that this resource owns it: the owner tag of this resource, and no creation
-   * tag, so that no later lookup (a replacement, another backend, a copied stack) ever finds it as an
-   * interrupted create. One metadata-only update, sent only when the tags differ; the live name and user
-   * tags are kept, so what a resumed object reports stays what the service has.
+   * tag. Sent by an adoption, and by an update (which received the id from the engine, so the state holds it).
+   * One metadata-only update, sent only when the tags differ; the live name and user tags are kept, so what a
+   * resumed object reports stays what the service has.
    */
   private async recordOwnership(context: HookContext<R>, inputs: C, live: R): Promise<R> {
-    const tags = live.metadata.tags ?? [];
-    const owner = ownerTag(inputs);
-    const ownerCorrect = owner === undefined || tags.includes(owner);
-    if (ownerCorrect && !carriesCreationTag(tags)) return live;
-    const metadata: MetadataRequest = {
-      name: (live.metadata as { name?: string | null }).name ?? inputs.name,
-      tags: [...userTags(tags), ...(owner === undefined ? [] : [owner])],
-    };
-    if (typeof inputs.location === "string" && inputs.location !== "")
-      metadata.location = { value: inputs.location };
-    log(context.what, `recording the owner of ${context.id} (tags: the creation tag released)`);
-    await this.descriptor.calls.updateMetadata(context.api, inputs, context.id, metadata);
-    return context.settle(true);
+    return retagLive(this.descriptor, context, inputs, live, inputs.creationScope || undefined);
   }
 
   async update(id: string, olds: Inputs, news: C): Promise<{ outs: Inputs }> {
@@ -317,8 +316,11 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       // Resume first: after a partial failure the engine calls update even without changes.
       let live = await context.settle(false);
       // An object still carrying a creation tag (a create that failed after the service accepted it, or one
-      // made by an older version of this package) is released before anything else.
-      if (carriesCreationTag(live.metadata.tags)) live = await this.recordOwnership(context, news, live);
+      // whose run ended before the program released it) is released before anything else: the engine handed
+      // this update the id, so the state holds it. So is an owner tag that names this resource's former scope
+      // (a renamed stack or project: see `scopeRenamed`) or none.
+      if (carriesCreationTag(live.metadata.tags) || this.ownerOutdated(live, olds, news))
+        live = await this.recordOwnership(context, news, live);
       d.verify?.(news, live, what);
       const converged = await this.converge(context, this.inputsOf(olds), news, live);
       return { outs: await this.outputs(api, news, converged, olds) };
@@ -332,6 +334,17 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
         computed: (known) => d.computedOf(known, olds),
       });
     }
+  }
+
+  /**
+   * Whether the object's owner tag should name this resource and does not: it has none, or it names the scope
+   * the state recorded (the stack or project was renamed since). An owner tag naming another resource (one
+   * that adopted the object with `adoptFromScope`) is left as it is.
+   */
+  private ownerOutdated(live: R, olds: Inputs, news: C): boolean {
+    if (news.creationScope === undefined) return false;
+    const owner = ownerOf(live.metadata.tags);
+    return owner === undefined || (owner === olds.creationScope && owner !== news.creationScope);
   }
 
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
@@ -381,24 +394,17 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   }
 
   /**
-   * Refuses to delete an object whose owner tag names a resource of another stack. A stack copied with
-   * `pulumi stack export` and `pulumi stack import` tracks the same objects as the original, and its
-   * `destroy` would delete them under the original stack. The provider cannot tell the copy from the
-   * original by the state (it is the same), only by the stack it runs for (`currentStack`); where that
-   * cannot be read, or the object has no owner tag (adopted or made before owner tags), it deletes as ever.
+   * Refuses to delete an object whose owner tag names a resource of another stack: a stack copied with
+   * `pulumi stack export` and `pulumi stack import` tracks the same objects as the original, and its `destroy`
+   * would delete them under the original stack (see `foreignDeleteRefusal`).
    */
   private refuseForeignDelete(live: R, what: string, id: string): void {
-    const current = currentStack();
-    const owner = foreignOwner(ownerOf(live.metadata.tags), current);
-    if (owner === undefined || foreignDeleteAllowed()) return;
-    const [project, stack] = owner.split("/");
-    throw new Error(
-      `${what}: refusing to delete ${this.descriptor.noun} ${id}: its owner tag names "${owner}", a resource ` +
-        `of stack "${project}/${stack}", and this is stack "${current}" (a copy of a stack, made with pulumi ` +
-        `stack export and import, tracks the same objects). Nothing was deleted. To stop tracking it here and ` +
-        `leave it to its owner, run pulumi state delete with its URN; to delete it from this stack anyway, ` +
-        `run the delete again with ${ALLOW_FOREIGN_DELETE[1]}=true in its environment.`,
-    );
+    const refusal = foreignDeleteRefusal(ownerOf(live.metadata.tags), {
+      what,
+      noun: this.descriptor.noun,
+      id,
+    });
+    if (refusal) throw refusal;
   }
 
   /**

@@ -53,10 +53,9 @@ export function creationTimeOf(object: ServiceObject): number | undefined {
 export type FoundVerdict = { verdict: "resume" } | { verdict: "skip" | "refuse"; why: string };
 
 /**
- * Whether an object found by the creation tag is this resource's interrupted create. The tag is removed
- * once a create completes (`tags.ts`), so it is only ever on a create whose run never learnt the id; still,
- * it is taken over only where the evidence says so, since another backend or a copied stack may share the
- * scope:
+ * Whether an object found by the creation tag is this resource's interrupted create. The tag is released
+ * once the engine has recorded the object's id (`tags.ts`), so it is only ever on a create whose id never
+ * reached the state; still, it is taken over only where the evidence says so:
  * - still provisioning (a transitional state other than deletion), created within the create timeout or at
  *   an unknown time: resumed;
  * - settled and created within the create timeout: resumed (the interrupted run's object finished meanwhile);
@@ -103,22 +102,74 @@ function describeFound(object: ServiceObject): string {
 }
 
 /**
- * The object among `found` that is this resource's interrupted create, or undefined when there is none.
- * Failed ones are named in a progress line and left alone; one the evidence does not support is refused
- * with an error that says how to adopt it.
+ * What the stack's state held for the resource when its program started, as the SDK class read it from the
+ * engine (`sdk/persisted.ts`) and passed in `trackedId`: the id of the object the state tracks (a create is
+ * then its replacement), `null` when the state tracks none (a new resource, a create interrupted before the
+ * engine recorded its id, or one the state lost), `undefined` when unknown (the state could not be read).
  */
-export function ownInterruptedCreate<T extends ServiceObject>(
+export type Tracked = string | null | undefined;
+
+/** Whether `object` carries `tag`. */
+const carries = (object: ServiceObject, tag: string): boolean => (object.metadata.tags ?? []).includes(tag);
+
+/**
+ * What a create makes of the objects its lookup found (`findCreated`: every object not being deleted that
+ * carries this resource's creation tag or its owner tag): the object to resume, or undefined to create one.
+ *
+ * - The object the state tracks (`tracked`: this create is its replacement) is never resumed, whatever tags it
+ *   still carries; the engine deletes it once the replacement exists.
+ * - An object carrying this create's tag is a create whose id never reached the state: the tag is released only
+ *   after the engine has recorded the id (`sdk/persisted.ts`). It is judged by `judgeFound`: resumed while the
+ *   evidence says it is an interrupted create (still provisioning, or settled within the create timeout), named
+ *   and left alone when it failed, refused otherwise.
+ * - An object naming this resource as owner without that tag was recorded in some state: when the state
+ *   tracks no object (`tracked` null or unknown, and no replacement seen by `diff`), the state lost track of it
+ *   (`pulumi state delete`, a state restored from an older copy), and the create stops before any request that
+ *   changes anything, naming it and `adoptId`. In a replacement it is another leftover of this resource, named
+ *   in a line and left alone: a replacement makes a new object.
+ */
+export function judgeLookup<T extends ServiceObject>(
   found: readonly T[],
   args: {
     what: string;
     noun: string;
+    /** This create's creation tag. */
     tag: string;
+    /** This resource's owner tag, when it has one. */
+    owner?: string;
+    /** See `Tracked`; a string means this create replaces that object. */
+    tracked: Tracked;
     now: number;
     createTimeoutMs: number;
     stateNames?: StateNames;
   },
 ): T | undefined {
-  const judged = found.map((object) => ({ object, judgement: judgeFound(object, args) }));
+  const candidates = found.filter((object) => object.metadata.id !== args.tracked);
+  const interrupted = candidates.filter((object) => carries(object, args.tag));
+  const recorded = candidates.filter((object) => !carries(object, args.tag));
+  const replacing = typeof args.tracked === "string";
+  if (recorded.length > 0 && !replacing) {
+    const first = recorded[0];
+    const others = [...recorded.slice(1), ...interrupted].map(describeFound);
+    const owner = args.owner === undefined ? "" : ` (tag ${args.owner})`;
+    throw new Error(
+      `${args.what}: found ${args.noun} ${describeFound(first)} naming this resource as its owner${owner}, ` +
+        "but this stack's state does not track it: it was removed from the state (pulumi state delete), or the " +
+        "state was restored from an older copy" +
+        (args.tracked === undefined ? " (the state could not be read to tell)" : "") +
+        `. Nothing was created. If it is this resource's ${args.noun}, set adoptId: "${first.metadata.id}" to ` +
+        `track it again; otherwise delete it` +
+        (others.length > 0 ? `. Also found: ${others.join(", ")}.` : "."),
+    );
+  }
+  for (const object of recorded) {
+    log(
+      args.what,
+      `${args.noun} ${describeFound(object)} also names this resource as its owner but this stack's state ` +
+        "does not track it: left alone; delete it if no stack tracks it",
+    );
+  }
+  const judged = interrupted.map((object) => ({ object, judgement: judgeFound(object, args) }));
   // Prefer one still provisioning, then the youngest: an interrupted run leaves one object, but a service
   // that was asked twice may show two.
   const resumable = judged
@@ -156,13 +207,15 @@ export function ownInterruptedCreate<T extends ServiceObject>(
  * Idempotent create (Kaas issue): look first for this resource's interrupted create (an earlier run may have
  * been killed after the service accepted it); POST; when the POST's fate is unknown (any 5xx, a timeout, a
  * dropped connection) look again before sending it again. `lookup` is `findCreated`, which does not depend
- * on what the service does with filters; what it finds is judged by `ownInterruptedCreate`. `resumed` says
+ * on what the service does with filters; what it finds is judged by `judgeLookup`. `resumed` says
  * the object was found rather than answered by this run's POST.
  */
 export async function createIdempotently<T extends ServiceObject>(args: {
   what: string;
   noun: string;
   tag: string;
+  owner?: string;
+  tracked: Tracked;
   lookup: () => Promise<T[]>;
   post: () => Promise<T>;
   until: number;
@@ -170,7 +223,7 @@ export async function createIdempotently<T extends ServiceObject>(args: {
   /** The client's state names, by which found objects are judged; default the api-notes' names. */
   stateNames?: StateNames;
 }): Promise<{ object: T; resumed: boolean }> {
-  const own = async () => ownInterruptedCreate(await args.lookup(), { ...args, now: Date.now() });
+  const own = async () => judgeLookup(await args.lookup(), { ...args, now: Date.now() });
   const existing = await own();
   if (existing) {
     log(args.what, `resuming the creation of ${existing.metadata.id} started by an earlier run`);
@@ -196,22 +249,21 @@ export async function createIdempotently<T extends ServiceObject>(args: {
   }
 }
 
-/** Every object of `items` carrying `tag` that is not being deleted; `applied` tells whether the filter held. */
-async function collectTagged<T extends ServiceObject>(
+/** Every object of `items` that `ours` accepts and that is not being deleted; `filterApplied` tells whether the filter held. */
+async function collectOurs<T extends ServiceObject>(
   items: AsyncIterable<T>,
-  tag: string,
+  ours: (item: T) => boolean,
   matchesFilter: (item: T) => boolean,
   names: StateNames,
-): Promise<{ tagged: T[]; filterApplied: boolean }> {
-  const tagged: T[] = [];
+): Promise<{ found: T[]; filterApplied: boolean }> {
+  const found: T[] = [];
   let filterApplied = true;
   for await (const item of items) {
     if (!matchesFilter(item)) filterApplied = false;
     const cls = stateClassOf(item.status?.state, names);
-    if ((item.metadata.tags ?? []).includes(tag) && cls !== "deleting" && cls !== "deleted")
-      tagged.push(item);
+    if (ours(item) && cls !== "deleting" && cls !== "deleted") found.push(item);
   }
-  return { tagged, filterApplied };
+  return { found, filterApplied };
 }
 
 /**
@@ -283,23 +335,24 @@ const UNSAFE_IN_FILTER = /[;(),"\\]/;
 export const safeInFilter = (value: string): boolean => !UNSAFE_IN_FILTER.test(value);
 
 /**
- * The objects not being deleted that carry the creation tag `tag`. The tag is confirmed on each listed
- * object, so the answer is right whatever the service does with filters (see `listNarrowed`), and the
- * number of requests does not grow with the number of objects in the project where the service applies
- * filters:
+ * The objects not being deleted that carry this resource's creation tag `tag` or its owner tag `owner`. Every
+ * object the package creates carries both, so one filter finds this resource's interrupted creates and the
+ * objects a state recorded. The tags are confirmed on each listed object, so the answer is right whatever the
+ * service does with filters (see `listNarrowed`), and the number of requests does not grow with the number of
+ * objects in the project where the service applies filters:
  *
- * 1. `metadata.tags:eq(tag)` finds them in one request where `eq` matches an array element (the documented
- *    reading). Where an answer holds an object without the tag, the service ignored the filter and that
- *    answer was the whole list: it settles the question. Where the service refuses filters, the whole list
- *    is read once, unfiltered, and later lookups of the same client skip filters.
+ * 1. `metadata.tags:eq(owner)` (or `eq(tag)` when the owner tag cannot go into a filter, `safeInFilter`) finds
+ *    them in one request where `eq` matches an array element (the documented reading). Where an answer holds
+ *    an object without the tag, the service ignored the filter and that answer was the whole list: it settles
+ *    the question. Where the service refuses filters, the whole list is read once, unfiltered, and later
+ *    lookups of the same client skip filters.
  * 2. Otherwise `metadata.name:eq(name)`: a scalar field, so every reading that applies filters narrows to
  *    the objects of that name. Under a whole-array reading the tag filter misses an object that carries
  *    other tags (the owner tag, user tags); the name does not. A name with a character that a filter cannot
- *    carry safely (`safeInFilter`) is not sent, and a refusal of the name filter is this lookup's alone.
+ *    carry safely is not sent, and a refusal of the name filter is this lookup's alone.
  *
- * Not found under a whole-array reading: an interrupted create whose name changed before the re-run (the
- * whole list would find it, at a cost that grows with the project; it is read only where filters are known
- * not to work).
+ * Not found under a whole-array reading: an object whose name changed since it was created (the whole list
+ * would find it, at a cost that grows with the project; it is read only where filters are known not to work).
  */
 export async function findCreated<T extends ServiceObject>(args: {
   /** How progress lines name the resource. */
@@ -307,30 +360,35 @@ export async function findCreated<T extends ServiceObject>(args: {
   /** The client, which keys the memory of a service refusing filters. */
   api: object;
   list: ListSource<T>;
+  /** The creation tag of this create. */
   tag: string;
+  /** The resource's owner tag, when it has one. */
+  owner?: string;
   /** The `metadata.name` the create sends. */
   name: string;
   /** The client's state names, by which deletions are recognised; default the api-notes' names. */
   stateNames?: StateNames;
 }): Promise<T[]> {
-  const { what, api, list, tag, name, stateNames = DEFAULT_STATE_NAMES } = args;
-  const byTag = await collectTagged(
-    listNarrowed(api, list, `metadata.tags:eq(${filterLiteral(tag)})`, what),
-    tag,
-    (item) => (item.metadata.tags ?? []).includes(tag),
+  const { what, api, list, tag, owner, name, stateNames = DEFAULT_STATE_NAMES } = args;
+  const ours = (item: T) => carries(item, tag) || (owner !== undefined && carries(item, owner));
+  const filterTag = owner !== undefined && safeInFilter(owner) ? owner : tag;
+  const byTag = await collectOurs(
+    listNarrowed(api, list, `metadata.tags:eq(${filterLiteral(filterTag)})`, what),
+    ours,
+    (item) => carries(item, filterTag),
     stateNames,
   );
   // Found; or the answer was the whole list (the filter ignored, or refused and then left off).
-  if (byTag.tagged.length > 0 || !byTag.filterApplied || filtersRefused.has(api)) return byTag.tagged;
+  if (byTag.found.length > 0 || !byTag.filterApplied || filtersRefused.has(api)) return byTag.found;
   if (!safeInFilter(name)) return [];
   try {
-    const byName = await collectTagged(
+    const byName = await collectOurs(
       list(`metadata.name:eq(${filterLiteral(name)})`, (line) => log(what, line)),
-      tag,
+      ours,
       (item) => (item as { metadata: { name?: string | null } }).metadata.name === name,
       stateNames,
     );
-    return byName.tagged;
+    return byName.found;
   } catch (error) {
     if (!isBadRequest(error)) throw error;
     log(what, "the service refuses the list filter on the name (400); the tag filter's answer stands");

@@ -16,7 +16,7 @@ import { checkKind } from "../../provider/common/describedProvider";
 import {
   findCreated,
   judgeFound,
-  ownInterruptedCreate,
+  judgeLookup,
   safeInFilter,
   type FoundVerdict,
   type ListSource,
@@ -483,37 +483,100 @@ describe("judgeFound", () => {
   });
 });
 
-describe("ownInterruptedCreate", () => {
+describe("judgeLookup", () => {
   const TAG = "pulumi-ct-0123456789abcdef0123";
-  const args = { what: 'Kaas "prod"', noun: "cluster", tag: TAG, now: NOW, createTimeoutMs: TIMEOUT };
-  const pick = (objects: ServiceObject[]) => ownInterruptedCreate(objects, args)?.metadata.id;
+  const OWNER = "pulumi-ct-owner:shop/dev/prod";
+  /** An object found by the lookup: `carrying` the creation tag, or only the owner tag (recorded in a state). */
+  const seen = (id: string, state: string | undefined, created?: string, carrying = true): ServiceObject => {
+    const object = found(id, state, created);
+    return { ...object, metadata: { ...object.metadata, tags: carrying ? [TAG, OWNER] : [OWNER] } };
+  };
+  const args = {
+    what: 'Kaas "prod"',
+    noun: "cluster",
+    tag: TAG,
+    owner: OWNER,
+    tracked: null,
+    now: NOW,
+    createTimeoutMs: TIMEOUT,
+  };
+  const pick = (objects: ServiceObject[], tracked: string | null | "unknown" = null) =>
+    judgeLookup(objects, { ...args, tracked: tracked === "unknown" ? undefined : tracked })?.metadata.id;
 
   it.each<[string, ServiceObject[], string | undefined]>([
     ["nothing found", [], undefined],
-    ["one still provisioning", [found("k-1", "InCreation", ago(2))], "k-1"],
+    ["one still provisioning", [seen("k-1", "InCreation", ago(2))], "k-1"],
     [
       "one provisioning before a younger settled one",
-      [found("k-1", "Active", ago(1)), found("k-2", "InCreation", ago(30))],
+      [seen("k-1", "Active", ago(1)), seen("k-2", "InCreation", ago(30))],
       "k-2",
     ],
     [
       "the youngest of two settled ones",
-      [found("k-1", "Active", ago(30)), found("k-2", "Active", ago(5)), found("k-3", "Active", ago(20))],
+      [seen("k-1", "Active", ago(30)), seen("k-2", "Active", ago(5)), seen("k-3", "Active", ago(20))],
       "k-2",
     ],
     [
       "a resumable one next to one that alone would be refused",
-      [found("k-1", "Active", ago(120)), found("k-2", "Active", ago(5))],
+      [seen("k-1", "Active", ago(120)), seen("k-2", "Active", ago(5))],
       "k-2",
     ],
-    ["only failed ones", [found("k-1", "Failed", ago(5)), found("k-2", "Error")], undefined],
+    ["only failed ones", [seen("k-1", "Failed", ago(5)), seen("k-2", "Error")], undefined],
   ])("with %s picks %j", (_title, objects, expected) => {
     expect(pick(objects)).toBe(expected);
   });
 
+  it("never resumes the object the state tracks, whatever tags it carries: the create is its replacement", () => {
+    expect(pick([seen("kaas-0001", "Active", ago(2))], "kaas-0001")).toBeUndefined();
+    expect(
+      pick([seen("kaas-0001", "Active", ago(2)), seen("kaas-0002", "InCreation", ago(1))], "kaas-0001"),
+    ).toBe("kaas-0002");
+    expect(lines).toEqual([]);
+  });
+
+  it("refuses an object naming the resource as owner that the state does not track, naming it and adoptId", () => {
+    expect(() => pick([seen("kaas-0001", "Active", ago(3), false)])).toThrow(
+      new Error(
+        'Kaas "prod": found cluster kaas-0001 (Active, created 2026-06-01T11:57:00.000Z) naming this resource ' +
+          `as its owner (tag ${OWNER}), but this stack's state does not track it: it was removed from the ` +
+          "state (pulumi state delete), or the state was restored from an older copy. Nothing was created. If " +
+          'it is this resource\'s cluster, set adoptId: "kaas-0001" to track it again; otherwise delete it.',
+      ),
+    );
+  });
+
+  it("says so when the state could not be read to tell, and names every other object it found", () => {
+    expect(() =>
+      pick(
+        [seen("kaas-0001", "Active", undefined, false), seen("kaas-0002", "InCreation", ago(1))],
+        "unknown",
+      ),
+    ).toThrow(
+      new Error(
+        'Kaas "prod": found cluster kaas-0001 (Active, creation time unknown) naming this resource as its ' +
+          `owner (tag ${OWNER}), but this stack's state does not track it: it was removed from the state ` +
+          "(pulumi state delete), or the state was restored from an older copy (the state could not be read " +
+          'to tell). Nothing was created. If it is this resource\'s cluster, set adoptId: "kaas-0001" to ' +
+          "track it again; otherwise delete it. Also found: kaas-0002 (InCreation, created " +
+          "2026-06-01T11:59:00.000Z).",
+      ),
+    );
+  });
+
+  it("in a replacement, names an untracked leftover in a line and makes a new object", () => {
+    expect(
+      pick([seen("kaas-0001", "Active", ago(90), false), seen("kaas-0003", "Active", ago(9))], "kaas-0003"),
+    ).toBe(undefined);
+    expect(lines).toEqual([
+      '[vendor-container] Kaas "prod": cluster kaas-0001 (Active, created 2026-06-01T10:30:00.000Z) also names ' +
+        "this resource as its owner but this stack's state does not track it: left alone; delete it if no " +
+        "stack tracks it",
+    ]);
+  });
+
   it("names each failed one in a line and leaves it alone", () => {
     expect(
-      pick([found("k-1", "Failed", ago(10)), found("k-2", "InCreation", ago(1)), found("k-3", "Error")]),
+      pick([seen("k-1", "Failed", ago(10)), seen("k-2", "InCreation", ago(1)), seen("k-3", "Error")]),
     ).toBe("k-2");
     expect(lines).toEqual([
       '[vendor-container] Kaas "prod": cluster k-1 (Failed, created 2026-06-01T11:50:00.000Z) carries this ' +
@@ -524,7 +587,7 @@ describe("ownInterruptedCreate", () => {
   });
 
   it("refuses a settled one older than the create timeout, saying how to adopt it", () => {
-    expect(() => pick([found("kaas-0007", "Active", "2026-06-01T10:00:00Z")])).toThrow(
+    expect(() => pick([seen("kaas-0007", "Active", "2026-06-01T10:00:00Z")])).toThrow(
       new Error(
         'Kaas "prod": found cluster kaas-0007 (Active, created 2026-06-01T10:00:00.000Z) carrying this ' +
           `resource's creation tag ${TAG}, but nothing shows it is an interrupted create of this stack: it is ` +
@@ -537,7 +600,7 @@ describe("ownInterruptedCreate", () => {
   });
 
   it("refuses one of unknown state and age, naming both as unknown", () => {
-    expect(() => pick([found("kaas-0008", undefined)])).toThrow(
+    expect(() => pick([seen("kaas-0008", undefined)])).toThrow(
       new Error(
         'Kaas "prod": found cluster kaas-0008 (state unknown, creation time unknown) carrying this ' +
           `resource's creation tag ${TAG}, but nothing shows it is an interrupted create of this stack: it is ` +
@@ -550,11 +613,7 @@ describe("ownInterruptedCreate", () => {
 
   it("names the failed ones before refusing the first refused one", () => {
     expect(() =>
-      pick([
-        found("k-1", "Failed", ago(10)),
-        found("k-2", "Active", ago(90)),
-        found("k-3", "Active", ago(100)),
-      ]),
+      pick([seen("k-1", "Failed", ago(10)), seen("k-2", "Active", ago(90)), seen("k-3", "Active", ago(100))]),
     ).toThrow('set adoptId: "k-2" to adopt it');
     expect(lines).toEqual([
       expect.stringContaining("cluster k-1 (Failed, created 2026-06-01T11:50:00.000Z)"),
@@ -704,6 +763,43 @@ describe("findCreated", () => {
       '[vendor-container] Kaas "prod": the service refuses the list filter on the name (400); the tag filter\'s answer stands',
       '[vendor-container] Kaas "prod": the service refuses the list filter on the name (400); the tag filter\'s answer stands',
     ]);
+  });
+
+  it("with the owner tag, filters by it and finds the interrupted create and the objects a state recorded", async () => {
+    const recorded = object("k-3", "prod-renamed", ["team-a", OWNER]);
+    const service = scriptedList([other, ours, recorded], "membership");
+    const result = await findCreated({
+      what: 'Kaas "prod"',
+      api: {},
+      list: service.list,
+      tag: TAG,
+      owner: OWNER,
+      name: "prod",
+    });
+    expect(result.map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
+    expect(service.calls).toEqual([`metadata.tags:eq(${JSON.stringify(OWNER)})`]);
+  });
+
+  it("under a whole-array reading, finds by the name the objects carrying either tag", async () => {
+    const recorded = object("k-3", "prod", ["team-a", OWNER]);
+    const service = scriptedList([other, ours, recorded], "whole");
+    const result = await findCreated({
+      what: 'Kaas "prod"',
+      api: {},
+      list: service.list,
+      tag: TAG,
+      owner: OWNER,
+      name: "prod",
+    });
+    expect(result.map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
+    expect(service.calls).toEqual([`metadata.tags:eq(${JSON.stringify(OWNER)})`, byName("prod")]);
+  });
+
+  it("filters by the creation tag when the owner tag holds a character a filter cannot carry", async () => {
+    const owner = "pulumi-ct-owner:shop/dev/prod;blue";
+    const service = scriptedList([other, ours], "membership");
+    await findCreated({ what: 'Kaas "prod"', api: {}, list: service.list, tag: TAG, owner, name: "prod" });
+    expect(service.calls).toEqual([byTag]);
   });
 
   it("passes on an error other than a 400", async () => {

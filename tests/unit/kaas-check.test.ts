@@ -33,7 +33,7 @@ const TOP_LEVEL_ALLOWED =
   "projectId, name, location, tags, preset, vpcUri, subnetUri, nodeCidr, podCidr, securityGroupName, " +
   "kubernetesVersion, upgradeDate, nodePools, ha, maxCumulativeVolumeSize, billingPeriod, identity, " +
   "authorizedIpRanges, enablePrivateCluster, autoscalerProfile, deleteOnCascade, timeouts, adoptId, " +
-  "adoptFromScope, creationScope, creationToken";
+  "adoptFromScope, creationScope, creationToken, trackedId";
 const POOL_ALLOWED = "name, nodes, instance, dataCenter, autoscaling, minCount, maxCount";
 const PRIVATE = "must lie within 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16";
 const HA_REFUSED =

@@ -39,7 +39,7 @@ const REPLACE_FIELDS = [
   "autoscalerProfile",
 ] as const;
 type ReplaceField = (typeof REPLACE_FIELDS)[number];
-const IGNORED_FIELDS = ["adoptId", "adoptFromScope", "creationScope", "creationToken"];
+const IGNORED_FIELDS = ["adoptId", "adoptFromScope", "creationToken", "trackedId"];
 const HA_REFUSED =
   "ha: cannot be disabled: the service cannot turn high availability off once enabled, and replacing the cluster would destroy it; keep ha: true";
 
@@ -159,10 +159,24 @@ describe("diffKaas", () => {
   it.each<[string, unknown]>([
     ["adoptId", "kaas-7"],
     ["adoptFromScope", "shop/dev/old"],
-    ["creationScope", "shop/dev/other"],
     ["creationToken", "0123456789abcdef0123"],
+    ["trackedId", "kaas-0009"],
   ])("ignores a change of the bookkeeping argument %s", (field, value) => {
     expect(diffKind(KAAS, state, news({ [field]: value }))).toStrictEqual(NO_CHANGE);
+  });
+
+  it("updates in place when the scope changed (a renamed stack or project): the owner tag follows", () => {
+    expect(diffKind(KAAS, state, news({ creationScope: "shop/prod/prod" }))).toStrictEqual(
+      update("creationScope"),
+    );
+    expect(diffKind(KAAS, state, news({ creationScope: "web/dev/prod" }))).toStrictEqual(
+      update("creationScope"),
+    );
+  });
+
+  it("sees no change of scope in a state written without one, nor while the new one is unknown", () => {
+    expect(diffKind(KAAS, stateOf(news({ creationScope: undefined })), base)).toStrictEqual(NO_CHANGE);
+    expect(diffKind(KAAS, state, news({ creationScope: UNKNOWN }))).toStrictEqual(NO_CHANGE);
   });
 
   it.each<[string, Inputs, Inputs]>([
@@ -401,7 +415,9 @@ describe("diffKaas properties", () => {
       fc.property(withPath, ([x, path]) => {
         const top = path[0] as string;
         const result = diffKind(KAAS, stateOf(x), setAt(x, path, UNKNOWN));
-        expect(result).toStrictEqual(IGNORED_FIELDS.includes(top) ? NO_CHANGE : update(top));
+        // The scope is compared only once known (`scopeRenamed`).
+        const ignored = IGNORED_FIELDS.includes(top) || top === "creationScope";
+        expect(result).toStrictEqual(ignored ? NO_CHANGE : update(top));
       }),
     );
   });

@@ -81,7 +81,7 @@ const CONTRACTS: Contract[] = [
       { argument: "timeouts", value: { create: "2h" }, effect: "update" },
       { argument: "adoptId", value: "kaas-7", effect: "ignore" },
       { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
-      { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
+      { argument: "creationScope", value: "shop/dev/other", effect: "update" },
     ],
     arguments: [
       "projectId",
@@ -140,7 +140,7 @@ const CONTRACTS: Contract[] = [
       { argument: "timeouts", value: { create: "5m" }, effect: "update" },
       { argument: "adoptId", value: "backup-9", effect: "ignore" },
       { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
-      { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
+      { argument: "creationScope", value: "shop/dev/other", effect: "update" },
     ],
     arguments: [
       "projectId",
@@ -188,7 +188,7 @@ const CONTRACTS: Contract[] = [
       { argument: "timeouts", value: { create: "5m" }, effect: "update" },
       { argument: "adoptId", value: "registry-9", effect: "ignore" },
       { argument: "adoptFromScope", value: "shop/dev/old", effect: "ignore" },
-      { argument: "creationScope", value: "shop/dev/other", effect: "ignore" },
+      { argument: "creationScope", value: "shop/dev/other", effect: "update" },
     ],
     arguments: [
       "projectId",

@@ -14,8 +14,13 @@ export const ROOT = path.resolve(__dirname, "../../..");
 export const TOOLS = path.join(ROOT, ".tools");
 /** `pulumi`, `pulumi-language-nodejs`, `pulumi-resource-pulumi-nodejs` and `node` (22). */
 export const BIN = path.join(TOOLS, "bin");
-/** Folder whose `node_modules` every test program resolves: programs live in folders below it. */
-export const E2E_ROOT = path.join(TOOLS, "e2e");
+/**
+ * Folder whose `node_modules` every test program resolves: programs live in folders below it.
+ * `VENDOR_E2E_ROOT` moves it, so that two checkouts' or two people's runs do not share one install.
+ */
+export const E2E_ROOT = process.env.VENDOR_E2E_ROOT
+  ? path.resolve(process.env.VENDOR_E2E_ROOT)
+  : path.join(TOOLS, "e2e");
 /** Version of `@pulumi/pulumi` the programs use (the package's own dev dependency). */
 export const PULUMI_SDK_VERSION: string = JSON.parse(
   fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),

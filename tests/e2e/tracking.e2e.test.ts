@@ -1,0 +1,274 @@
+/**
+ * What the stack tracks, through the real engine, against the emulator in its default and its strictest
+ * (published interface only) mode:
+ *
+ * - A state that lost track of an object never makes a second one: after `pulumi state delete`, or with a state
+ *   restored from an export taken before the create, `up` stops before any change, naming the object, its state
+ *   and creation time, and `adoptId`; with `adoptId` the stack tracks it again and the next preview shows no
+ *   change.
+ * - A renamed stack or project replaces, removes and destroys its objects with no extra step; a `destroy`
+ *   right after the rename, without the program, is refused naming the one step that works
+ *   (`pulumi destroy --run-program`), which a copied stack's state cannot pass.
+ * - A copied stack's `destroy` leaves the original's objects live.
+ * - Selecting another stack in the same folder while an `up --replace` runs changes nothing: the run acts for
+ *   the stack its program runs for.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
+import { cluster, registry } from "./support/args";
+import { waitFor } from "./support/processes";
+import { PROJECT, type Declared, openSuite, type Suite } from "./support/suite";
+
+const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
+const TOKEN_TYPE = "pulumi-nodejs:dynamic/vendor-container";
+
+/** The state entries of the stack: `name id` for each resource of this package. */
+async function trackedOf(stack: Stack): Promise<Record<string, string>> {
+  const { deployment } = await stack.exportStack();
+  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
+  return Object.fromEntries(
+    resources
+      .filter((r) => r.type.startsWith(TOKEN_TYPE))
+      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
+  );
+}
+
+/** The URN of resource `name` of `kind` in `stack` of `project`. */
+const urnOf = (stack: string, project: string, kind: string, name: string) =>
+  `urn:pulumi:${stack}::${project}::${TOKEN_TYPE}:${kind}::${name}`;
+
+describe.each<[string, WireReadings]>([
+  ["default wire", DEFAULT_WIRE],
+  ["published interface only", STRICT_WIRE],
+])("what the stack tracks, %s", (label, wire) => {
+  let s: Suite;
+  let dir: string;
+  const project = `track-${label.split(" ")[0]}`;
+
+  beforeAll(async () => {
+    s = await openSuite(project, { wire });
+    dir = s.program(project);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const emulator = () => s.emulator.emulator;
+
+  /** The objects the service holds that are not deleted: `id state [tags]` by kind. */
+  const live = () => {
+    const state = emulator().state();
+    const alive = (
+      items: {
+        metadata: { id: string; tags?: string[] | null };
+        status?: { state?: string | null } | null;
+      }[],
+    ) => items.filter((i) => i.status?.state !== "Deleted").map((i) => `${i.metadata.id} ${i.status?.state}`);
+    return { kaas: alive(state.kaas), registries: alive(state.registries) };
+  };
+
+  /** The tags of the package on cluster `id`: the creation tag (any) and the owner tag. */
+  const packageTagsOf = (id: string) =>
+    (
+      emulator()
+        .state()
+        .kaas.find((k) => k.metadata.id === id)?.metadata.tags ?? []
+    )
+      .filter((t) => t.startsWith("pulumi-ct-"))
+      .map((t) => (t.startsWith("pulumi-ct-owner:") ? t : "creation tag"));
+
+  function reset(): void {
+    emulator().reset();
+    emulator().updateConfig({ wire });
+  }
+
+  async function stackWith(name: string, resources: Declared[], workDir = dir): Promise<Stack> {
+    const stack = await s.stack(name, workDir);
+    await s.declare(stack, resources);
+    return stack;
+  }
+
+  /** Runs the CLI in `workDir` and fails the test unless it exits 0. */
+  async function cli(args: string[], workDir = dir): Promise<string> {
+    const { code, output } = await s.cli(args, workDir).done;
+    if (code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${code}:\n${output}`);
+    return output;
+  }
+
+  /** The message of the failed `up` of `stack`. */
+  async function failedUp(stack: Stack, options: Record<string, unknown> = {}): Promise<string> {
+    const error = await stack.up(options).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    if (!error) throw new Error("the up succeeded");
+    return error.message;
+  }
+
+  it("after pulumi state delete, up refuses before any change, naming the cluster; adoptId tracks it again", async () => {
+    reset();
+    const stack = await stackWith("lost", [cluster()]);
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
+    // Released once the engine recorded the id: what remains is the owner tag.
+    expect(packageTagsOf("kaas-0001")).toEqual([`pulumi-ct-owner:${project}/lost/cluster`]);
+
+    await cli(["state", "delete", urnOf("lost", project, "Kaas", "cluster"), "--yes", "--stack", "lost"]);
+    s.clearRequests();
+    const message = await failedUp(stack);
+    expect(message).toMatch(
+      new RegExp(
+        `Kaas "cluster": found cluster kaas-0001 \\(Active, created [0-9T:.Z-]+\\) naming this resource as its ` +
+          `owner \\(tag pulumi-ct-owner:${project}/lost/cluster\\), but this stack's state does not track it: it ` +
+          "was removed from the state \\(pulumi state delete\\), or the state was restored from an older copy\\. " +
+          `Nothing was created\\. If it is this resource's cluster, set adoptId: "kaas-0001" to track it again; ` +
+          "otherwise delete it\\.",
+      ),
+    );
+    expect(s.mutations()).toEqual([]);
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+
+    await s.declare(stack, [cluster({ adoptId: "kaas-0001" })]);
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
+    await stack.preview({ expectNoChanges: true });
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+    await stack.destroy();
+    expect(live().kaas).toEqual([]);
+  });
+
+  it("with a state restored from an export taken before the create, up refuses, naming the registry", async () => {
+    reset();
+    const stack = await stackWith("restored", [cluster()]);
+    await stack.up();
+    const before = await stack.exportStack();
+    await s.declare(stack, [cluster(), registry()]);
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001", images: "registry-0001" });
+
+    await stack.importStack(before);
+    s.clearRequests();
+    const message = await failedUp(stack);
+    expect(message).toContain('Registry "images": found registry registry-0001 (Active, created ');
+    expect(message).toContain('set adoptId: "registry-0001" to track it again');
+    expect(s.mutations()).toEqual([]);
+    expect(live().registries).toEqual(["registry-0001 Active"]);
+    await s.declare(stack, [cluster(), registry({ adoptId: "registry-0001" })]);
+    await stack.up();
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
+    expect(live()).toEqual({ kaas: [], registries: [] });
+  });
+
+  it("a renamed stack replaces with up --replace, removes, and destroys with no extra step", async () => {
+    reset();
+    const stack = await stackWith("before", [cluster(), registry()]);
+    await stack.up();
+    await cli(["stack", "rename", "after", "--stack", "before"]);
+    const renamed = await s.stack("after", dir);
+
+    await renamed.up({ replace: [urnOf("after", project, "Kaas", "cluster")] });
+    expect(await trackedOf(renamed)).toEqual({ cluster: "kaas-0002", images: "registry-0001" });
+    expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: ["registry-0001 Active"] });
+    expect(packageTagsOf("kaas-0002")).toEqual([`pulumi-ct-owner:${project}/after/cluster`]);
+    await renamed.preview({ expectNoChanges: true });
+
+    await s.declare(renamed, [cluster()]);
+    await renamed.up();
+    expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: [] });
+
+    await renamed.destroy();
+    expect(live()).toEqual({ kaas: [], registries: [] });
+  });
+
+  it("a destroy right after a rename names pulumi destroy --run-program, which works; a copy's destroy is refused", async () => {
+    reset();
+    const stack = await stackWith("orig", [cluster()]);
+    await stack.up();
+    // A copy: the original's export imported into another stack (the CLI needs --force for that).
+    const exported = path.join(s.dir, "orig.json");
+    fs.writeFileSync(exported, await s.exportState(stack));
+    await cli(["stack", "init", "copy"]);
+    await cli(["stack", "import", "--file", exported, "--force", "--stack", "copy"]);
+    const copy = await s.stack("copy", dir);
+    const refusedCopy = await copy.destroy().then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(refusedCopy).toContain(
+      `refusing to delete cluster kaas-0001: its owner tag names "${project}/orig/cluster", a resource of stack ` +
+        `"${project}/orig", and this run is for stack "${project}/copy"`,
+    );
+    // With the program, the copy's state proves nothing either.
+    const refusedAgain = await copy.destroy({ runProgram: true }).then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(refusedAgain).toContain("refusing to delete cluster kaas-0001");
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+
+    await cli(["stack", "rename", "renamed", "--stack", "orig"]);
+    const renamed = await s.stack("renamed", dir);
+    const refused = await renamed.destroy().then(
+      () => "",
+      (e: Error) => e.message,
+    );
+    expect(refused).toContain(
+      `If this stack was renamed from "${project}/orig" (pulumi stack rename, or a project rename), run pulumi ` +
+        "destroy --run-program instead",
+    );
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+    await renamed.destroy({ runProgram: true });
+    expect(live().kaas).toEqual([]);
+  });
+
+  it("a renamed project replaces and destroys with no extra step", async () => {
+    reset();
+    const workDir = s.program(`${project}-old`);
+    const stack = await stackWith("dev", [cluster()], workDir);
+    await stack.up();
+    const newProject = `${project}-new`;
+    await cli(["stack", "rename", `organization/${newProject}/dev`, "--stack", "dev"], workDir);
+    const manifest = path.join(workDir, "Pulumi.yaml");
+    fs.writeFileSync(
+      manifest,
+      fs.readFileSync(manifest, "utf8").replace(/^name: .*$/m, `name: ${newProject}`),
+    );
+    const moved = await s.stack("dev", workDir);
+
+    // The first up after the rename records the new scope: in the state, and as the cluster's owner.
+    const preview = await moved.preview();
+    expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
+    await moved.up({ replace: [urnOf("dev", newProject, "Kaas", "cluster")] });
+    expect(await trackedOf(moved)).toEqual({ cluster: "kaas-0002" });
+    expect(live().kaas).toEqual(["kaas-0002 Active"]);
+    await moved.preview({ expectNoChanges: true });
+    await moved.destroy();
+    expect(live().kaas).toEqual([]);
+  });
+
+  it("selecting another stack in the folder while up --replace runs changes nothing", async () => {
+    reset();
+    const other = await stackWith("other", [registry()]);
+    await other.up();
+    const stack = await stackWith("dev", [cluster()]);
+    await stack.up();
+    await cli(["stack", "select", "dev"]);
+    // The replacement's create takes long enough to select another stack while it provisions.
+    emulator().updateConfig({ durations: { kaasCreateMs: 4000 } });
+    const run = s.cli(
+      ["up", "--yes", "--skip-preview", "--replace", urnOf("dev", project, "Kaas", "cluster")],
+      dir,
+    );
+    await waitFor("the replacement's create request", () =>
+      s.requests().some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300),
+    );
+    await cli(["stack", "select", "other"]);
+    const { code, output } = await run.done;
+    expect({ code, output: output.includes("error") ? output : "" }).toEqual({ code: 0, output: "" });
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0002" });
+    expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: ["registry-0001 Active"] });
+  });
+});
