@@ -1,7 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MODULE } from "../provider/kinds";
+import { volumePath } from "../provider/volumeAttachment/observe";
 import {
   VOLUME_ATTACHMENT_ARGUMENTS,
+  type DeclaredClaimInput,
   type VolumeAttachmentComputed,
   type VolumeAttachmentInputs,
 } from "../provider/volumeAttachment/types";
@@ -17,6 +19,46 @@ export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
 
 /** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
 const ARGUMENTS = argumentSeeds(VOLUME_ATTACHMENT_ARGUMENTS, ["adoptId"]);
+
+/** A VolumeAttachment this program declared: its scope and the arguments that say where it attaches. */
+interface DeclaredAttachment {
+  scope: string;
+  args: VolumeAttachmentArgs;
+}
+
+/**
+ * The VolumeAttachments the program has declared so far, in the order it declared them. The class constructors
+ * run in the program's order, in the program's process, so this order is the same every run, unlike the order
+ * in which the engine calls the provider for resources waiting on one output (provider/volumeAttachment/claims.ts).
+ */
+const declaredInProgram: DeclaredAttachment[] = [];
+
+/**
+ * The `declaredBefore` input of a VolumeAttachment with `args`: those of `earlier` that attach the same volume
+ * (its path or full URL) to the same cluster, each with its scope, declared project (null for the configured
+ * default, which the provider fills in) and node. Known once the outputs it compares are.
+ */
+function declaredBeforeOf(
+  args: VolumeAttachmentArgs,
+  earlier: readonly DeclaredAttachment[],
+): pulumi.Input<DeclaredClaimInput[]> {
+  if (earlier.length === 0) return [];
+  const others = pulumi.all(
+    earlier.map(({ args: e }) => pulumi.all([e.kaasId, e.volumeUri, e.projectId, e.nodePoolName, e.nodeId])),
+  );
+  return pulumi
+    .all([args.kaasId, args.volumeUri, others])
+    .apply(([kaasId, volumeUri, declared]) =>
+      declared.flatMap(([otherKaasId, otherVolumeUri, projectId, nodePoolName, nodeId], i) =>
+        otherKaasId === kaasId &&
+        typeof otherVolumeUri === "string" &&
+        typeof volumeUri === "string" &&
+        volumePath(otherVolumeUri) === volumePath(volumeUri)
+          ? [{ scope: earlier[i].scope, projectId: projectId ?? null, nodePoolName, nodeId }]
+          : [],
+      ),
+    );
+}
 
 /**
  * The outputs of a {@link VolumeAttachment} besides those the class declares itself: every computed value
@@ -44,6 +86,11 @@ export interface VolumeAttachment
  *
  * The service lists no nodes: take `nodeId` from the cluster itself (`kubectl get nodes` with the cluster's
  * `kubeconfig`) and pass it in, for example through stack config.
+ *
+ * A volume is attached once per cluster. Of the VolumeAttachments of a stack with the same volume and cluster,
+ * the first the program declares holds it, every run alike; each later one is kept in the state holding
+ * nothing, and `pulumi up` fails naming the holder until one of them leaves the program. Removing a later one
+ * detaches nothing; removing the holder hands the attachment to the next one in the same `pulumi up`.
  *
  * @example
  * ```ts
@@ -85,6 +132,7 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
                 ...args,
                 ...optionInputs("VolumeAttachment", name, args.timeouts, opts),
                 creationScope: scope,
+                declaredBefore: declaredBeforeOf(args, declaredInProgram),
               }),
           sizeGb: undefined,
           verification: undefined,
@@ -93,6 +141,7 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
         MODULE,
         "VolumeAttachment",
       );
+      if (opts?.id === undefined) declaredInProgram.push({ scope, args });
     } finally {
       restoreTraces();
     }

@@ -22,16 +22,20 @@ import {
   PROCESS_CLAIMS,
   claimScopeOf,
   claimTargetOf,
-  claimedError,
-  claimedReason,
+  claimantText,
+  holderOf,
+  keptReason,
   leftToHolderLine,
   sameClaimTarget,
+  standbyDeleteLine,
+  standbyReason,
   type AttachmentClaims,
+  type ClaimTarget,
 } from "./claims";
 import { diffVolumeAttachment } from "./diff";
 import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
-import { attachmentId, type CheckedVolumeAttachmentInputs } from "./types";
+import { attachmentId, type CheckedVolumeAttachmentInputs, type DeclaredClaim } from "./types";
 import { volumeAction } from "../../schemas/volumeAction";
 
 const MINUTE = 60_000;
@@ -106,9 +110,11 @@ const isPartialFailure = (error: unknown): boolean =>
  * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
  * take the checked inputs; the state it hands back is read through `inputsOf`.
  *
- * One attachment belongs to one resource of the stack (`claims.ts`): `check` and `create` refuse a second
- * resource of the same volume and cluster, so nothing of it is sent or recorded, and `delete` of a resource
- * whose attachment another resource of the stack holds detaches nothing.
+ * Of the resources of a stack with the same volume and cluster, the first the program declares holds the
+ * attachment (`claims.ts`): each later one stands by, recorded with nothing attached, its create or update
+ * failing with the same message every run; its delete detaches nothing; it takes the attachment over in the
+ * update that finds nothing declared before it any more. The delete of a holder whose attachment another
+ * resource of the run holds detaches nothing.
  */
 export class VolumeAttachmentProvider {
   constructor(
@@ -117,29 +123,36 @@ export class VolumeAttachmentProvider {
   ) {}
 
   /**
-   * Validates the inputs, then claims the attachment for this resource: refused, on `volumeUri`, when another
-   * resource of the stack holds it. The state holds it for this resource when its old inputs name the same
-   * volume and cluster; that prevails over another resource's create still to come (then refused at create).
+   * Validates the inputs and notes in the process's claims what this run will make of the resource: it holds
+   * the attachment already (its state holds it and it stays first), its create or update is to decide, or it
+   * holds nothing (it stands by, or its inputs are refused). A resource that stands by is not refused here:
+   * its create or update records it (see `claims.ts`); the preview prints why it will hold nothing.
    */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
     const context = checkContext();
     const result = checkVolumeAttachment(olds, news, context);
     const scope = claimScopeOf(result.inputs);
     const target = claimTargetOf(result.inputs);
-    // Unknown in a preview (a cluster still to be created): `create` claims it.
+    // Unknown in a preview (a cluster still to be created): create and update decide.
     if (scope === undefined || target === undefined) return result;
+    const holder = holderOf(result.inputs);
+    if (result.failures.length > 0 || holder) {
+      this.claims.miss(target, scope);
+      if (result.failures.length === 0 && holder)
+        log(subjectOf(result.inputs), `${target.volumeUri} ${this.standbyText(result.inputs, holder)}`);
+      return result;
+    }
     const before = claimTargetOf(olds, context.defaultProjectId);
-    const held = before !== undefined && sameClaimTarget(before, target);
-    // Only a resource that goes ahead claims; one with other problems only learns of a holder.
-    const holder =
-      result.failures.length === 0
-        ? this.claims.claim(target, scope, held)
-        : this.claims.conflict(target, scope, held);
-    if (!holder) return result;
-    return {
-      ...result,
-      failures: [...result.failures, { property: "volumeUri", reason: claimedReason(holder) }],
-    };
+    const heldInState = before !== undefined && sameClaimTarget(before, target) && holderOf(olds) === null;
+    if (heldInState && holder === null) this.claims.hold(target, scope);
+    else this.claims.expect(target, scope);
+    return result;
+  }
+
+  /** Why `inputs`, standing by for `holder`, hold nothing: `claims.ts` `standbyReason`. */
+  private standbyText(inputs: Inputs, holder: DeclaredClaim): string {
+    const id = attachmentId(String(inputs.kaasId), String(inputs.volumeUri));
+    return standbyReason(claimScopeOf(inputs) ?? "", holder, id);
   }
 
   async diff(_id: string, olds: Inputs, news: Inputs) {
@@ -231,32 +244,57 @@ export class VolumeAttachmentProvider {
    * attachments, the attach is sent anyway: a 2xx means it was not attached and now is, a refusal "already
    * attached" means it is attached somewhere in the cluster and is taken over only with `adoptId`.
    *
-   * Another resource of the stack holding the attachment (`claims.ts`) is refused first, before any request.
-   * A failure carries the id (a partial failure, recorded in the state) only once the attachment is this
-   * resource's: its attach was accepted, or it took one over. A refusal "already attached" that the cluster
-   * then does not show on the declared node is a plain error: nothing of it is recorded, and a later removal
-   * from the program cannot detach an attachment that is not this resource's.
+   * A resource that stands by for one declared before it (`claims.ts`) sends nothing: it is recorded holding
+   * nothing, with an init error naming the holder. A failure carries the id (a partial failure, recorded in
+   * the state) only once the attachment is this resource's: its attach was accepted, or it took one over. A
+   * refusal "already attached" that the cluster then does not show on the declared node is a plain error:
+   * nothing of it is recorded, and a later removal from the program cannot detach an attachment that is not
+   * this resource's.
    */
   async create(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
     const scope = claimScopeOf(inputs);
     const target = claimTargetOf(inputs);
-    if (scope === undefined || target === undefined) return this.attach(inputs);
-    // Claimed again before any request: in a preview the cluster id may have been unknown at `check`.
-    const holder = this.claims.claim(target, scope, false);
-    if (holder) throw claimedError(subjectOf(inputs), inputs.volumeUri, holder);
+    const holder = holderOf(inputs);
+    if (holder) {
+      if (scope !== undefined && target !== undefined) this.claims.miss(target, scope);
+      throw this.standbyFailure(inputs, holder);
+    }
+    return this.settled(target, scope, this.attach(inputs));
+  }
+
+  /**
+   * `made`, noting its outcome in the claims: a success, or a partial failure (recorded with the id, so the
+   * state holds the attachment), holds it; any other failure records nothing and holds nothing.
+   */
+  private async settled<T>(target: ClaimTarget | undefined, scope: string | undefined, made: Promise<T>) {
     try {
-      const made = await this.attach(inputs);
-      this.claims.hold(target, scope);
-      return made;
+      const result = await made;
+      if (target && scope !== undefined) this.claims.hold(target, scope);
+      return result;
     } catch (error) {
-      // A partial failure is recorded with the id: the state holds the attachment. Otherwise nothing of it is.
-      if (isPartialFailure(error)) this.claims.hold(target, scope);
-      else this.claims.release(target, scope);
+      if (target && scope !== undefined) {
+        if (isPartialFailure(error)) this.claims.hold(target, scope);
+        else this.claims.miss(target, scope);
+      }
       throw error;
     }
   }
 
-  /** `create` once the attachment is claimed: see `create`. */
+  /**
+   * The failure that records a resource standing by for `holder`: its inputs, nothing attached (`sizeGb` null,
+   * `verification` "none"), and the init error that says why. Nothing is sent.
+   */
+  private standbyFailure(inputs: CheckedVolumeAttachmentInputs, holder: DeclaredClaim): Error {
+    const id = attachmentId(inputs.kaasId, inputs.volumeUri);
+    return partialFailure(
+      id,
+      jsonSafe({ ...inputsOf(inputs), sizeGb: null, verification: "none" }),
+      inputs,
+      `${subjectOf(inputs)}: ${inputs.volumeUri} ${this.standbyText(inputs, holder)}`,
+    );
+  }
+
+  /** `create` of the resource that holds the attachment: see `create`. */
   private async attach(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
     const { projectId, kaasId, volumeUri, nodeId } = inputs;
@@ -356,8 +394,36 @@ export class VolumeAttachmentProvider {
     }
   }
 
-  /** Only `timeouts` updates in place; nothing to send. Waits for a pending attach (partial failure resume). */
+  /**
+   * Updates in place `timeouts`, and which resource of the stack holds the attachment (`declaredBefore`,
+   * `claims.ts`), from what the state says (`olds`) to what the program declares now:
+   * - holding it before and now: nothing to send; waits for a pending attach (partial failure resume);
+   * - standing by before and now: refused again, recording the holder it now stands by for;
+   * - standing by before, first now: takes the attachment over from the holder its state names (`takeOver`);
+   * - holding it before, standing by now: stands down once the resource now declared first holds it in this
+   *   run (`standDown`).
+   */
   async update(id: string, olds: Inputs, news: CheckedVolumeAttachmentInputs): Promise<{ outs: Inputs }> {
+    const scope = claimScopeOf(news);
+    const target = claimTargetOf(news);
+    const heldBefore = holderOf(olds);
+    const holder = holderOf(news);
+    if (holder) {
+      if (heldBefore === null && target && scope !== undefined)
+        return this.standDown(id, olds, news, holder, { target, scope });
+      if (target && scope !== undefined) this.claims.miss(target, scope);
+      throw this.standbyFailure(news, holder);
+    }
+    if (heldBefore) return this.takeOver(id, olds, news, heldBefore);
+    return this.settled(target, scope, this.resume(id, olds, news));
+  }
+
+  /** `update` of a resource that holds its attachment before and after: see `update`. */
+  private async resume(
+    id: string,
+    olds: Inputs,
+    news: CheckedVolumeAttachmentInputs,
+  ): Promise<{ outs: Inputs }> {
     const api = this.api();
     const live = await this.watch(
       api,
@@ -374,13 +440,117 @@ export class VolumeAttachmentProvider {
   }
 
   /**
+   * `update` of a standby that nothing is declared before any more (its holder left the program, or is declared
+   * after it now): it takes the attachment over from `holder`, as its state names it. On the holder's node the
+   * attachment is this resource's as it stands, and nothing is sent (where the cluster shows attachments and
+   * not this one, it is attached anew); on another node, the holder's attachment is detached as the holder's
+   * delete would detach it, then this resource attaches. The holder's delete, if it was removed, comes after
+   * this in the run and leaves the attachment alone (`delete`).
+   *
+   * Until this resource's attach is accepted nothing of it is attached, so a failure records it standing by
+   * as before (its old state) and the next `up` tries again; after that, a failure records it holding the
+   * attachment, and the next `up` waits for it.
+   */
+  private async takeOver(
+    id: string,
+    olds: Inputs,
+    news: CheckedVolumeAttachmentInputs,
+    holder: DeclaredClaim,
+  ): Promise<{ outs: Inputs }> {
+    const scope = claimScopeOf(news);
+    const target = claimTargetOf(news);
+    try {
+      const { outs } = await this.takeOverFrom(id, news, holder);
+      if (target && scope !== undefined) this.claims.hold(target, scope);
+      return { outs };
+    } catch (error) {
+      const attached = isPartialFailure(error);
+      if (target && scope !== undefined) {
+        if (attached) this.claims.hold(target, scope);
+        else this.claims.miss(target, scope);
+      }
+      if (attached) throw error;
+      throw partialFailure(
+        id,
+        jsonSafe({ ...olds, __provider: undefined }),
+        news,
+        `${subjectOf(news)} (${id}) could not take ${news.volumeUri} over from ` +
+          `${claimantText(holder.scope)}: ${errorText(error)}`,
+      );
+    }
+  }
+
+  /** The requests of `takeOver`. */
+  private async takeOverFrom(
+    id: string,
+    inputs: CheckedVolumeAttachmentInputs,
+    holder: DeclaredClaim,
+  ): Promise<{ id: string; outs: Inputs }> {
+    const what = subjectOf(inputs);
+    const { projectId, kaasId, volumeUri, nodeId } = inputs;
+    const from = `${claimantText(holder.scope)}, which is no longer declared before it`;
+    const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
+    if (!cluster) throw new Error(`cluster ${kaasId} does not exist in project ${projectId}`);
+    const view = viewAttachment(cluster, volumeUri);
+    const shownOn = view.shows === "attachedVolumes" ? view.attachment?.nodeId : undefined;
+    const sameNode = holder.nodePoolName === inputs.nodePoolName && holder.nodeId === nodeId;
+    // Where the cluster shows nodes, an attachment on neither node is not the holder's to hand over.
+    if (shownOn !== undefined && shownOn !== null && shownOn !== nodeId && shownOn !== holder.nodeId) {
+      throw new Error(
+        `${volumeUri} is attached to node ${shownOn} of cluster ${kaasId}, neither node ${nodeId} nor node ` +
+          `${holder.nodeId} where ${claimantText(holder.scope)} held it; detach it first`,
+      );
+    }
+    if (shownOn === nodeId || (sameNode && (view.shows === "nothing" || shownAttached(view)))) {
+      log(what, `taking ${volumeUri} over from ${from}: it is on node ${nodeId} already, nothing to send`);
+      return { id, outs: this.outputs(inputs, cluster) };
+    }
+    if (!sameNode && (view.shows === "nothing" || shownAttached(view))) {
+      log(what, `taking ${volumeUri} over from ${from}: detaching it from node ${holder.nodeId} first`);
+      await this.detach(id, { ...inputs, nodePoolName: holder.nodePoolName, nodeId: holder.nodeId });
+    }
+    // Detached now, or the holder's attachment was gone already (detached out of band): attached anew.
+    return this.attach(inputs);
+  }
+
+  /**
+   * `update` of a resource that holds its attachment while the program now declares another one of the same
+   * volume and cluster first: it stands down (recorded holding nothing, refused like any standby) once that one
+   * holds the attachment in this run, which its create or update decides (`AttachmentClaims.outcome`, at the
+   * latest by this update's deadline). A resource new to the stack cannot take over an attachment it cannot
+   * tell from another stack's (`attach`), so if it does not, this one keeps the attachment and fails saying so.
+   */
+  private async standDown(
+    id: string,
+    olds: Inputs,
+    news: CheckedVolumeAttachmentInputs,
+    first: DeclaredClaim,
+    { target, scope }: { target: ClaimTarget; scope: string },
+  ): Promise<never> {
+    const until = deadlineOf(news, "update", DEFAULT_TIMEOUTS);
+    if ((await this.claims.outcome(target, first.scope, until)) === true) {
+      this.claims.miss(target, scope);
+      throw this.standbyFailure(news, first);
+    }
+    this.claims.hold(target, scope);
+    throw partialFailure(
+      id,
+      jsonSafe({ ...olds, __provider: undefined }),
+      news,
+      `${subjectOf(news)}: ${news.volumeUri} ${keptReason(scope, first, attachmentId(news.kaasId, news.volumeUri))}`,
+    );
+  }
+
+  /**
    * Gone when the cluster is gone, or when it shows attachments and not this one; moved when `attachedVolumes`
    * shows it on another node. Where the cluster shows no attachments, kept as declared (`verification: none`):
-   * refresh never drops what it cannot see.
+   * refresh never drops what it cannot see. A standby (`claims.ts`) is kept as it is: it holds nothing to see.
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const { readOnly, ...state } = props;
     if (readOnly === true) return this.readOnly(id, state);
+    // A standby holds nothing, so the cluster has nothing of it to show (`claims.ts`): its state stays as is.
+    if (holderOf(state)) return { id, props };
     const api = this.api();
     const declared = inputsOf(state);
     const what = subjectOf(declared);
@@ -456,27 +626,35 @@ export class VolumeAttachmentProvider {
   /**
    * Detaches at node level; when the node no longer holds the volume (gone with a scaled-down or replaced
    * pool: a 404, or a 400 saying so, `nodeGone.ts`) falls back to the cluster-level detach; a 404 there means
-   * already detached. Where the cluster
-   * shows attachments and not this one, or the cluster is gone, there is nothing to send. Then waits until
-   * the volume is no longer shown, or, where nothing shows attachments, until the cluster is settled.
-   * Nothing is sent when another resource of the stack holds the attachment (`claims.ts`).
+   * already detached. Where the cluster shows attachments and not this one, or the cluster is gone, there is
+   * nothing to send. Then waits until the volume is no longer shown, or, where nothing shows attachments, until
+   * the cluster is settled. Nothing is sent for a resource that stands by, nor when another resource of the
+   * stack holds the attachment in this run (`claims.ts`).
    */
   async delete(id: string, props: Inputs): Promise<void> {
     const declared = inputsOf(props);
     const volumeUri = declared.volumeUri;
     const what = subjectOf(declared);
+    const standingBy = holderOf(props);
+    // A standby holds nothing (`claims.ts`): the attachment is its holder's.
+    if (standingBy) {
+      log(what, standbyDeleteLine(volumeUri, standingBy.scope));
+      return;
+    }
     const scope = claimScopeOf(declared);
     const target = claimTargetOf(declared, defaultProjectId());
-    const holder = target && this.claims.get(target);
-    // Another resource of the stack holds this attachment (a state written before duplicates were refused,
-    // or a resource renamed without an alias whose new name took it over): detaching would take it away.
-    if (holder && holder.held && holder.scope !== scope) {
-      log(what, leftToHolderLine(volumeUri, holder));
+    const other = target && this.claims.otherHolder(target, scope ?? "");
+    // Another resource of the stack holds this attachment in this run: a standby that took it over when this
+    // one left the program (the engine deletes removed resources last), a resource renamed without an alias
+    // whose new name took it over, or a state written before duplicates were kept apart. Detaching would take
+    // it away from that resource.
+    if (other) {
+      log(what, leftToHolderLine(volumeUri, other.scope, other.id));
       return;
     }
     await this.detach(id, declared);
-    // Detached: a create of this resource may follow (a replacement), which claims it again.
-    if (target && scope !== undefined) this.claims.unhold(target, scope);
+    // Detached: a create of this resource may follow (a replacement), which holds it again.
+    if (target && scope !== undefined) this.claims.release(target, scope);
   }
 
   /** `delete` of an attachment that is this resource's: see `delete`. */

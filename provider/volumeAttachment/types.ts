@@ -48,8 +48,9 @@ export const VOLUME_ATTACHMENT_ARGUMENTS = {
   nodeId: text("replace", { required: true }),
   /**
    * URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces.
-   * A volume is attached once per cluster: a second VolumeAttachment of the stack with the same volume and
-   * cluster is refused (at preview once the cluster id is known), naming the resource that holds it.
+   * A volume is attached once per cluster: of the VolumeAttachments of a stack with the same volume and cluster,
+   * the first the program declares holds it; each later one is kept in the state holding nothing, and its
+   * `pulumi up` fails naming the holder, until one of them leaves the program.
    */
   volumeUri: text("replace", VOLUME_URI_RULE),
   /** Deadlines of create (attach, default `"15m"`) and delete (detach, default `"15m"`). */
@@ -96,8 +97,30 @@ export const VOLUME_ATTACHMENT_ARGUMENTS = {
  */
 export type VolumeAttachmentInputs = ArgumentsOf<typeof VOLUME_ATTACHMENT_ARGUMENTS>;
 
-/** Arguments of a VolumeAttachment as `check` returns them: the default project filled in. */
-export type CheckedVolumeAttachmentInputs = CheckedArguments<VolumeAttachmentInputs>;
+/**
+ * A VolumeAttachment of the program declared before this one that attaches the same volume to the same
+ * cluster: its `creationScope` and the node it declares (see `claims.ts`).
+ */
+export interface DeclaredClaim {
+  scope: string;
+  nodePoolName: string;
+  nodeId: string;
+}
+
+/** A `declaredBefore` entry as the SDK class sends it: with the project as that resource declares it. */
+export interface DeclaredClaimInput extends DeclaredClaim {
+  /** The project that resource declares; absent or null when it takes the configured default. */
+  projectId?: string | null;
+}
+
+/**
+ * Arguments of a VolumeAttachment as `check` returns them: the default project filled in, and the resources
+ * declared before it with the same volume and cluster, of its project (`declaredBefore`: set by the SDK class,
+ * not an argument; absent when there are none).
+ */
+export type CheckedVolumeAttachmentInputs = CheckedArguments<VolumeAttachmentInputs> & {
+  declaredBefore?: DeclaredClaim[];
+};
 
 /** Outputs of a VolumeAttachment beyond its arguments. */
 export interface VolumeAttachmentComputed {

@@ -5,7 +5,6 @@
  */
 import { FAST_DURATIONS, STRICT_WIRE, type AttachmentTruth, type WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
-import { UNKNOWN } from "../../provider/common/unknown";
 import { AttachmentClaims } from "../../provider/volumeAttachment/claims";
 import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provider";
 import { VendorContainerClient } from "../../rest/client";
@@ -452,86 +451,263 @@ describe.each(READINGS)("under $label", (reading) => {
 });
 
 /**
- * Two resources of one stack and one volume (issue 19, item 8). Each provider made here stands for one
- * provider process, the one a `pulumi up` shares between every dynamic resource of the stack.
+ * Several resources of one stack attaching one volume to one cluster: the first the program declares holds it
+ * (provider/volumeAttachment/claims.ts). Each provider made here stands for the provider process of one run,
+ * which a `pulumi up` shares between every dynamic resource of the stack; `declaredBefore` is what the SDK class
+ * sets, in program order. Calls are made in the order the engine makes them: every check, then create, update
+ * and the deletes of removed resources last.
  */
-describe.each(READINGS)("two resources of the stack attaching one volume, under $label", (reading) => {
+describe.each(READINGS)("several resources of the stack attaching one volume, under $label", (reading) => {
   beforeEach(async () => {
     await setUp(reading.wire);
   });
 
-  const process = () => new VolumeAttachmentProvider(undefined, new AttachmentClaims());
+  const run = () => new VolumeAttachmentProvider(undefined, new AttachmentClaims());
+  const DATA = "proj/dev/data";
   const DUP = "proj/dev/dup";
-  const held = () =>
-    `is already attached by VolumeAttachment "data" of this stack (${idOf()}); one volume can be attached ` +
-    "once per cluster";
+  /** `declaredBefore` naming the resource of `scope` on `node`, as the SDK class writes it. */
+  const before = (node: string, scope = DATA) => [
+    { scope, projectId: null, nodePoolName: "system", nodeId: node },
+  ];
+  const standbyText = (name: string, holder: string) =>
+    `VolumeAttachment "${name}": ${VOLUME} belongs to VolumeAttachment "${holder}", declared before it in this ` +
+    `stack (${idOf()}); a volume is attached once per cluster. "${name}" holds nothing: remove it, or remove ` +
+    `"${holder}" and "${name}" takes the attachment over`;
+  type Failure = Error & { id?: string; properties?: Record<string, unknown> };
+  const failureOf = (operation: Promise<unknown>): Promise<Failure> =>
+    operation.then(
+      () => {
+        throw new Error("expected a failure");
+      },
+      (e: Failure) => e,
+    );
+  /** The state the engine records from a partial failure: its properties, without `__provider`. */
+  const recorded = (error: Failure): Record<string, unknown> => {
+    const { __provider: _provider, ...state } = error.properties ?? {};
+    return state;
+  };
+
+  /** One run that declares "data" on node 0 and then "dup" on `dupNode`: the state it leaves. */
+  async function declareBoth(dupNode: string) {
+    const p = run();
+    const data = await checked(p, {}, args());
+    const dup = await checked(
+      p,
+      {},
+      args({ nodeId: dupNode, creationScope: DUP, declaredBefore: before(nodes[0]) }),
+    );
+    const [made, refused] = await Promise.allSettled([p.create(data), p.create(dup)]);
+    expect(made.status).toBe("fulfilled");
+    const error = (refused as PromiseRejectedResult).reason as Failure;
+    expect(error.message).toBe(standbyText("dup", "data"));
+    expect(error.id).toBe(idOf());
+    return {
+      data: (made as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs,
+      dup: recorded(error),
+    };
+  }
 
   it.each([
     ["another node", 1],
     ["the same node", 0],
   ])(
-    "refuses the second to %s at check in the same run, and removing it later detaches nothing",
+    "attaches the first declared, records the later one on %s holding nothing, and sends nothing for it",
     async (_label, node) => {
-      const run = process();
-      const data = await checked(run, {}, args());
-      const dup = await run.check({}, args({ nodeId: nodes[node], creationScope: DUP }));
-      expect(dup.failures).toEqual([{ property: "volumeUri", reason: held() }]);
-      expect(calls()).toEqual([]);
-      // The engine stops at the refused check; the first resource's create, already under way, completes.
-      const { id, outs } = await run.create(data);
-      expect(id).toBe(idOf());
-      expect(calls()).toEqual([attachCall(nodes[0])]);
-
-      // The next run, the duplicate still declared and checked first: the first resource, in the state with this
-      // attachment, prevails, and the duplicate's create is refused before any request.
-      const again = process();
-      const early = await checked(again, {}, args({ nodeId: nodes[node], creationScope: DUP }));
-      expect((await again.check(data, args())).failures).toEqual([]);
-      await expect(again.create(early)).rejects.toThrow(`VolumeAttachment "dup": ${VOLUME} ${held()}`);
-      expect((await again.check({}, early)).failures).toEqual([{ property: "volumeUri", reason: held() }]);
-
-      // The run after the duplicate left the program: nothing of it was recorded, so nothing to delete.
-      const fixed = process();
-      const news = await checked(fixed, data, args());
-      expect(await fixed.diff(id, outs, news)).toEqual({
-        changes: false,
-        replaces: [],
-        deleteBeforeReplace: true,
+      const { dup } = await declareBoth(nodes[node]);
+      expect(dup).toEqual({
+        ...args({ nodeId: nodes[node], creationScope: DUP }),
+        projectId: PROJECT,
+        declaredBefore: [{ scope: DATA, nodePoolName: "system", nodeId: nodes[0] }],
+        sizeGb: null,
+        verification: "none",
       });
       expect(calls()).toEqual([attachCall(nodes[0])]);
       expect(await truth()).toEqual([attached(nodes[0])]);
     },
   );
 
-  it("refuses the second of two creates the engine runs at once, before any request of it", async () => {
-    const run = process();
-    // In a preview the cluster id may be unknown: no claim at check, so create claims.
-    for (const scope of ["proj/dev/data", DUP]) {
-      const preview = await run.check({}, args({ kaasId: UNKNOWN, creationScope: scope }));
-      expect(preview.failures).toEqual([]);
-    }
-    const [data, dup] = await Promise.allSettled([
-      run.create(await checked(process(), {}, args())),
-      run.create(await checked(process(), {}, args({ nodeId: nodes[1], creationScope: DUP }))),
-    ]);
-    expect(data.status).toBe("fulfilled");
-    expect(dup.status).toBe("rejected");
-    const error = (dup as PromiseRejectedResult).reason as Error & { id?: string };
-    expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${held()}`);
-    expect(error.id).toBeUndefined();
+  it("gives the same outcome whichever of the two the engine checks and creates first", async () => {
+    const dupArgs = args({ nodeId: nodes[1], creationScope: DUP, declaredBefore: before(nodes[0]) });
+    const p = run();
+    const dup = await checked(p, {}, dupArgs);
+    const data = await checked(p, {}, args());
+    const refused = await failureOf(p.create(dup));
+    expect(refused.message).toBe(standbyText("dup", "data"));
+    expect(calls()).toEqual([]);
+    await p.create(data);
     expect(calls()).toEqual([attachCall(nodes[0])]);
+  });
+
+  it("refuses the later one again in the next run with the same message, sending nothing", async () => {
+    const state = await declareBoth(nodes[1]);
+    h.running.emulator.clearRequests();
+    const p = run();
+    const data = await checked(p, state.data, args());
+    expect(await p.diff(idOf(), state.data, data)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: true,
+    });
+    const dup = await checked(
+      p,
+      state.dup,
+      args({ nodeId: nodes[1], creationScope: DUP, declaredBefore: before(nodes[0]) }),
+    );
+    // The engine updates a resource recorded with an init error even without a change.
+    const again = await failureOf(p.update(idOf(), state.dup, dup));
+    expect(again.message).toBe(standbyText("dup", "data"));
+    expect(recorded(again)).toEqual(state.dup);
+    expect(calls()).toEqual([]);
+  });
+
+  it.each([
+    ["another node", 1],
+    ["the same node", 0],
+  ])("detaches nothing when the later one on %s leaves the program", async (_label, node) => {
+    const state = await declareBoth(nodes[node]);
+    h.running.emulator.clearRequests();
+    h.lines.length = 0;
+    const p = run();
+    const data = await checked(p, state.data, args());
+    expect((await p.diff(idOf(), state.data, data)).changes).toBe(false);
+    await p.delete(idOf(), state.dup);
+    expect(calls()).toEqual([]);
+    expect(h.lines).toEqual([
+      `[vendor-container] VolumeAttachment "dup": stood by for VolumeAttachment "data" and holds nothing of ` +
+        `${VOLUME}: nothing to detach`,
+    ]);
     expect(await truth()).toEqual([attached(nodes[0])]);
   });
 
+  it.each([
+    ["another node", 1],
+    ["the same node", 0],
+  ])(
+    "hands the attachment to the later one on %s in the run that removes the first, which then detaches nothing",
+    async (_label, node) => {
+      const state = await declareBoth(nodes[node]);
+      h.running.emulator.clearRequests();
+      h.lines.length = 0;
+      const p = run();
+      const news = await checked(p, state.dup, args({ nodeId: nodes[node], creationScope: DUP }));
+      expect(await p.diff(idOf(), state.dup, news)).toEqual({
+        changes: true,
+        replaces: [],
+        deleteBeforeReplace: true,
+      });
+      const { outs } = await p.update(idOf(), state.dup, news);
+      // The removed holder's delete comes last in the run.
+      await p.delete(idOf(), state.data);
+      expect(calls()).toEqual(node === 0 ? [] : [nodeDetachCall(nodes[0]), attachCall(nodes[1])]);
+      expect(await truth()).toEqual([attached(nodes[node])]);
+      expect(outs).toEqual({
+        ...news,
+        sizeGb: reading.sizeGb,
+        verification: reading.verification,
+      });
+      expect(h.lines).toContain(
+        `[vendor-container] VolumeAttachment "data": ${VOLUME} is attached by VolumeAttachment "dup" of this ` +
+          `stack (${idOf()}), not by this resource: nothing to detach`,
+      );
+
+      // The next run finds nothing to do.
+      h.running.emulator.clearRequests();
+      const next = run();
+      const same = await checked(next, outs, args({ nodeId: nodes[node], creationScope: DUP }));
+      expect((await next.diff(idOf(), outs, same)).changes).toBe(false);
+      expect(calls()).toEqual([]);
+    },
+  );
+
+  it("takes over and stands down in one run when the two trade places in the program", async () => {
+    const state = await declareBoth(nodes[1]);
+    h.running.emulator.clearRequests();
+    const p = run();
+    const dup = await checked(p, state.dup, args({ nodeId: nodes[1], creationScope: DUP }));
+    const data = await checked(p, state.data, args({ declaredBefore: before(nodes[1], DUP) }));
+    const [tookOver, stoodDown] = await Promise.allSettled([
+      p.update(idOf(), state.dup, dup),
+      p.update(idOf(), state.data, data),
+    ]);
+    expect(tookOver.status).toBe("fulfilled");
+    const error = (stoodDown as PromiseRejectedResult).reason as Failure;
+    expect(error.message).toBe(standbyText("data", "dup"));
+    expect(recorded(error).declaredBefore).toEqual([
+      { scope: DUP, nodePoolName: "system", nodeId: nodes[1] },
+    ]);
+    expect(calls()).toEqual([nodeDetachCall(nodes[0]), attachCall(nodes[1])]);
+    expect(await truth()).toEqual([attached(nodes[1])]);
+  });
+
+  it("lets the holder keep its attachment when a new resource declared before it cannot take it over", async () => {
+    const p0 = run();
+    const { outs } = await p0.create(await checked(p0, {}, args()));
+    h.running.emulator.clearRequests();
+    const p = run();
+    const first = await checked(p, {}, args({ nodeId: nodes[1], creationScope: "proj/dev/first" }));
+    const data = await checked(p, outs, args({ declaredBefore: before(nodes[1], "proj/dev/first") }));
+    const [created, kept] = await Promise.allSettled([p.create(first), p.update(idOf(), outs, data)]);
+    // The new one finds the volume attached and cannot tell it from another stack's: refused, nothing recorded.
+    const refused = (created as PromiseRejectedResult).reason as Failure;
+    expect(refused.id).toBeUndefined();
+    expect(refused.message).toMatch(/^VolumeAttachment "first": .*detach it first\.?$/);
+    const error = (kept as PromiseRejectedResult).reason as Failure;
+    expect(error.message).toBe(
+      `VolumeAttachment "data": ${VOLUME} is declared again, before this resource, by VolumeAttachment "first", ` +
+        `which did not take the attachment over (${idOf()}); "data" keeps it. Declare "first" after "data", or ` +
+        "remove one of them",
+    );
+    expect(recorded(error)).toEqual(outs);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  if (reading.shows) {
+    it("attaches anew when the holder's attachment is gone by the time it takes over", async () => {
+      const state = await declareBoth(nodes[1]);
+      await detachOutOfBand();
+      h.running.emulator.clearRequests();
+      const p = run();
+      const news = await checked(p, state.dup, args({ nodeId: nodes[1], creationScope: DUP }));
+      await p.update(idOf(), state.dup, news);
+      expect(calls()).toEqual([attachCall(nodes[1])]);
+      expect(await truth()).toEqual([attached(nodes[1])]);
+    });
+  }
+
+  if (reading.verification === "node") {
+    it("refuses to take over an attachment moved to a third node, staying a standby", async () => {
+      const state = await declareBoth(nodes[0]);
+      await h.client.call(
+        "detachVolumeFromNode",
+        { projectId: PROJECT, id: kaasId, pool: "system", node: nodes[0] },
+        volumeAction(VOLUME),
+      );
+      h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
+      await attachOutOfBand(nodes[1]);
+      h.running.emulator.clearRequests();
+      const p = run();
+      const third = { nodeId: `${kaasId}-system-3`, creationScope: DUP };
+      const news = await checked(p, { ...state.dup, ...third }, args(third));
+      const error = await failureOf(p.update(idOf(), { ...state.dup, ...third }, news));
+      expect(error.message).toBe(
+        `VolumeAttachment "dup" (${idOf()}) could not take ${VOLUME} over from VolumeAttachment "data": ${VOLUME} ` +
+          `is attached to node ${nodes[1]} of cluster ${kaasId}, neither node ${kaasId}-system-3 nor node ` +
+          `${nodes[0]} where VolumeAttachment "data" held it; detach it first`,
+      );
+      expect(recorded(error)).toEqual({ ...state.dup, ...third });
+      expect(calls()).toEqual([]);
+    });
+  }
+
   it("leaves the first attached when a duplicate an earlier version recorded is removed", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
-    // The defect recorded the refused duplicate with the first's id (a partial failure after its attach).
+    // Versions before `declaredBefore` could record the duplicate with the first's id, as a holder.
     const duplicate = { ...outs, nodeId: nodes[1], creationScope: DUP };
     h.running.emulator.clearRequests();
     h.lines.length = 0;
-    const run = process();
-    expect((await run.check(outs, args())).failures).toEqual([]);
-    await run.delete(id, duplicate);
+    const p = run();
+    expect((await p.check(outs, args())).failures).toEqual([]);
+    await p.delete(id, duplicate);
     expect(calls()).toEqual([]);
     expect(h.lines).toEqual([
       `[vendor-container] VolumeAttachment "dup": ${VOLUME} is attached by VolumeAttachment "data" of this ` +
@@ -559,8 +735,8 @@ describe.each(READINGS)("two resources of the stack attaching one volume, under 
         }
         return call(...a);
       }) as typeof api.call;
-      const run = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
-      const error = await run.create(await checked(run, {}, args({ timeouts: { create: "5s" } }))).then(
+      const p = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
+      const error = await p.create(await checked(p, {}, args({ timeouts: { create: "5s" } }))).then(
         () => undefined,
         (e: Error & { id?: string }) => e,
       );
@@ -578,7 +754,7 @@ describe.each(READINGS)("two resources of the stack attaching one volume, under 
       }
       expect(await truth()).toEqual([attached(nodes[1])]);
       // A later run of the refused resource takes over nothing of it either.
-      expect((await process().check({}, args())).failures).toEqual([]);
+      expect((await run().check({}, args())).failures).toEqual([]);
     });
   }
 });

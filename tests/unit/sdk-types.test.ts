@@ -60,7 +60,7 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 
 /** The names of the `Output` properties of a constructed resource, without its bookkeeping. */
 function outputNamesOf(resource: pulumi.CustomResource): string[] {
-  const bookkeeping = ["urn", "id", "creationScope", "trackedId", "__provider"];
+  const bookkeeping = ["urn", "id", "creationScope", "trackedId", "declaredBefore", "__provider"];
   return Object.entries(resource)
     .filter(([name, value]) => pulumi.Output.isInstance(value) && !bookkeeping.includes(name))
     .map(([name]) => name)
