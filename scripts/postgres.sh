@@ -8,6 +8,8 @@
 #   scripts/postgres.sh url DIR       prints the backend URL of the server started in DIR
 #   scripts/postgres.sh sql DIR SQL   runs SQL on its database and prints the rows, `|`-separated
 #   scripts/postgres.sh stop DIR      stops the server and removes DIR
+#   scripts/postgres.sh pause DIR     stops the server and keeps its data (an outage)
+#   scripts/postgres.sh resume DIR    starts a paused server again, on its port
 #
 #   export PULUMI_BACKEND_URL="$(scripts/postgres.sh start /tmp/pg-state)"   # or `pulumi login "$URL"`
 #
@@ -23,7 +25,7 @@ DATABASE="state"
 
 log() { printf 'postgres.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # The newest installed server's bin folder, or nothing.
 server_bin() {
@@ -129,8 +131,25 @@ stop() {
   rm -rf "$dir"
 }
 
+# Stops the server of $1 and keeps its data, as an outage would; `resume` starts it again on its port.
+pause() {
+  local dir="$1"
+  [[ -f "$dir/port" ]] || die "no server was started in $dir"
+  as_server "$(cat "$dir/bin")/pg_ctl" -D "$dir/data" -m immediate -w -t 60 stop >&2
+}
+
+resume() {
+  local dir="$1"
+  [[ -f "$dir/port" ]] || die "no server was started in $dir"
+  as_server "$(cat "$dir/bin")/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+    -o "-p $(cat "$dir/port") -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+    start >&2
+}
+
 case "${1:-}" in
   start) [[ $# -le 2 ]] || usage; start "${2:-}" ;;
+  pause) [[ $# -eq 2 ]] || usage; pause "$2" ;;
+  resume) [[ $# -eq 2 ]] || usage; resume "$2" ;;
   url) [[ $# -eq 2 ]] || usage; url_of "$2" ;;
   sql) [[ $# -eq 3 ]] || usage; sql "$2" "$3" ;;
   stop) [[ $# -eq 2 ]] || usage; stop "$2" ;;

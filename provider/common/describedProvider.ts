@@ -230,7 +230,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
           noun: d.noun,
           tag,
           owner,
-          tracked: inputs.trackedId ?? replacedBy(inputs.creationScope),
+          tracked: inputs.trackedId === undefined ? replacedBy(inputs.creationScope) : inputs.trackedId,
           until,
           createTimeoutMs: until - Date.now(),
           stateNames: api.stateNames,

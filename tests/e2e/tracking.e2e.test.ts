@@ -193,6 +193,7 @@ describe.each<[string, WireReadings]>([
     await cli(["stack", "init", "copy"]);
     await cli(["stack", "import", "--file", exported, "--force", "--stack", "copy"]);
     const copy = await s.stack("copy", dir);
+    await s.declare(copy, [cluster()]);
     const refusedCopy = await copy.destroy().then(
       () => "",
       (e: Error) => e.message,
@@ -258,6 +259,7 @@ describe.each<[string, WireReadings]>([
     await cli(["stack", "select", "dev"]);
     // The replacement's create takes long enough to select another stack while it provisions.
     emulator().updateConfig({ durations: { kaasCreateMs: 4000 } });
+    s.clearRequests();
     const run = s.cli(
       ["up", "--yes", "--skip-preview", "--replace", urnOf("dev", project, "Kaas", "cluster")],
       dir,

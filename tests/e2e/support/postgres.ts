@@ -20,6 +20,10 @@ export interface PostgresServer {
   sql(query: string): string[];
   /** Stops the server and removes its folder; does nothing once stopped. */
   stop(): void;
+  /** Stops the server and keeps its data, as an outage would (`resume` ends it). */
+  pause(): void;
+  /** Starts a paused server again, on the same port. */
+  resume(): void;
 }
 
 const script = (...args: string[]) =>
@@ -40,5 +44,7 @@ export function startPostgres(): PostgresServer {
         .split("\n")
         .filter((line) => line !== ""),
     stop: () => void script("stop", dir),
+    pause: () => void script("pause", dir),
+    resume: () => void script("resume", dir),
   };
 }
