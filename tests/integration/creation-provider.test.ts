@@ -1,8 +1,11 @@
 /**
- * Idempotent create of a Kaas against the emulator, as the design decides what a lookup finds: an object
- * carrying this resource's creation tag is resumed only where the evidence says it is this stack's
- * interrupted create (still provisioning, or settled within the create timeout), skipped when its create
- * failed, and refused otherwise, before any request that changes anything. The lookup's requests do not grow
+ * Idempotent create of a Kaas against the emulator, as the design decides what a lookup finds (README "How
+ * creation works"): an object carrying this resource's creation tag is resumed only where the evidence says it
+ * is this stack's interrupted create (still provisioning, or settled within the create timeout), skipped when
+ * its create failed, and refused otherwise, before any request that changes anything. The create leaves the
+ * creation tag; the program releases it once the engine has recorded the id. An object naming this resource as
+ * owner without the creation tag is refused when the state tracks nothing (`trackedId` null or unknown), and
+ * left alone by a replacement, which never resumes the object it replaces. The lookup's requests do not grow
  * with the project where the service applies filters, and a name a filter cannot carry is never sent in one.
  */
 import type { StartEmulatorOptions, WireReadings } from "../../emulator";
@@ -10,7 +13,15 @@ import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token";
-import { asChecked, checked, startHarness, BACKEND, PROJECT, type ProviderHarness } from "./provider-harness";
+import {
+  asChecked,
+  checked,
+  startHarness,
+  BACKEND,
+  PROJECT,
+  RELEASE_LINE,
+  type ProviderHarness,
+} from "./provider-harness";
 
 const SCOPE = "proj/dev/prod";
 const CREATION_TAG = expectedCreationTag(SCOPE, BACKEND);
@@ -88,9 +99,12 @@ describe("a cluster found carrying this resource's creation tag", () => {
     expect(live(orphan).status?.state).toBe("Active");
     h.running.emulator.clearRequests();
 
-    const { id } = await kaas.create(inputs);
+    const { id, outs } = await kaas.create(inputs);
 
     expect(id).toBe(orphan);
+    expect(h.mutating()).toEqual([]);
+    expect(live(orphan).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
+    await h.release("Kaas", id, outs);
     expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${orphan}` }]);
     expect(live(orphan).metadata.tags).toEqual(["team:a", OWNER_TAG]);
   });
@@ -120,44 +134,178 @@ describe("a cluster found carrying this resource's creation tag", () => {
     const { id } = await kaas.create(inputs);
 
     expect(id).not.toBe(failed);
-    expect(h.mutating()).toEqual([
-      { method: "POST", path: "/kaas" },
-      { method: "PUT", path: `/kaas/${id}` },
-    ]);
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
     expect(h.lines).toContain(
       `[vendor-container] Kaas "prod": cluster ${failed} (Failed, created ${created}) carries this ` +
         "resource's creation tag but it ended Failed: not resumed; delete it if no stack tracks it",
     );
-    // The failed one is left as it was; the new one carries the owner tag and no creation tag.
+    // The failed one is left as it was; the new one carries both tags until the program releases it.
     expect(live(failed).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
-    expect(live(id).metadata.tags).toEqual(["team:a", OWNER_TAG]);
+    expect(live(id).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
   });
 });
 
 describe("after a create", () => {
   beforeEach(() => start());
 
-  it("the cluster carries exactly the user tags, then the owner tag, and no creation tag", async () => {
+  it("the cluster carries the user tags, the creation tag and the owner tag; the program's release leaves the user tags, then the owner tag", async () => {
     const inputs = await checked(kaas, {}, args({ tags: ["team:a", "env:prod", "cost:42"] }));
     const { id, outs } = await kaas.create(inputs);
-    expect(live(id).metadata.tags).toEqual(["team:a", "env:prod", "cost:42", OWNER_TAG]);
+    expect(live(id).metadata.tags).toEqual(["team:a", "env:prod", "cost:42", CREATION_TAG, OWNER_TAG]);
     expect(outs.tags).toEqual(["team:a", "env:prod", "cost:42"]);
+    h.running.emulator.clearRequests();
+
+    expect(await h.release("Kaas", id, outs)).toBe("retagged");
+
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(live(id).metadata.tags).toEqual(["team:a", "env:prod", "cost:42", OWNER_TAG]);
+    expect(h.lines).toContain(`[vendor-container] Kaas "prod": ${RELEASE_LINE} ${id}`);
   });
 
-  it("a second create of the same scope (a replacement) does not find the first cluster", async () => {
-    const inputs = await checked(kaas, {}, args());
-    const first = await kaas.create(inputs);
+  it("a second create of the same scope, once released, is a replacement: it makes a new cluster and leaves the first alone", async () => {
+    const first = await kaas.create(await checked(kaas, {}, args()));
+    await h.release("Kaas", first.id, first.outs);
     h.running.emulator.clearRequests();
 
     const second = await kaas.create(
-      await checked(kaas, {}, args({ nodeCidr: { address: "10.11.0.0/16", name: "n" } })),
+      await checked(
+        kaas,
+        {},
+        args({ nodeCidr: { address: "10.11.0.0/16", name: "n" }, trackedId: first.id }),
+      ),
     );
 
     expect(second.id).not.toBe(first.id);
-    expect(h.mutating()).toEqual([
-      { method: "POST", path: "/kaas" },
-      { method: "PUT", path: `/kaas/${second.id}` },
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(live(first.id).metadata.tags).toEqual(["team:a", OWNER_TAG]);
+    expect(h.lines.filter((l) => l.includes("also names this resource"))).toEqual([]);
+  });
+});
+
+/**
+ * A settled cluster of this resource that a state recorded: its create request accepted, then its creation tag
+ * released by the program (both sent directly, so the provider's lookups see only the create under test).
+ */
+async function recordedCluster(): Promise<string> {
+  const inputs = await checked(kaas, {}, args());
+  const id = await interruptedCreate(inputs);
+  await h.release("Kaas", id, inputs);
+  expect(live(id).metadata.tags).toEqual(["team:a", OWNER_TAG]);
+  h.running.emulator.clearRequests();
+  return id;
+}
+
+/** The refusal of a create that finds `id` naming this resource as owner while the state tracks nothing. */
+const untracked = (id: string, unread: boolean) =>
+  `Kaas "prod": found cluster ${id} (Active, created ${live(id).metadata.creationDate}) naming this ` +
+  `resource as its owner (tag ${OWNER_TAG}), but this stack's state does not track it: it was removed from ` +
+  "the state (pulumi state delete), or the state was restored from an older copy" +
+  (unread ? " (the state could not be read to tell)" : "") +
+  `. Nothing was created. If it is this resource's cluster, set adoptId: "${id}" to track it again; ` +
+  "otherwise delete it.";
+
+/** The POSTs the emulator received since the request log was last cleared, whatever their outcome. */
+const posts = () => h.running.emulator.requests().filter((r) => r.method === "POST");
+
+describe("a cluster naming this resource as owner, without the creation tag", () => {
+  beforeEach(() => start());
+
+  it("is refused when the state tracks nothing (trackedId null), before any request that changes anything", async () => {
+    const recorded = await recordedCluster();
+
+    await expect(kaas.create(await checked(kaas, {}, args({ trackedId: null })))).rejects.toThrow(
+      new Error(untracked(recorded, false)),
+    );
+
+    expect(posts()).toEqual([]);
+    expect(h.mutating()).toEqual([]);
+    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
+    expect(live(recorded).metadata.tags).toEqual(["team:a", OWNER_TAG]);
+  });
+
+  it("is refused when the state could not be read (trackedId unset) and no diff planned a replacement, saying so", async () => {
+    const recorded = await recordedCluster();
+
+    await expect(kaas.create(await checked(kaas, {}, args()))).rejects.toThrow(
+      new Error(untracked(recorded, true)),
+    );
+
+    expect(posts()).toEqual([]);
+    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
+  });
+
+  it("is tracked again by the adoptId the refusal names, with no request that changes anything", async () => {
+    const recorded = await recordedCluster();
+    await expect(kaas.create(await checked(kaas, {}, args({ trackedId: null })))).rejects.toThrow(
+      `set adoptId: "${recorded}" to track it again`,
+    );
+
+    const { id } = await kaas.create(await checked(kaas, {}, args({ adoptId: recorded, trackedId: null })));
+
+    expect(id).toBe(recorded);
+    expect(h.mutating()).toEqual([]);
+    expect(live(recorded).metadata.tags).toEqual(["team:a", OWNER_TAG]);
+  });
+
+  it("is left alone by a replacement (trackedId another cluster), named in a line, and a new cluster is made", async () => {
+    const leftover = await recordedCluster();
+    const tracked = await recordedCluster();
+
+    const { id } = await kaas.create(await checked(kaas, {}, args({ trackedId: tracked })));
+
+    expect([leftover, tracked]).not.toContain(id);
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(h.lines).toContain(
+      `[vendor-container] Kaas "prod": cluster ${leftover} (Active, created ` +
+        `${live(leftover).metadata.creationDate}) also names this resource as its owner but this stack's state ` +
+        "does not track it: left alone; delete it if no stack tracks it",
+    );
+    expect([live(leftover).metadata.tags, live(tracked).metadata.tags]).toEqual([
+      ["team:a", OWNER_TAG],
+      ["team:a", OWNER_TAG],
     ]);
+  });
+});
+
+describe("a replacement", () => {
+  beforeEach(() => start());
+
+  it("never resumes the cluster the state tracks (trackedId), even while it still carries the creation tag", async () => {
+    // The state recorded the id, and the program's release did not happen (a run killed right after).
+    const tracked = await kaas.create(await checked(kaas, {}, args()));
+    expect(live(tracked.id).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
+    h.running.emulator.clearRequests();
+
+    const { id } = await kaas.create(
+      await checked(
+        kaas,
+        {},
+        args({ nodeCidr: { address: "10.11.0.0/16", name: "n" }, trackedId: tracked.id }),
+      ),
+    );
+
+    expect(id).not.toBe(tracked.id);
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(h.lines.filter((l) => l.includes("resuming the creation"))).toEqual([]);
+    expect(live(tracked.id).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
+    const made = await h.client.call("getKaas", { projectId: PROJECT, id });
+    expect(made.properties.nodecidr?.address).toBe("10.11.0.0/16");
+  });
+
+  it("that diff planned in the same process makes a new cluster when the state could not be read (trackedId unset)", async () => {
+    const first = await kaas.create(await checked(kaas, {}, args()));
+    await h.release("Kaas", first.id, first.outs);
+    const declared = args({ nodeCidr: { address: "10.11.0.0/16", name: "n" } });
+    const planned = await kaas.diff(first.id, first.outs, await checked(kaas, first.outs, declared));
+    expect(planned).toEqual({ changes: true, replaces: ["nodeCidr"], deleteBeforeReplace: false });
+    h.running.emulator.clearRequests();
+
+    // The engine checks the replacement with no old inputs.
+    const { id } = await kaas.create(await checked(kaas, {}, declared));
+
+    expect(id).not.toBe(first.id);
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([first.id, id]);
   });
 });
 
@@ -190,7 +338,7 @@ describe.each<WireReadings["filters"]>(["membership", "whole"])(
 
       expect(h.running.emulator.state().kaas).toHaveLength(402);
       const expected = [
-        { filter: byTag(CREATION_TAG), status: 200 },
+        { filter: byTag(OWNER_TAG), status: 200 },
         { filter: byName("prod"), status: 200 },
       ];
       expect(clusterLists(PROJECT)).toEqual(expected);
@@ -211,9 +359,9 @@ describe("a name a filter cannot carry safely", () => {
     const afterOdd = clusterLists(PROJECT);
     const second = await kaas.create(plain);
 
-    expect(afterOdd).toEqual([{ filter: byTag(expectedCreationTag("proj/dev/odd", BACKEND)), status: 200 }]);
+    expect(afterOdd).toEqual([{ filter: byTag(expectedOwnerTag("proj/dev/odd")), status: 200 }]);
     expect(clusterLists(PROJECT).slice(afterOdd.length)).toEqual([
-      { filter: byTag(expectedCreationTag("proj/dev/plain", BACKEND)), status: 200 },
+      { filter: byTag(expectedOwnerTag("proj/dev/plain")), status: 200 },
       { filter: byName("plain"), status: 200 },
     ]);
     expect(h.lines.filter((l) => l.includes("refuses the list filter"))).toEqual([]);

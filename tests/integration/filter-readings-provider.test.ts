@@ -5,9 +5,12 @@
  * service does with filters, a create interrupted after the service accepted it, or whose answer was lost,
  * ends with exactly one object and the provider returning its id.
  *
- * Each object carries a user tag, so under `whole` a `metadata.tags:eq(creation tag)` filter finds nothing; a
- * decoy of the same name created by another stack (another creation tag, another owner) comes first in every
- * list. A create that ends well leaves this resource's owner tag on its object and no creation tag.
+ * The lookup filters by the resource's owner tag, which every object the package creates carries, so it finds
+ * an interrupted create and an object a state recorded alike. Each object carries a user tag, so under `whole`
+ * a `metadata.tags:eq(owner tag)` filter finds nothing; a decoy of the same name created by another stack
+ * (another creation tag, another owner) comes first in every list. A create leaves its creation tag on the
+ * object; the program's release (once the engine has recorded the id) leaves the owner tag alone. A released
+ * object found while the state tracks nothing stops the create before any request that changes anything.
  */
 import type { WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
@@ -23,6 +26,9 @@ import { asChecked, checked, startHarness, PROJECT, type ProviderHarness } from 
 
 type Reading = WireReadings["filters"];
 type KindName = "Kaas" | "KaasBackup" | "Registry";
+
+/** How refusals name each kind's object. */
+const NOUNS: Record<KindName, string> = { Kaas: "cluster", KaasBackup: "backup", Registry: "registry" };
 
 const READINGS: Reading[] = ["membership", "whole", "ignored", "refused"];
 const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
@@ -161,7 +167,7 @@ const byTag = (tag: string) => `metadata.tags:eq("${tag}")`;
 const byName = (name: string) => `metadata.name:eq("${name}")`;
 
 /**
- * The list requests of a lookup that finds the object, per reading: the tag filter finds it where `eq`
+ * The list requests of a lookup that finds the object, per reading: the owner tag filter finds it where `eq`
  * matches an element or the service ignores filters; under `whole` the user tag makes it miss and the name
  * finds it; under `refused` the filtered list is answered 400 and the unfiltered list finds it.
  */
@@ -194,29 +200,34 @@ function afterLookup(kind: KindName, reading: Reading, id: string) {
 
 describe.each(READINGS)("filters %s", (reading) => {
   it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
-    "%s: a create interrupted after the service accepted it is resumed, never duplicated, and its creation tag released",
+    "%s: a create interrupted after the service accepted it is resumed, never duplicated, and its creation tag released by the program",
     async (kind) => {
       await start(reading);
       const p: KindProvider = h.kind(kind);
       const inputs = await checked(p, {}, KINDS[kind].args());
       const tag = `pulumi-ct-${inputs.creationToken}`;
+      const owner = expectedOwnerTag(inputs.creationScope as string);
       const other = await decoy(kind, inputs);
       // The earlier run: the service accepted its POST, the process died before it saw the answer.
       const earlier = (await KINDS[kind].post(inputs)).metadata.id;
       h.running.emulator.clearRequests();
 
-      const { id } = await p.create(inputs);
+      const { id, outs } = await p.create(inputs);
 
       expect(id).toBe(earlier);
-      expect(h.mutating()).toEqual([{ method: "PUT", path: `${KINDS[kind].collection()}/${earlier}` }]);
-      expect(carrying(kind, tag)).toEqual([]);
-      expect(tagsOf(kind, earlier)).toEqual(["team:a", expectedOwnerTag(inputs.creationScope as string)]);
+      expect(h.mutating()).toEqual([]);
+      expect(carrying(kind, tag)).toEqual([earlier]);
       expect(tagsOf(kind, other)).toEqual(["team:a", OTHER_STACK_TAG, expectedOwnerTag("proj/other/decoy")]);
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, earlier]);
       expect(listCalls(kind)).toEqual([
-        ...findingLookup(reading, tag, inputs.name as string),
+        ...findingLookup(reading, owner, inputs.name as string),
         ...afterLookup(kind, reading, id),
       ]);
+
+      await h.release(kind, id, outs);
+      expect(h.mutating()).toEqual([{ method: "PUT", path: `${KINDS[kind].collection()}/${earlier}` }]);
+      expect(carrying(kind, tag)).toEqual([]);
+      expect(tagsOf(kind, earlier)).toEqual(["team:a", owner]);
     },
   );
 
@@ -235,37 +246,77 @@ describe.each(READINGS)("filters %s", (reading) => {
       const { id } = await p.create(inputs);
       h.running.emulator.setFaults({});
 
-      expect(carrying(kind, tag)).toEqual([]);
+      const owner = expectedOwnerTag(inputs.creationScope as string);
+      expect(carrying(kind, tag)).toEqual([id]);
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, id]);
-      expect(tagsOf(kind, id)).toEqual(["team:a", expectedOwnerTag(inputs.creationScope as string)]);
-      expect(h.mutating()).toEqual([
-        { method: "POST", path: KINDS[kind].collection() },
-        { method: "PUT", path: `${KINDS[kind].collection()}/${id}` },
-      ]);
+      expect(tagsOf(kind, id)).toEqual(["team:a", tag, owner]);
+      expect(h.mutating()).toEqual([{ method: "POST", path: KINDS[kind].collection() }]);
       expect(h.lines).toContainEqual(expect.stringContaining("the create request's outcome is unknown"));
       // Before the POST the lookup finds nothing, and never lists the whole collection where filters work:
-      // the tag filter then the name filter; the tag filter alone where the service ignores it (its answer,
-      // holding the decoy, is the whole list); the whole list once when refused (the 400 is remembered, so
-      // the lookup after the POST lists unfiltered straight away).
+      // the owner tag filter then the name filter; the tag filter alone where the service ignores it (its
+      // answer, holding the decoy, is the whole list); the whole list once when refused (the 400 is
+      // remembered, so the lookup after the POST lists unfiltered straight away).
       const name = inputs.name as string;
       const missing = {
         membership: [
-          { filter: byTag(tag), status: 200 },
+          { filter: byTag(owner), status: 200 },
           { filter: byName(name), status: 200 },
         ],
         whole: [
-          { filter: byTag(tag), status: 200 },
+          { filter: byTag(owner), status: 200 },
           { filter: byName(name), status: 200 },
         ],
-        ignored: [{ filter: byTag(tag), status: 200 }],
+        ignored: [{ filter: byTag(owner), status: 200 }],
         refused: [
-          { filter: byTag(tag), status: 400 },
+          { filter: byTag(owner), status: 400 },
           { filter: null, status: 200 },
         ],
       }[reading];
       const finding =
-        reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, tag, name);
+        reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, owner, name);
       expect(listCalls(kind)).toEqual([...missing, ...finding, ...afterLookup(kind, reading, id)]);
+    },
+  );
+});
+
+// An object a state recorded (its creation tag released by the program) carries only the user tag and the
+// owner tag: the lookup finds it under every reading, and a create whose state tracks nothing stops there.
+describe.each(READINGS)("filters %s", (reading) => {
+  it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
+    "%s: the lookup finds a released object naming the resource as owner, and a create with trackedId null is refused before any POST",
+    async (kind) => {
+      await start(reading);
+      const p: KindProvider = h.kind(kind);
+      const inputs = await checked(p, {}, { ...KINDS[kind].args(), trackedId: null });
+      const owner = expectedOwnerTag(inputs.creationScope as string);
+      const other = await decoy(kind, inputs);
+      // Sent directly, so that the provider's first lookup is the create's own.
+      const recorded = (await KINDS[kind].post(inputs)).metadata.id;
+      expect(await h.release(kind, recorded, inputs)).toBe("retagged");
+      expect(tagsOf(kind, recorded)).toEqual(["team:a", owner]);
+      h.running.emulator.clearRequests();
+
+      const error = await p.create(inputs).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+
+      const created = KINDS[kind].live().find((o) => o.metadata.id === recorded) as {
+        metadata: { creationDate?: string | null };
+      };
+      const what = `${kind} "${(inputs.creationScope as string).split("/")[2]}"`;
+      const noun = NOUNS[kind];
+      expect(error?.message).toBe(
+        `${what}: found ${noun} ${recorded} (Active, created ${created.metadata.creationDate}) naming this ` +
+          `resource as its owner (tag ${owner}), but this stack's state does not track it: it was removed ` +
+          "from the state (pulumi state delete), or the state was restored from an older copy. Nothing was " +
+          `created. If it is this resource's ${noun}, set adoptId: "${recorded}" to track it again; ` +
+          "otherwise delete it.",
+      );
+      expect(h.running.emulator.requests().filter((r) => r.method === "POST")).toEqual([]);
+      expect(h.mutating()).toEqual([]);
+      expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, recorded]);
+      expect(listCalls(kind)).toEqual(findingLookup(reading, owner, inputs.name as string));
     },
   );
 });
@@ -279,48 +330,55 @@ async function renamedInterruptedCreate(reading: Reading, kind: KindName) {
   // The earlier run created it under its old name (the token does not depend on any argument).
   const earlier = (await KINDS[kind].post({ ...inputs, name: "first-name" })).metadata.id;
   h.running.emulator.clearRequests();
-  const { id } = await p.create(inputs);
-  return { inputs, tag, earlier, id };
+  const { id, outs } = await p.create(inputs);
+  return { inputs, tag, earlier, id, outs };
 }
 
-// Where the service applies the tag filter to each element, ignores it or refuses it, the lookup reads an
+// Where the service applies the owner tag filter to each element, ignores it or refuses it, the lookup reads an
 // answer that holds every object carrying the tag, whatever its name.
 describe.each<Reading>(["membership", "ignored", "refused"])("filters %s", (reading) => {
   it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
     "%s: a create interrupted, then renamed before the next run, is still resumed, never duplicated",
     async (kind) => {
-      const { inputs, tag, earlier, id } = await renamedInterruptedCreate(reading, kind);
+      const { inputs, tag, earlier, id, outs } = await renamedInterruptedCreate(reading, kind);
 
       expect(id).toBe(earlier);
-      expect(h.mutating()).toEqual([{ method: "PUT", path: `${KINDS[kind].collection()}/${earlier}` }]);
-      expect(carrying(kind, tag)).toEqual([]);
+      expect(h.mutating()).toEqual([]);
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([earlier]);
       // The resumed object keeps the name the service has (the next preview plans the rename).
       expect(KINDS[kind].live()[0].metadata.name).toBe("first-name");
-      expect(tagsOf(kind, earlier)).toEqual(["team:a", expectedOwnerTag(inputs.creationScope as string)]);
+      expect(tagsOf(kind, earlier)).toEqual([
+        "team:a",
+        tag,
+        expectedOwnerTag(inputs.creationScope as string),
+      ]);
+      // The program's release keeps the name the service has too.
+      await h.release(kind, id, outs);
+      expect(h.mutating()).toEqual([{ method: "PUT", path: `${KINDS[kind].collection()}/${earlier}` }]);
+      expect(carrying(kind, tag)).toEqual([]);
+      expect(KINDS[kind].live()[0].metadata.name).toBe("first-name");
     },
   );
 });
 
-// The documented limit of the lookup (`findCreated`): where `eq` compares the whole tag array, the tag filter
-// misses an object that carries other tags and the name filter looks for the new name, and the whole list is
-// never read where filters work. The earlier object is left as it was, its creation tag showing what it is.
+// The documented limit of the lookup (`findCreated`): where `eq` compares the whole tag array, the owner tag
+// filter misses an object that carries other tags and the name filter looks for the new name, and the whole
+// list is never read where filters work. The earlier object is left as it was, its creation tag showing what it
+// is.
 describe("filters whole", () => {
   it.each<KindName>(["Kaas", "KaasBackup", "Registry"])(
     "%s: a create interrupted, then renamed before the next run, is not found, and a new object is created",
     async (kind) => {
       const { inputs, tag, earlier, id } = await renamedInterruptedCreate("whole", kind);
 
+      const owner = expectedOwnerTag(inputs.creationScope as string);
       expect(id).not.toBe(earlier);
-      expect(h.mutating()).toEqual([
-        { method: "POST", path: KINDS[kind].collection() },
-        { method: "PUT", path: `${KINDS[kind].collection()}/${id}` },
-      ]);
+      expect(h.mutating()).toEqual([{ method: "POST", path: KINDS[kind].collection() }]);
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([earlier, id]);
-      expect(carrying(kind, tag)).toEqual([earlier]);
-      expect(tagsOf(kind, id)).toEqual(["team:a", expectedOwnerTag(inputs.creationScope as string)]);
+      expect(carrying(kind, tag)).toEqual([earlier, id]);
+      expect(tagsOf(kind, id)).toEqual(["team:a", tag, owner]);
       expect(listCalls(kind).slice(0, 2)).toEqual([
-        { filter: byTag(tag), status: 200 },
+        { filter: byTag(owner), status: 200 },
         { filter: byName("renamed-in-the-program"), status: 200 },
       ]);
     },
@@ -388,7 +446,7 @@ describe("a service that refuses filters", () => {
     expect((await kaas.create(second)).id).toBe("kaas-0003");
 
     expect(listCalls("Kaas")).toEqual([
-      { filter: byTag(`pulumi-ct-${first.creationToken}`), status: 400 },
+      { filter: byTag(expectedOwnerTag("proj/dev/prod")), status: 400 },
       { filter: null, status: 200 },
       { filter: null, status: 200 },
     ]);

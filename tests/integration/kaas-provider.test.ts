@@ -6,7 +6,7 @@ import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { resetClients } from "../../provider/common/context";
-import { expectedCreationToken, expectedOwnerTag } from "../support/creation-token";
+import { expectedCreationTag, expectedCreationToken, expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
   checked,
@@ -14,6 +14,7 @@ import {
   startHarness,
   BACKEND,
   PROJECT,
+  RELEASE_LINE,
   type ProviderHarness,
 } from "./provider-harness";
 
@@ -23,6 +24,7 @@ let kaas: KindProvider;
 /** The creation scope of the cluster these tests declare, and the owner tag it leaves on the cluster. */
 const SCOPE = "proj/dev/prod";
 const OWNER_TAG = expectedOwnerTag(SCOPE);
+const CREATION_TAG = expectedCreationTag(SCOPE, BACKEND);
 
 /** The tags the service holds on a cluster. */
 const liveTags = async (id: string) =>
@@ -57,10 +59,14 @@ const args = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** check + create, as `pulumi up` does for a new resource. */
+/**
+ * check + create, then the program's release of the creation tag once the engine has recorded the id: what
+ * `pulumi up` does for a new resource.
+ */
 async function create(overrides: Record<string, unknown> = {}) {
   const inputs = await checked(kaas, {}, args(overrides));
   const { id, outs } = await kaas.create(inputs);
+  await h.release("Kaas", id, outs);
   return { id, inputs, outs };
 }
 
@@ -75,8 +81,8 @@ async function change(id: string, state: Record<string, unknown>, news: Record<s
 }
 
 describe("create", () => {
-  it("creates the cluster, records its owner in one PUT, waits until Active and returns JSON-safe outputs with the kubeconfig", async () => {
-    const { id, outs } = await create();
+  it("creates the cluster with one POST, waits until Active and returns JSON-safe outputs with the kubeconfig, leaving its creation tag", async () => {
+    const { id, outs } = await kaas.create(await checked(kaas, {}, args()));
     expect(id).toBe("kaas-0001");
     expect(outs).toMatchObject({
       kaasId: "kaas-0001",
@@ -96,24 +102,35 @@ describe("create", () => {
     expect(outs.kubeconfig).toContain(h.running.emulator.kubeconfigToken("kaas-0001"));
     expect(outs).not.toHaveProperty("__provider");
     expectJsonSafe(outs);
-    expect(h.mutating()).toEqual([
-      { method: "POST", path: "/kaas" },
-      { method: "PUT", path: "/kaas/kaas-0001" },
-    ]);
+    // The creation tag stays until the engine has recorded the id: the program releases it then.
+    expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
+    expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
     expect(h.lines).toContain(`[vendor-container] Kaas "prod" (kaas-0001) is Active after 0s`);
-    expect(h.lines).toContain(
-      '[vendor-container] Kaas "prod": recording the owner of kaas-0001 (tags: the creation tag released)',
-    );
+    expect(h.lines.filter((l) => l.includes("recording the owner"))).toEqual([]);
   });
 
-  it("sends the creation token of the scope and backend, and leaves exactly the user tags and the owner tag on the cluster", async () => {
+  it("leaves the creation tag to the program, whose release removes it in one PUT and then has nothing to do", async () => {
+    const { id, outs } = await kaas.create(await checked(kaas, {}, args({ tags: ["team:a"] })));
+    h.running.emulator.clearRequests();
+
+    expect(await h.release("Kaas", id, outs)).toBe("retagged");
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(h.lines).toContain(`[vendor-container] Kaas "prod": ${RELEASE_LINE} ${id}`);
+
+    h.running.emulator.clearRequests();
+    expect(await h.release("Kaas", id, outs)).toBe("unchanged");
+    expect(h.mutating()).toEqual([]);
+  });
+
+  it("sends the creation token of the scope and backend, and leaves exactly the user tags and the owner tag on the cluster once released", async () => {
     const { inputs, outs } = await create({ tags: ["team:a", "env:prod"] });
     expect(inputs.creationToken).toBe(expectedCreationToken(SCOPE, BACKEND));
     expect(await liveTags(outs.kaasId as string)).toEqual(["team:a", "env:prod", OWNER_TAG]);
     expect(outs.tags).toEqual(["team:a", "env:prod"]);
   });
 
-  it("resumes an interrupted create instead of creating a duplicate, releasing its creation tag", async () => {
+  it("resumes an interrupted create instead of creating a duplicate, with no request that changes anything; the program then releases its creation tag", async () => {
     const inputs = await checked(kaas, {}, args({ tags: ["team:a"] }));
     // An earlier run died after the service accepted its POST: the cluster exists, the state does not know it.
     const orphan = await h.client.call(
@@ -123,14 +140,18 @@ describe("create", () => {
     );
     expect(orphan.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
     h.running.emulator.clearRequests();
-    const { id } = await kaas.create(inputs);
+    const { id, outs } = await kaas.create(inputs);
     expect(id).toBe(orphan.metadata.id);
-    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(h.mutating()).toEqual([]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
-    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(await liveTags(id)).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
     expect(h.lines).toContain(
       `[vendor-container] Kaas "prod": resuming the creation of ${id} started by an earlier run`,
     );
+
+    await h.release("Kaas", id, outs);
+    expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
   });
 
   it("reports a resumed cluster as the service shows it, so the next preview plans the update", async () => {
@@ -147,7 +168,7 @@ describe("create", () => {
 
     expect(id).toBe(orphan.metadata.id);
     expect([outs.tags, outs.billingPeriod]).toEqual([["old"], "Hour"]);
-    expect(await liveTags(id)).toEqual(["old", OWNER_TAG]);
+    expect(await liveTags(id)).toEqual(["old", CREATION_TAG, OWNER_TAG]);
     const program = await checked(kaas, outs, args({ tags: ["new"], billingPeriod: "Year" }));
     expect(await kaas.diff(id, outs, program)).toEqual({
       changes: true,
@@ -219,6 +240,17 @@ describe("update", () => {
     expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
     expect(result.outs).toMatchObject(patch);
+    expect(result.after.changes).toBe(false);
+  });
+
+  it("records the scope of a renamed stack as the owner in one metadata PUT, and sees no change afterwards", async () => {
+    const { id, outs } = await create({ tags: ["team:a"] });
+    const renamed = "proj/prod/prod";
+    const result = await change(id, outs, args({ tags: ["team:a"], creationScope: renamed }));
+    expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+    expect(await liveTags(id)).toEqual(["team:a", expectedOwnerTag(renamed)]);
+    expect(result.outs.creationScope).toBe(renamed);
     expect(result.after.changes).toBe(false);
   });
 

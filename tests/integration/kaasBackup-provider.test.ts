@@ -2,13 +2,15 @@
 import type { KindProvider } from "../../provider";
 import { backupInsertBody } from "../../provider/kaasBackup/mapping";
 import type { CheckedKaasBackupInputs } from "../../provider/kaasBackup/types";
-import { expectedOwnerTag } from "../support/creation-token";
+import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token";
 import {
   asChecked,
   checked,
   expectJsonSafe,
   startHarness,
+  BACKEND,
   PROJECT,
+  RELEASE_LINE,
   type ProviderHarness,
 } from "./provider-harness";
 
@@ -40,6 +42,7 @@ afterEach(async () => {
 });
 
 const OWNER_TAG = expectedOwnerTag("proj/dev/nightly");
+const CREATION_TAG = expectedCreationTag("proj/dev/nightly", BACKEND);
 
 /** The tags the service holds on a backup. */
 const liveTags = async (id: string) =>
@@ -56,14 +59,19 @@ const args = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/**
+ * check + create, then the program's release of the creation tag once the engine has recorded the id: what
+ * `pulumi up` does for a new resource.
+ */
 async function create(overrides: Record<string, unknown> = {}) {
   const inputs = await checked(backups, {}, args(overrides));
   const { id, outs } = await backups.create(inputs);
+  await h.release("KaasBackup", id, outs);
   return { id, inputs, outs };
 }
 
-it("creates a backup, records its owner in one PUT, waits until Active and returns its outputs", async () => {
-  const { id, outs } = await create();
+it("creates a backup with one POST, waits until Active and returns its outputs; the program's release then removes the creation tag in one PUT", async () => {
+  const { id, outs } = await backups.create(await checked(backups, {}, args()));
   expect(id).toBe("backup-0001");
   expect(outs).toMatchObject({
     backupId: "backup-0001",
@@ -74,11 +82,16 @@ it("creates a backup, records its owner in one PUT, waits until Active and retur
   });
   expect(outs.expiresAt).toEqual(expect.any(String));
   expectJsonSafe(outs);
+  expect(h.mutating()).toEqual([{ method: "POST", path: `/kaas/${kaasId}/backups` }]);
+  expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
+
+  expect(await h.release("KaasBackup", id, outs)).toBe("retagged");
   expect(h.mutating()).toEqual([
     { method: "POST", path: `/kaas/${kaasId}/backups` },
     { method: "PUT", path: `/kaas/${kaasId}/backups/backup-0001` },
   ]);
   expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(h.lines).toContain(`[vendor-container] KaasBackup "nightly": ${RELEASE_LINE} ${id}`);
 });
 
 it.each([
@@ -114,24 +127,45 @@ it.each([
     deleteBeforeReplace: false,
   });
   expect(news.creationToken).toBe(inputs.creationToken);
-  // The engine checks the replacement with no old inputs: the same token, which the first backup no
-  // longer carries, so the replacement's create cannot find it.
+  // The engine checks the replacement with no old inputs: the same token, which the first backup no longer
+  // carries once the program released it. Its lookup still finds the first backup by the owner tag; the
+  // state's id (`trackedId`) tells the replacement's create that it is the object being replaced.
   expect((await checked(backups, {}, args(patch))).creationToken).toBe(inputs.creationToken);
   expect(await liveTags(id)).toEqual([OWNER_TAG]);
 });
 
-it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
+it("makes a new backup for a replacement, leaving the one the state tracks as it is", async () => {
+  const { id, outs } = await create();
+  h.running.emulator.clearRequests();
+
+  const replacement = await backups.create(
+    await checked(backups, {}, args({ retentionDays: 30, trackedId: id })),
+  );
+
+  expect(replacement.id).not.toBe(id);
+  expect(h.mutating()).toEqual([{ method: "POST", path: `/kaas/${kaasId}/backups` }]);
+  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(replacement.outs).toMatchObject({ retentionDays: 30, currentRetentionDays: 30 });
+  expect(outs.currentRetentionDays).toBe(7);
+});
+
+it("does not create a duplicate after an interrupted create, and leaves its creation tag to the program's release", async () => {
   const inputs = await checked(backups, {}, args());
   const orphan = await h.client.call(
     "createBackup",
     { projectId: PROJECT, kaasId },
     backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
   );
-  expect(orphan.metadata.tags).toEqual([`pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
+  expect(orphan.metadata.tags).toEqual([CREATION_TAG, OWNER_TAG]);
   h.running.emulator.clearRequests();
-  expect((await backups.create(inputs)).id).toBe(orphan.metadata.id);
-  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${orphan.metadata.id}` }]);
-  expect(await liveTags(orphan.metadata.id)).toEqual([OWNER_TAG]);
+  const { id, outs } = await backups.create(inputs);
+  expect(id).toBe(orphan.metadata.id);
+  expect(h.mutating()).toEqual([]);
+  expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
+
+  await h.release("KaasBackup", id, outs);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
+  expect(await liveTags(id)).toEqual([OWNER_TAG]);
 });
 
 it("keeps a failed backup in the stack with its id and the service's reason", async () => {

@@ -55,14 +55,41 @@ describe("a delete of an object another stack owns", () => {
     h.running.emulator.clearRequests();
 
     await expect(registries.delete(id, outs)).rejects.toThrow(
-      `Registry "images": refusing to delete registry ${id}: its owner tag names "proj/a/images", a resource ` +
-        `of stack "proj/a", and this is stack "proj/b" (a copy of a stack, made with pulumi stack export and ` +
-        `import, tracks the same objects). Nothing was deleted. To stop tracking it here and leave it to its ` +
-        `owner, run pulumi state delete with its URN; to delete it from this stack anyway, run the delete ` +
-        `again with VENDOR_ALLOW_FOREIGN_DELETE=true in its environment.`,
+      new Error(
+        `Registry "images": refusing to delete registry ${id}: its owner tag names "proj/a/images", a ` +
+          `resource of stack "proj/a", and this run is for stack "proj/b". Nothing was deleted. If this stack ` +
+          `was renamed from "proj/a" (pulumi stack rename, or a project rename), run pulumi destroy ` +
+          "--run-program instead: with the program, the provider reads this stack's state from the engine, " +
+          "which proves the rename, and records the new name on the object; a copy's state proves nothing, so " +
+          `a copy's objects stay refused. If this stack is a copy of "proj/a" (pulumi stack export and ` +
+          `import), the object is that stack's: pulumi state delete with its URN stops tracking it here and ` +
+          `leaves it to "proj/a" (only if that stack still tracks it, or no stack would). To delete it from ` +
+          "this stack anyway, run the delete again with VENDOR_ALLOW_FOREIGN_DELETE=true in its environment.",
+      ),
     );
     expect(h.mutating()).toEqual([]);
     expect((await h.client.find("getRegistry", { projectId: "p-test", id }))?.status?.state).toBe("Active");
+  });
+
+  it("acts for the program's stack, whatever the process reads, once a resource of the program was checked", async () => {
+    runAs("proj", "a");
+    const { id, outs } = await createAs("proj/a/images");
+    // The program of stack b checks its resources; the process would read stack a (PULUMI_STACK).
+    runAs("proj", "a");
+    await checked(registries, {}, args("proj/b/images"));
+    h.running.emulator.clearRequests();
+
+    await expect(registries.delete(id, outs)).rejects.toThrow(
+      `refusing to delete registry ${id}: its owner tag names "proj/a/images", a resource of stack "proj/a", ` +
+        'and this run is for stack "proj/b".',
+    );
+    expect(h.mutating()).toEqual([]);
+
+    // And the program of stack a deletes its own object while the process would read stack b.
+    runAs("proj", "b");
+    await checked(registries, {}, args("proj/a/images"));
+    await registries.delete(id, outs);
+    expect(h.mutating()).toEqual([{ method: "DELETE", path: `/registries/${id}` }]);
   });
 
   it("goes ahead with vendor:allowForeignDelete true", async () => {

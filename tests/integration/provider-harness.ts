@@ -9,9 +9,16 @@ import {
   type RunningEmulator,
   type StartEmulatorOptions,
 } from "../../emulator";
-import { configure, provider, type KindProvider } from "../../provider";
-import { resetBackendIdentity, resetClients } from "../../provider/common/context";
+import { configure, provider, retagObject, type KindProvider, type RetagOutcome } from "../../provider";
+import {
+  resetBackendIdentity,
+  resetClients,
+  resetCurrentStack,
+  resetReplacements,
+} from "../../provider/common/context";
 import type { CheckResult } from "../../provider/common/arguments";
+import type { Inputs } from "../../provider/common/check";
+import type { TaggedKind } from "../../provider/kinds";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { harnessWire } from "./support/wire";
@@ -35,8 +42,16 @@ export interface ProviderHarness {
   mutating(): { method: string; path: string }[];
   /** Every progress line the providers printed. */
   lines: string[];
+  /**
+   * What the program does once the engine has recorded the id of the object a create made (sdk/persisted.ts
+   * `releaseWhenRecorded`): `retagObject` with the resource's outputs, owner the scope they name.
+   */
+  release(kind: TaggedKind, id: string, outs: Inputs): Promise<RetagOutcome>;
   close(): Promise<void>;
 }
+
+/** The describe line of the program's release, as sdk/persisted.ts writes it. */
+export const RELEASE_LINE = "the engine recorded the id: releasing the creation tag of";
 
 export async function startHarness(options: StartEmulatorOptions = {}): Promise<ProviderHarness> {
   const running = await startEmulator({
@@ -55,6 +70,10 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
   };
   configure({ get: (key) => config[key] });
   resetClients();
+  // One provider process serves one run: what an earlier test's check and diff noted (the program's stack, the
+  // replacements planned) is not this test's.
+  resetCurrentStack();
+  resetReplacements();
   const backendBefore = process.env.PULUMI_BACKEND_URL;
   process.env.PULUMI_BACKEND_URL = BACKEND;
   resetBackendIdentity();
@@ -80,10 +99,20 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
           path: r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, ""),
         })),
     lines,
+    release(kind, id, outs) {
+      const scope = outs.creationScope as string;
+      return retagObject(kind, client, outs, id, {
+        owner: scope,
+        what: `${kind} "${scope.split("/").slice(2).join("/")}"`,
+        describe: RELEASE_LINE,
+      });
+    },
     async close() {
       spy.mockRestore();
       configure(undefined);
       resetClients();
+      resetCurrentStack();
+      resetReplacements();
       if (backendBefore === undefined) delete process.env.PULUMI_BACKEND_URL;
       else process.env.PULUMI_BACKEND_URL = backendBefore;
       resetBackendIdentity();

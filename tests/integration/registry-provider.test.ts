@@ -3,13 +3,14 @@ import type { KindProvider } from "../../provider";
 import { registryInsertBody } from "../../provider/registry/mapping";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
 import type { WireReadings } from "../../emulator";
-import { expectedOwnerTag } from "../support/creation-token";
+import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token";
 import { raw } from "./helpers";
 import {
   asChecked,
   checked,
   expectJsonSafe,
   startHarness,
+  BACKEND,
   PROJECT,
   TOKEN,
   type ProviderHarness,
@@ -38,9 +39,14 @@ const args = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/**
+ * check + create, then the program's release of the creation tag once the engine has recorded the id: what
+ * `pulumi up` does for a new resource.
+ */
 async function create(overrides: Record<string, unknown> = {}) {
   const inputs = await checked(registries, {}, args(overrides));
   const { id, outs } = await registries.create(inputs);
+  await h.release("Registry", id, outs);
   return { id, inputs, outs };
 }
 
@@ -137,7 +143,7 @@ it("never resets the password twice when the reset's answer was lost", async () 
 const liveTags = async (id: string) =>
   (await h.client.call("getRegistry", { projectId: PROJECT, id })).metadata.tags;
 
-it("does not create a duplicate after an interrupted create, and releases its creation tag", async () => {
+it("does not create a duplicate after an interrupted create, and leaves its creation tag to the program's release", async () => {
   const inputs = await checked(registries, {}, args());
   const orphan = await h.client.call(
     "createRegistry",
@@ -145,9 +151,17 @@ it("does not create a duplicate after an interrupted create, and releases its cr
     registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
   );
   h.running.emulator.clearRequests();
-  expect((await registries.create(inputs)).id).toBe(orphan.metadata.id);
-  expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${orphan.metadata.id}` }]);
-  expect(await liveTags(orphan.metadata.id)).toEqual([expectedOwnerTag("proj/dev/images")]);
+  const { id, outs } = await registries.create(inputs);
+  expect(id).toBe(orphan.metadata.id);
+  expect(h.mutating()).toEqual([]);
+  expect(await liveTags(id)).toEqual([
+    expectedCreationTag("proj/dev/images", BACKEND),
+    expectedOwnerTag("proj/dev/images"),
+  ]);
+
+  await h.release("Registry", id, outs);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
+  expect(await liveTags(id)).toEqual([expectedOwnerTag("proj/dev/images")]);
 });
 
 it("adopts a registry another resource owns only when adoptFromScope names that resource", async () => {
@@ -269,17 +283,15 @@ describe.each<WireReadings["registryVpc"]>(["accepted", "rejected"])(
     });
 
     it("creates a registry with vpcUri and subnetUri, sending no vpc, and outputs the subnet's VPC", async () => {
-      const { id, outs } = await create({ vpcUri: VPC, subnetUri: SUBNET });
+      const inputs = await checked(registries, {}, args({ vpcUri: VPC, subnetUri: SUBNET }));
+      const { outs } = await registries.create(inputs);
       expect([outs.state, outs.vpcUri, outs.currentVpcUri, outs.currentSubnetUri]).toEqual([
         "Active",
         VPC,
         VPC,
         SUBNET,
       ]);
-      expect(h.mutating()).toEqual([
-        { method: "POST", path: "/registries" },
-        { method: "PUT", path: `/registries/${id}` },
-      ]);
+      expect(h.mutating()).toEqual([{ method: "POST", path: "/registries" }]);
     });
 
     it("refuses a vpcUri other than the subnet's VPC after create, naming vpcUri, and keeps the registry", async () => {

@@ -1,13 +1,15 @@
 /**
- * How the provider process tells which stack it runs for (provider/common/stack.ts), so a delete can refuse an
- * object another stack owns: the `--stack` argument of the `pulumi` process that started it, else
- * `PULUMI_STACK`, else the stack the project's workspace selected.
+ * How the provider process tells which stack it runs for when no program says it (provider/common/stack.ts),
+ * so a delete can refuse an object another stack owns: the `--stack` argument of the `pulumi` process that
+ * started it, else `PULUMI_STACK`, else the stack the project's workspace selected, unless that selection was
+ * written after the CLI started.
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
 import {
   currentStackScope,
   foreignOwner,
+  readStack,
   stackArgument,
   stackNameOf,
   type StackSources,
@@ -100,6 +102,48 @@ describe("currentStackScope", () => {
 
   it("reads the project from PULUMI_NODEJS_PROJECT too", () => {
     expect(currentStackScope(sources({ env: { PULUMI_NODEJS_PROJECT: "web" } }))).toBe("web/prod");
+  });
+});
+
+describe("readStack", () => {
+  /** The CLI started at this time (epoch ms); `pulumi destroy` names no stack. */
+  const STARTED = Date.parse("2026-11-27T10:00:00Z");
+  const selected = { [workspaceFile("infra")]: JSON.stringify({ stacks: { "file:///var/state": "b" } }) };
+  const noStackArgument = () => [["pulumi", "destroy", "--yes"]];
+  const at = (modified: number | undefined, started: number | undefined) =>
+    sources({
+      ancestors: noStackArgument,
+      files: selected,
+      modifiedAt: (file) => (file === workspaceFile("infra") ? modified : undefined),
+      cliStartedAt: () => started,
+    });
+
+  it("takes the workspace's selection written before the CLI started", () => {
+    expect(readStack(at(STARTED - 60_000, STARTED))).toEqual({ scope: "infra/b" });
+  });
+
+  it("refuses a selection written after the CLI started: pulumi stack select ran meanwhile", () => {
+    expect(readStack(at(STARTED + 1, STARTED))).toEqual({ selectionChanged: true });
+    expect(currentStackScope(at(STARTED + 1, STARTED))).toBeUndefined();
+  });
+
+  it("takes the selection as it is when either time cannot be read", () => {
+    expect(readStack(at(undefined, STARTED))).toEqual({ scope: "infra/b" });
+    expect(readStack(at(STARTED + 60_000, undefined))).toEqual({ scope: "infra/b" });
+  });
+
+  it("never reads the selection when --stack or PULUMI_STACK names the stack", () => {
+    const changed = { modifiedAt: () => STARTED + 60_000, cliStartedAt: () => STARTED, files: selected };
+    expect(readStack(sources(changed))).toEqual({ scope: "infra/prod" });
+    const env = { PULUMI_PROJECT: "infra", PULUMI_HOME: HOME, PULUMI_STACK: "dev" };
+    expect(readStack(sources({ ...changed, env, ancestors: noStackArgument }))).toEqual({
+      scope: "infra/dev",
+    });
+  });
+
+  it("tells nothing without a project, or without any source of the stack", () => {
+    expect(readStack(sources({ env: {}, files: selected }))).toEqual({});
+    expect(readStack(sources({ ancestors: noStackArgument }))).toEqual({});
   });
 });
 

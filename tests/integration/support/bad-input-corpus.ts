@@ -12,14 +12,14 @@ const KAAS_ALLOWED =
   "projectId, name, location, tags, preset, vpcUri, subnetUri, nodeCidr, podCidr, securityGroupName, " +
   "kubernetesVersion, upgradeDate, nodePools, ha, maxCumulativeVolumeSize, billingPeriod, identity, " +
   "authorizedIpRanges, enablePrivateCluster, autoscalerProfile, deleteOnCascade, timeouts, adoptId, " +
-  "adoptFromScope, creationScope, creationToken";
+  "adoptFromScope, creationScope, creationToken, trackedId";
 const BACKUP_ALLOWED =
   "projectId, kaasId, name, location, tags, type, retentionDays, billingPeriod, timeouts, adoptId, " +
-  "adoptFromScope, creationScope, creationToken";
+  "adoptFromScope, creationScope, creationToken, trackedId";
 const REGISTRY_ALLOWED =
   "projectId, name, location, tags, preset, vpcUri, subnetUri, securityGroupUri, publicIpUri, " +
   "blockStorageUri, size, adminUsername, billingPeriod, adminPasswordResetTrigger, timeouts, adoptId, " +
-  "adoptFromScope, creationScope, creationToken";
+  "adoptFromScope, creationScope, creationToken, trackedId";
 const ATTACHMENT_ALLOWED =
   "projectId, kaasId, nodePoolName, nodeId, volumeUri, timeouts, adoptId, creationScope";
 const POOL_ALLOWED = "name, nodes, instance, dataCenter, autoscaling, minCount, maxCount";

@@ -7,7 +7,9 @@
  * The real engine is not available offline (README), so the providers are driven the way the engine drives
  * them (dynamic-provider notes): check(old inputs, news) -> diff(state, inputs) -> create/update; read on
  * refresh; delete on destroy; a rejection carrying `id` is recorded with its `properties` and resumed by
- * `update` on the next run.
+ * `update` on the next run. The program's part is simulated too (sdk/persisted.ts): each resource of a tagged
+ * kind tells its provider the id the state tracked when the run started (`trackedId`), and the creation tag of
+ * an object a create made is released once the state has recorded its id.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,10 +20,11 @@ import {
   type EmulatorOptions,
   type FaultConfig,
 } from "../../../emulator";
-import { configure, provider, type KindProvider } from "../../../provider";
+import { configure, provider, retagObject, type KindProvider } from "../../../provider";
 import type { Inputs } from "../../../provider/common/check";
-import { resetClients } from "../../../provider/common/context";
+import { client, resetClients, resetCurrentStack, resetReplacements } from "../../../provider/common/context";
 import type { KindName } from "../../../provider";
+import { TAGGED_KINDS, type TaggedKind } from "../../../provider/kinds";
 import type { KaasResponse } from "../../../schemas";
 import { harnessWire } from "./wire";
 
@@ -187,6 +190,9 @@ export async function startReliabilityHarness(
   };
   configure({ get: (key) => config[key] });
   resetClients();
+  // One provider process serves one run: nothing an earlier test's check or diff noted carries over.
+  resetCurrentStack();
+  resetReplacements();
 
   const lines: string[] = [];
   const record = (...args: unknown[]) => {
@@ -207,6 +213,8 @@ export async function startReliabilityHarness(
       spies.forEach((spy) => spy.mockRestore());
       configure(undefined);
       resetClients();
+      resetCurrentStack();
+      resetReplacements();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -340,6 +348,9 @@ export interface RecordedError {
   stack: string;
 }
 
+/** Whether `kind` tags its objects, so the program passes `trackedId` and releases the creation tag. */
+const isTagged = (kind: KindName): kind is TaggedKind => Object.hasOwn(TAGGED_KINDS, kind);
+
 /**
  * The engine's view of a stack: resources by name, and a run loop that behaves like consecutive `pulumi up`
  * runs until the resource converges (a failed run is followed by another, as a CI retry or a user would).
@@ -350,6 +361,8 @@ export class SimulatedEngine {
   readonly errors: RecordedError[] = [];
   /** Every output and refreshed-input object the providers returned, partial-failure properties included. */
   readonly outputs: { resource: string; kind: KindName; values: Inputs }[] = [];
+  /** Every failed release of a creation tag by the program (a warning in a real run). */
+  readonly releaseFailures: string[] = [];
 
   constructor(
     private readonly kindOf: (name: KindName) => KindProvider,
@@ -389,11 +402,15 @@ export class SimulatedEngine {
     this.outputs.push({ resource, kind, values });
   }
 
-  /** `check` as the engine runs it (old inputs from state); fails the test on any failure. */
-  async check(resource: string, kind: KindName, args: Inputs): Promise<Inputs> {
+  /**
+   * `check` as the engine runs it (old inputs from state); fails the test on any failure. `tracked` is the
+   * `trackedId` the program passes in an `up` (never in a preview): the id the state tracked at the run's start.
+   */
+  async check(resource: string, kind: KindName, args: Inputs, tracked?: string | null): Promise<Inputs> {
     const entry = this.state.get(resource);
     const { inputs, failures } = await this.kindOf(kind).check(entry?.inputs ?? {}, {
       ...args,
+      ...(tracked === undefined ? {} : { trackedId: tracked }),
       __provider: SHELL,
     });
     if (failures.length > 0) throw new Error(`${resource}: check failed: ${JSON.stringify(failures)}`);
@@ -411,14 +428,16 @@ export class SimulatedEngine {
   /** One `pulumi up` of one resource. Returns false when the run failed (the state may have changed). */
   async upOnce(resource: string, kind: KindName, args: Inputs): Promise<boolean> {
     const p = this.kindOf(kind);
-    const inputs = await this.check(resource, kind, args);
     const entry = this.state.get(resource);
+    const tagged = isTagged(kind);
+    const inputs = await this.check(resource, kind, args, tagged ? (entry?.id ?? null) : undefined);
     try {
       if (!entry) {
         const { id, outs } = await p.create(inputs);
         this.keep(resource, kind, outs);
         // The engine adds `__provider` to every successful result.
         this.state.set(resource, { kind, id, inputs, outputs: { ...outs, __provider: inputs.__provider } });
+        if (tagged) await this.release(resource, kind, id, outs);
         return true;
       }
       const diff = await p.diff(entry.id, entry.outputs, inputs);
@@ -448,6 +467,23 @@ export class SimulatedEngine {
         });
       }
       return false;
+    }
+  }
+
+  /**
+   * The program's release of the creation tag once the engine has recorded a created object's id
+   * (sdk/persisted.ts `releaseWhenRecorded`), through the provider module's `retagObject`. A failure is a
+   * warning there, as here (the next update releases the tag): it fails no run.
+   */
+  private async release(resource: string, kind: TaggedKind, id: string, outs: Inputs): Promise<void> {
+    try {
+      await retagObject(kind, client(), outs, id, {
+        owner: outs.creationScope as string,
+        what: `${kind} "${resource}"`,
+        describe: "the engine recorded the id: releasing the creation tag of",
+      });
+    } catch (error) {
+      this.releaseFailures.push(`${resource}: ${String((error as Error)?.message ?? error)}`);
     }
   }
 
