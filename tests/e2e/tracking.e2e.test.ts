@@ -1,24 +1,25 @@
 /**
- * What the stack tracks, through the real engine, against the emulator in its default and its strictest
- * (published interface only) mode:
+ * What the stack tracks, through the real engine:
  *
  * - A state that lost track of an object never makes a second one: after `pulumi state delete`, or with a state
  *   restored from an export taken before the create, `up` stops before any change, naming the object, its state
  *   and creation time, and `adoptId`; with `adoptId` the stack tracks it again and the next preview shows no
- *   change.
+ *   change. The lookup depends on how the service reads filters: under the emulator's default readings and its
+ *   strictest (published interface only).
  * - A renamed stack or project replaces, removes and destroys its objects with no extra step; a `destroy`
  *   right after the rename, without the program, is refused naming the one step that works
  *   (`pulumi destroy --run-program`), which a copied stack's state cannot pass.
  * - A copied stack's `destroy` leaves the original's objects live.
  * - Selecting another stack in the same folder while an `up --replace` runs changes nothing: the run acts for
  *   the stack its program runs for.
+ * - A provider process killed alone while its cluster provisions: the same `up` again resumes that cluster.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { cluster, registry } from "./support/args";
-import { waitFor } from "./support/processes";
+import { descendantsOf, waitFor } from "./support/processes";
 import { PROJECT, type Declared, openSuite, type Suite } from "./support/suite";
 
 const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
@@ -39,13 +40,14 @@ async function trackedOf(stack: Stack): Promise<Record<string, string>> {
 const urnOf = (stack: string, project: string, kind: string, name: string) =>
   `urn:pulumi:${stack}::${project}::${TOKEN_TYPE}:${kind}::${name}`;
 
-describe.each<[string, WireReadings]>([
-  ["default wire", DEFAULT_WIRE],
-  ["published interface only", STRICT_WIRE],
-])("what the stack tracks, %s", (label, wire) => {
+/**
+ * One suite (emulator, backend, program) under `wire`, and what its tests share. Registers its hooks in the
+ * calling `describe`.
+ */
+function world(name: string, wire: WireReadings) {
   let s: Suite;
   let dir: string;
-  const project = `track-${label.split(" ")[0]}`;
+  const project = `track-${name}`;
 
   beforeAll(async () => {
     s = await openSuite(project, { wire });
@@ -107,6 +109,28 @@ describe.each<[string, WireReadings]>([
     return error.message;
   }
 
+  return {
+    project,
+    suite: () => s,
+    dir: () => dir,
+    emulator,
+    live,
+    packageTagsOf,
+    reset,
+    stackWith,
+    cli,
+    failedUp,
+  };
+}
+
+describe.each<[string, WireReadings]>([
+  ["default", DEFAULT_WIRE],
+  ["strict", STRICT_WIRE],
+])("a state that lost track of its object, %s readings", (name, wire) => {
+  const w = world(`lost-${name}`, wire);
+  const { project, live, packageTagsOf, reset, stackWith, cli, failedUp } = w;
+  const s = () => w.suite();
+
   it("after pulumi state delete, up refuses before any change, naming the cluster; adoptId tracks it again", async () => {
     reset();
     const stack = await stackWith("lost", [cluster()]);
@@ -116,7 +140,7 @@ describe.each<[string, WireReadings]>([
     expect(packageTagsOf("kaas-0001")).toEqual([`pulumi-ct-owner:${project}/lost/cluster`]);
 
     await cli(["state", "delete", urnOf("lost", project, "Kaas", "cluster"), "--yes", "--stack", "lost"]);
-    s.clearRequests();
+    s().clearRequests();
     const message = await failedUp(stack);
     expect(message).toMatch(
       new RegExp(
@@ -127,10 +151,10 @@ describe.each<[string, WireReadings]>([
           "otherwise delete it\\.",
       ),
     );
-    expect(s.mutations()).toEqual([]);
+    expect(s().mutations()).toEqual([]);
     expect(live().kaas).toEqual(["kaas-0001 Active"]);
 
-    await s.declare(stack, [cluster({ adoptId: "kaas-0001" })]);
+    await s().declare(stack, [cluster({ adoptId: "kaas-0001" })]);
     await stack.up();
     expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
     await stack.preview({ expectNoChanges: true });
@@ -144,30 +168,39 @@ describe.each<[string, WireReadings]>([
     const stack = await stackWith("restored", [cluster()]);
     await stack.up();
     const before = await stack.exportStack();
-    await s.declare(stack, [cluster(), registry()]);
+    await s().declare(stack, [cluster(), registry()]);
     await stack.up();
     expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001", images: "registry-0001" });
 
     await stack.importStack(before);
-    s.clearRequests();
+    s().clearRequests();
     const message = await failedUp(stack);
     expect(message).toContain('Registry "images": found registry registry-0001 (Active, created ');
     expect(message).toContain('set adoptId: "registry-0001" to track it again');
-    expect(s.mutations()).toEqual([]);
+    expect(s().mutations()).toEqual([]);
     expect(live().registries).toEqual(["registry-0001 Active"]);
-    await s.declare(stack, [cluster(), registry({ adoptId: "registry-0001" })]);
+    await s().declare(stack, [cluster(), registry({ adoptId: "registry-0001" })]);
     await stack.up();
     await stack.preview({ expectNoChanges: true });
     await stack.destroy();
     expect(live()).toEqual({ kaas: [], registries: [] });
   });
+});
+
+// Renames, copies and the stack a run acts for do not depend on how the service reads filters or states: the
+// default readings.
+describe("renames, copies and the stack a run acts for", () => {
+  const w = world("stacks", DEFAULT_WIRE);
+  const { project, emulator, live, packageTagsOf, reset, stackWith, cli } = w;
+  const s = () => w.suite();
+  const dir = () => w.dir();
 
   it("a renamed stack replaces with up --replace, removes, and destroys with no extra step", async () => {
     reset();
     const stack = await stackWith("before", [cluster(), registry()]);
     await stack.up();
     await cli(["stack", "rename", "after", "--stack", "before"]);
-    const renamed = await s.stack("after", dir);
+    const renamed = await s().stack("after", dir());
 
     await renamed.up({ replace: [urnOf("after", project, "Kaas", "cluster")] });
     expect(await trackedOf(renamed)).toEqual({ cluster: "kaas-0002", images: "registry-0001" });
@@ -175,7 +208,7 @@ describe.each<[string, WireReadings]>([
     expect(packageTagsOf("kaas-0002")).toEqual([`pulumi-ct-owner:${project}/after/cluster`]);
     await renamed.preview({ expectNoChanges: true });
 
-    await s.declare(renamed, [cluster()]);
+    await s().declare(renamed, [cluster()]);
     await renamed.up();
     expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: [] });
 
@@ -188,12 +221,12 @@ describe.each<[string, WireReadings]>([
     const stack = await stackWith("orig", [cluster()]);
     await stack.up();
     // A copy: the original's export imported into another stack (the CLI needs --force for that).
-    const exported = path.join(s.dir, "orig.json");
-    fs.writeFileSync(exported, await s.exportState(stack));
+    const exported = path.join(s().dir, "orig.json");
+    fs.writeFileSync(exported, await s().exportState(stack));
     await cli(["stack", "init", "copy"]);
     await cli(["stack", "import", "--file", exported, "--force", "--stack", "copy"]);
-    const copy = await s.stack("copy", dir);
-    await s.declare(copy, [cluster()]);
+    const copy = await s().stack("copy", dir());
+    await s().declare(copy, [cluster()]);
     const refusedCopy = await copy.destroy().then(
       () => "",
       (e: Error) => e.message,
@@ -211,7 +244,7 @@ describe.each<[string, WireReadings]>([
     expect(live().kaas).toEqual(["kaas-0001 Active"]);
 
     await cli(["stack", "rename", "renamed", "--stack", "orig"]);
-    const renamed = await s.stack("renamed", dir);
+    const renamed = await s().stack("renamed", dir());
     const refused = await renamed.destroy().then(
       () => "",
       (e: Error) => e.message,
@@ -227,7 +260,7 @@ describe.each<[string, WireReadings]>([
 
   it("a renamed project replaces and destroys with no extra step", async () => {
     reset();
-    const workDir = s.program(`${project}-old`);
+    const workDir = s().program(`${project}-old`);
     const stack = await stackWith("dev", [cluster()], workDir);
     await stack.up();
     const newProject = `${project}-new`;
@@ -237,7 +270,7 @@ describe.each<[string, WireReadings]>([
       manifest,
       fs.readFileSync(manifest, "utf8").replace(/^name: .*$/m, `name: ${newProject}`),
     );
-    const moved = await s.stack("dev", workDir);
+    const moved = await s().stack("dev", workDir);
 
     // The first up after the rename records the new scope: in the state, and as the cluster's owner.
     const preview = await moved.preview();
@@ -259,18 +292,53 @@ describe.each<[string, WireReadings]>([
     await cli(["stack", "select", "dev"]);
     // The replacement's create takes long enough to select another stack while it provisions.
     emulator().updateConfig({ durations: { kaasCreateMs: 4000 } });
-    s.clearRequests();
-    const run = s.cli(
+    s().clearRequests();
+    const run = s().cli(
       ["up", "--yes", "--skip-preview", "--replace", urnOf("dev", project, "Kaas", "cluster")],
-      dir,
+      dir(),
     );
     await waitFor("the replacement's create request", () =>
-      s.requests().some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300),
+      s()
+        .requests()
+        .some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300),
     );
     await cli(["stack", "select", "other"]);
     const { code, output } = await run.done;
     expect({ code, output: output.includes("error") ? output : "" }).toEqual({ code: 0, output: "" });
     expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0002" });
     expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: ["registry-0001 Active"] });
+  });
+  it("a provider process killed alone while its cluster provisions: the same up again makes no second cluster", async () => {
+    reset();
+    const stack = await stackWith("provider-killed", [cluster()]);
+    s().clearRequests();
+    emulator().updateConfig({ durations: { kaasCreateMs: 4000 } });
+    const run = s().cli(["up", "--yes", "--skip-preview", "--stack", "provider-killed"], dir());
+    await waitFor("the create request", () =>
+      s()
+        .requests()
+        .some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300),
+    );
+    const providers = descendantsOf(run.child.pid!).filter(({ argv }) =>
+      argv.some(
+        (arg) => arg.endsWith("cmd/dynamic-provider") || arg.endsWith("cmd/dynamic-provider/index.js"),
+      ),
+    );
+    expect(providers).toHaveLength(1);
+    process.kill(providers[0].pid, "SIGKILL");
+    const { code } = await run.done;
+    expect(code).not.toBe(0);
+
+    // The CLI saw the provider fail and ended the update itself: no lock is left to cancel.
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
+    expect(
+      s()
+        .requests()
+        .filter((r) => r.method === "POST" && r.path === `${PREFIX}/kaas`),
+    ).toHaveLength(1);
+    await stack.preview({ expectNoChanges: true });
+    await stack.destroy();
   });
 });

@@ -54,6 +54,19 @@ function processTree(root: number): ProcessInfo[] {
   return tree;
 }
 
+/** The command line of each descendant of `root` (the processes it started, theirs, and so on), by pid. */
+export function descendantsOf(root: number): { pid: number; argv: string[] }[] {
+  return processTree(root)
+    .filter((p) => p.pid !== root)
+    .flatMap((p) => {
+      try {
+        return [{ pid: p.pid, argv: fs.readFileSync(`/proc/${p.pid}/cmdline`, "utf8").split("\0") }];
+      } catch {
+        return []; // exited meanwhile
+      }
+    });
+}
+
 /** True while `pid` runs (a zombie waiting to be reaped does not). */
 const running = (pid: number) => processes().some((p) => p.pid === pid && p.state !== "Z");
 
