@@ -8,8 +8,8 @@ import type { VendorContainerClient } from "../../rest/client";
 import type { MetadataRequest } from "../../schemas";
 import type { HookContext, KindDescriptor, KindInputs } from "./describedProvider";
 import { log } from "./context";
-import { OWNER_TAG_PREFIX, deadlineOf, ownerOf, userTags } from "./resource";
-import { waitSettled, type ServiceObject } from "./lifecycle";
+import { OWNER_TAG_PREFIX, deadlineOf, errorText, ownerOf, userTags } from "./resource";
+import { isUncertain, waitSettled, type ServiceObject } from "./lifecycle";
 
 /** A live object's metadata as the responses carry it. */
 interface LiveMetadata {
@@ -42,12 +42,54 @@ export function ownedMetadata(
 /** What `retag` did. */
 export type RetagOutcome = "retagged" | "unchanged" | "gone" | "owned elsewhere";
 
+/** Metadata updates of one retag: the first, and one more when the first one's answer was lost. */
+const MAX_RETAG_ATTEMPTS = 2;
+
+/**
+ * Sends the metadata update that `metadataOf` asks for on the settled object, and waits until it is settled
+ * again; returns it. A request whose answer was lost may have been applied: the object is then read again once
+ * it settled, and the update is sent again only if its tags still differ (`isUncertain`, as an update's own
+ * requests are treated in describedProvider.ts).
+ */
+async function sendRetag<R extends ServiceObject>(
+  live: R,
+  {
+    metadataOf,
+    send,
+    settle,
+    what,
+    line,
+  }: {
+    metadataOf: (live: R) => MetadataRequest | undefined;
+    send: (metadata: MetadataRequest) => Promise<void>;
+    settle: (afterMutation: boolean) => Promise<R>;
+    what: string;
+    line: string;
+  },
+): Promise<R> {
+  let current = live;
+  for (let attempt = 1; ; attempt++) {
+    const metadata = metadataOf(current);
+    if (!metadata) return current;
+    log(what, line);
+    try {
+      await send(metadata);
+      return await settle(true);
+    } catch (error) {
+      if (!isUncertain(error) || attempt >= MAX_RETAG_ATTEMPTS) throw error;
+      log(what, `the tag update's outcome is unknown (${errorText(error)}); reading the tags again`);
+      current = await settle(false);
+    }
+  }
+}
+
 /**
  * Gives the object `id` of a described kind the tags of a tracked object (`ownedMetadata`), and waits until it
  * is settled again, so that the next request on it (a dependent's create, a delete) does not meet it busy.
  * `owner` is the scope its owner tag names (`<project>/<stack>/<name>`). With `from`, only an object whose
- * owner tag names the scope `from` (or that has none) is changed: another resource may have adopted it since. `state` locates the object (`projectId`, a backup's `kaasId`, `location`,
- * `timeouts`): the state's or the program's values.
+ * owner tag names the scope `from` (or that has none) is changed: another resource may have adopted it since.
+ * `state` locates the object (`projectId`, a backup's `kaasId`, `location`, `timeouts`): the state's or the
+ * program's values.
  */
 export async function retag<R extends ServiceObject, C extends KindInputs>(
   descriptor: KindDescriptor<R, C>,
@@ -61,32 +103,38 @@ export async function retag<R extends ServiceObject, C extends KindInputs>(
   const until = deadlineOf(state, "update", descriptor.timeouts);
   const settle = (afterMutation: boolean) =>
     waitSettled(api, observe, options.what, id, calls.path(api, state, id), until, afterMutation);
-  let live = await observe();
+  const live = await observe();
   if (!live) return "gone";
   const owner = ownerOf(live.metadata.tags);
   if (options.from !== undefined && owner !== undefined && owner !== options.from) return "owned elsewhere";
-  if (!ownedMetadata(live, options.owner, state)) return "unchanged";
+  const metadataOf = (object: R) => ownedMetadata(object, options.owner, state);
+  if (!metadataOf(live)) return "unchanged";
   // The service refuses an update while the object is busy (a dependent's create may have started one).
-  live = await settle(false);
-  const metadata = ownedMetadata(live, options.owner, state);
-  if (!metadata) return "unchanged";
-  log(options.what, `${options.describe} ${id}`);
-  await calls.updateMetadata(api, state, id, metadata);
-  await settle(true);
+  const settled = await settle(false);
+  if (!metadataOf(settled)) return "unchanged";
+  await sendRetag(settled, {
+    metadataOf,
+    send: (metadata) => calls.updateMetadata(api, state, id, metadata),
+    settle,
+    what: options.what,
+    line: `${options.describe} ${id}`,
+  });
   return "retagged";
 }
 
 /** `retag` within a provider operation, whose context already knows the object and its wait. */
-export async function retagLive<R extends ServiceObject, C extends KindInputs>(
+export function retagLive<R extends ServiceObject, C extends KindInputs>(
   descriptor: KindDescriptor<R, C>,
   context: HookContext<R>,
   inputs: C,
   live: R,
   owner: string | undefined,
 ): Promise<R> {
-  const metadata = ownedMetadata(live, owner, inputs);
-  if (!metadata) return live;
-  log(context.what, `recording the owner of ${context.id} (tags: the creation tag released)`);
-  await descriptor.calls.updateMetadata(context.api, inputs, context.id, metadata);
-  return context.settle(true);
+  return sendRetag(live, {
+    metadataOf: (object) => ownedMetadata(object, owner, inputs),
+    send: (metadata) => descriptor.calls.updateMetadata(context.api, inputs, context.id, metadata),
+    settle: context.settle,
+    what: context.what,
+    line: `recording the owner of ${context.id} (tags: the creation tag released)`,
+  });
 }

@@ -8,6 +8,7 @@ import type { KindDescriptor, KindInputs } from "../../provider/common/described
 import type { ServiceObject } from "../../provider/common/lifecycle";
 import { ownedMetadata, retag } from "../../provider/common/ownership";
 import { VendorContainerClient } from "../../rest/client";
+import { VendorApiError } from "../../rest/errors";
 import { resolveSettings } from "../../rest/settings";
 import type { MetadataRequest } from "../../schemas";
 
@@ -95,7 +96,8 @@ describe("retag", () => {
    * A kind whose object answers `answers` in turn (the last one from then on), and takes a metadata update as
    * the service does: its tags are replaced, and the next answers show them.
    */
-  function scripted(answers: (Live | undefined)[]) {
+  function scripted(answers: (Live | undefined)[], lostAnswer?: "applied" | "not applied") {
+    let lose = lostAnswer;
     let reads = 0;
     let tags = answers[0]?.metadata.tags;
     let last: Live | undefined;
@@ -111,7 +113,10 @@ describe("retag", () => {
         },
         updateMetadata: async (_api: unknown, _inputs: unknown, id: string, metadata: MetadataRequest) => {
           sent.push({ id, metadata, stateWhenSent: last?.status?.state });
-          tags = metadata.tags;
+          const losing = lose;
+          lose = undefined;
+          if (losing !== "not applied") tags = metadata.tags;
+          if (losing) throw new VendorApiError({ kind: "network", method: "PUT", path: `/kaas/${id}` });
         },
       },
     } as unknown as KindDescriptor<ServiceObject, KindInputs>;
@@ -196,5 +201,28 @@ describe("retag", () => {
     expect(await retag(none.descriptor, api, STATE, "kaas-0001", options)).toBe("retagged");
 
     expect([former.tags(), none.tags()]).toEqual([[OWNER], ["team:a", OWNER]]);
+  });
+
+  it("reads the tags again after an update whose answer was lost, and does not send it again once applied", async () => {
+    const kind = scripted([live([CREATION, OWNER])], "applied");
+
+    expect(await retag(kind.descriptor, api, STATE, "kaas-0001", OPTIONS)).toBe("retagged");
+
+    expect(kind.sent).toHaveLength(1);
+    expect(kind.tags()).toEqual([OWNER]);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^\[vendor-container\] Kaas "prod": the tag update's outcome is unknown \(.*\); reading the tags again$/,
+      ),
+    );
+  });
+
+  it("sends the update again after one whose answer was lost and that was not applied", async () => {
+    const kind = scripted([live([CREATION, OWNER])], "not applied");
+
+    expect(await retag(kind.descriptor, api, STATE, "kaas-0001", OPTIONS)).toBe("retagged");
+
+    expect(kind.sent.map((s) => s.metadata.tags)).toEqual([[OWNER], [OWNER]]);
+    expect(kind.tags()).toEqual([OWNER]);
   });
 });
