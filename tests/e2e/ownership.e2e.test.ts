@@ -18,22 +18,11 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { backup, cluster, registry } from "./support/args";
 import { killWhen, waitFor } from "./support/processes";
-import { PROJECT, openSuite, type Declared, type Suite } from "./support/suite";
+import { PROJECT, openSuite, type Declared, type Suite, trackedOf } from "./support/suite";
 
 /** How long a create takes while a run is killed: far longer than the test, until the clock moves. */
 const LONG_MS = 10 * 60 * 1000;
 const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
-
-/** The state entries of the stack: `name id` for each resource of this package. */
-async function trackedOf(stack: Stack): Promise<Record<string, string>> {
-  const { deployment } = await stack.exportStack();
-  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
-  return Object.fromEntries(
-    resources
-      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/vendor-container:"))
-      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
-  );
-}
 
 /** The URN of resource `name` of `kind` in the stack. */
 const urnOf = (stack: Stack, project: string, kind: string, name: string) =>

@@ -5,14 +5,12 @@
  * is back, `pulumi cancel` and the same `pulumi up` track exactly the two clusters the program declares, with
  * no second create request, and the next preview shows no change.
  */
-import type { Stack } from "@pulumi/pulumi/automation";
 import { cluster } from "./support/args";
 import { startPostgres, type PostgresServer } from "./support/postgres";
 import { waitFor } from "./support/processes";
-import { PROJECT, openSuite, type Suite } from "./support/suite";
+import { PROJECT, openSuite, type Suite, trackedOf } from "./support/suite";
 
 const KAAS_PATH = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
-const TOKEN_TYPE = "pulumi-nodejs:dynamic/vendor-container";
 /** Long enough for the CLI to give up saving the state: it retries for about a minute. */
 const CLI_GIVES_UP_MS = 5 * 60 * 1000;
 
@@ -30,17 +28,6 @@ afterAll(async () => {
   pg?.stop();
   await s?.close();
 });
-
-/** The state entries of the stack: `name id` for each resource of this package. */
-async function trackedOf(stack: Stack): Promise<Record<string, string>> {
-  const { deployment } = await stack.exportStack();
-  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
-  return Object.fromEntries(
-    resources
-      .filter((r) => r.type.startsWith(TOKEN_TYPE))
-      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
-  );
-}
 
 const posts = () => s.requests().filter((r) => r.method === "POST" && r.path === KAAS_PATH);
 /** The clusters the service holds that are not deleted: name -> id. */

@@ -20,21 +20,10 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { cluster, registry } from "./support/args";
 import { descendantsOf, waitFor } from "./support/processes";
-import { PROJECT, type Declared, openSuite, type Suite } from "./support/suite";
+import { PROJECT, type Declared, openSuite, type Suite, trackedOf } from "./support/suite";
 
 const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
 const TOKEN_TYPE = "pulumi-nodejs:dynamic/vendor-container";
-
-/** The state entries of the stack: `name id` for each resource of this package. */
-async function trackedOf(stack: Stack): Promise<Record<string, string>> {
-  const { deployment } = await stack.exportStack();
-  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
-  return Object.fromEntries(
-    resources
-      .filter((r) => r.type.startsWith(TOKEN_TYPE))
-      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
-  );
-}
 
 /** The URN of resource `name` of `kind` in `stack` of `project`. */
 const urnOf = (stack: string, project: string, kind: string, name: string) =>

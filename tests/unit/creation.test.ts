@@ -682,6 +682,7 @@ describe("findCreated", () => {
   const ours = object("k-2", "prod", ["team-a", TAG, OWNER], "InCreation");
   const other = object("k-1", "prod", ["team-a", "pulumi-ct-owner:shop/other/prod"]);
   const byTag = `metadata.tags:eq(${JSON.stringify(TAG)})`;
+  const byOwner = `metadata.tags:eq(${JSON.stringify(OWNER)})`;
   const byName = (name: string) => `metadata.name:eq(${JSON.stringify(name)})`;
 
   const lookup = (list: ListSource<ServiceObject>, api: object, name = "prod") =>
@@ -765,35 +766,26 @@ describe("findCreated", () => {
     ]);
   });
 
-  it("with the owner tag, filters by it and finds the interrupted create and the objects a state recorded", async () => {
-    const recorded = object("k-3", "prod-renamed", ["team-a", OWNER]);
-    const service = scriptedList([other, ours, recorded], "membership");
-    const result = await findCreated({
-      what: 'Kaas "prod"',
-      api: {},
-      list: service.list,
-      tag: TAG,
-      owner: OWNER,
-      name: "prod",
-    });
-    expect(result.map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
-    expect(service.calls).toEqual([`metadata.tags:eq(${JSON.stringify(OWNER)})`]);
-  });
-
-  it("under a whole-array reading, finds by the name the objects carrying either tag", async () => {
-    const recorded = object("k-3", "prod", ["team-a", OWNER]);
-    const service = scriptedList([other, ours, recorded], "whole");
-    const result = await findCreated({
-      what: 'Kaas "prod"',
-      api: {},
-      list: service.list,
-      tag: TAG,
-      owner: OWNER,
-      name: "prod",
-    });
-    expect(result.map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
-    expect(service.calls).toEqual([`metadata.tags:eq(${JSON.stringify(OWNER)})`, byName("prod")]);
-  });
+  it.each<[string, Parameters<typeof scriptedList>[1], (string | null)[]]>([
+    ["filters by the owner tag", "membership", [byOwner]],
+    ["under a whole-array reading, finds them by the name", "whole", [byOwner, byName("prod")]],
+  ])(
+    "with the owner tag, %s: the interrupted create and the objects a state recorded",
+    async (_t, reading, calls) => {
+      const recorded = object("k-3", "prod", ["team-a", OWNER]);
+      const service = scriptedList([other, ours, recorded], reading);
+      const result = await findCreated({
+        what: 'Kaas "prod"',
+        api: {},
+        list: service.list,
+        tag: TAG,
+        owner: OWNER,
+        name: "prod",
+      });
+      expect(result.map((o) => o.metadata.id)).toEqual(["k-2", "k-3"]);
+      expect(service.calls).toEqual(calls);
+    },
+  );
 
   it("filters by the creation tag when the owner tag holds a character a filter cannot carry", async () => {
     const owner = "pulumi-ct-owner:shop/dev/prod;blue";

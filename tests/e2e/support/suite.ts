@@ -260,3 +260,14 @@ export async function stateOutputsOf(stack: Stack, name: string): Promise<Record
   if (!found) throw new Error(`no resource ${name} in the stack's state`);
   return found.outputs ?? {};
 }
+
+/** The state entries of `stack` for this package's resources: resource name -> id. */
+export async function trackedOf(stack: Stack): Promise<Record<string, string>> {
+  const { deployment } = await stack.exportStack();
+  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
+  return Object.fromEntries(
+    resources
+      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/vendor-container:"))
+      .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
+  );
+}
