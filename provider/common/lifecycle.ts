@@ -124,7 +124,8 @@ const carries = (object: ServiceObject, tag: string): boolean => (object.metadat
  *   and left alone when it failed, refused otherwise.
  * - An object naming this resource as owner without that tag was recorded in some state: when the state
  *   tracks no object (`tracked` null or unknown, and no replacement seen by `diff`), the state lost track of it
- *   (`pulumi state delete`, a state restored from an older copy), and the create stops before any request that
+ *   (`pulumi state delete`, a state restored from an older copy; or another backend holds a stack of the same
+ *   project and stack names), and the create stops before any request that
  *   changes anything, naming it and `adoptId`. In a replacement it is another leftover of this resource, named
  *   in a line and left alone: a replacement makes a new object.
  */
@@ -154,8 +155,8 @@ export function judgeLookup<T extends ServiceObject>(
     const owner = args.owner === undefined ? "" : ` (tag ${args.owner})`;
     throw new Error(
       `${args.what}: found ${args.noun} ${describeFound(first)} naming this resource as its owner${owner}, ` +
-        "but this stack's state does not track it: it was removed from the state (pulumi state delete), or the " +
-        "state was restored from an older copy" +
+        "but this stack's state does not track it: it was removed from the state (pulumi state delete), the " +
+        "state was restored from an older copy, or another state backend holds a stack of the same name" +
         (args.tracked === undefined ? " (the state could not be read to tell)" : "") +
         `. Nothing was created. If it is this resource's ${args.noun}, set adoptId: "${first.metadata.id}" to ` +
         `track it again; otherwise delete it` +

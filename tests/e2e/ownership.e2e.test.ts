@@ -4,8 +4,8 @@
  *
  * - `pulumi up --replace` of an Active Kaas, Registry and KaasBackup makes a new object, tracked by the stack,
  *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`.
- * - A second state backend holding the same project, stack and program makes its own cluster and never touches
- *   the first backend's.
+ * - A second state backend holding the same project, stack and program is refused before any change, naming the
+ *   first backend's cluster, which it never touches.
  * - A create request the service processed and then answered 502, 503 or 504, or whose connection it dropped,
  *   leaves exactly one object of each kind.
  * - A create resumed after its run was killed reports the cluster as the service has it: the next preview
@@ -157,19 +157,30 @@ describe.each<[string, WireReadings]>([
     await stack.destroy();
   });
 
-  it("a second state backend with the same project, stack and program makes its own cluster and leaves the first's alone", async () => {
+  it("a second state backend with the same project, stack and program is refused, naming the first's cluster, which it leaves alone", async () => {
     reset();
     const first = await freshStack("dev", [cluster()]);
     await first.up();
     expect(await trackedOf(first)).toEqual({ cluster: "kaas-0001" });
 
+    // Both stacks' objects would carry one owner tag, so each could act on the other's: the second stops.
     const otherBackend = path.join(s.dir, "other-backend");
     fs.mkdirSync(otherBackend, { recursive: true });
     const second = await s.stack("dev", dir, {}, { PULUMI_BACKEND_URL: `file://${otherBackend}` });
     await s.declare(second, [cluster()]);
-    await second.up();
-    expect(await trackedOf(second)).toEqual({ cluster: "kaas-0002" });
-    expect(live().kaas).toEqual(["kaas-0001 Active", "kaas-0002 Active"]);
+    s.clearRequests();
+    const refused = await second.up().then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(refused).toContain(`Kaas "cluster": found cluster kaas-0001 (Active, created `);
+    expect(refused).toContain(
+      `naming this resource as its owner (tag pulumi-ct-owner:${project}/dev/cluster), but this stack's state ` +
+        "does not track it: it was removed from the state (pulumi state delete), the state was restored from an " +
+        "older copy, or another state backend holds a stack of the same name. Nothing was created.",
+    );
+    expect(s.mutations()).toEqual([]);
+    expect(live().kaas).toEqual(["kaas-0001 Active"]);
 
     await second.destroy();
     expect(live().kaas).toEqual(["kaas-0001 Active"]);

@@ -135,7 +135,7 @@ describe.each<[string, WireReadings]>([
       new RegExp(
         `Kaas "cluster": found cluster kaas-0001 \\(Active, created [0-9T:.Z-]+\\) naming this resource as its ` +
           `owner \\(tag pulumi-ct-owner:${project}/lost/cluster\\), but this stack's state does not track it: it ` +
-          "was removed from the state \\(pulumi state delete\\), or the state was restored from an older copy\\. " +
+          "was removed from the state \\(pulumi state delete\\), the state was restored from an older copy, or another state backend holds a stack of the same name\\. " +
           `Nothing was created\\. If it is this resource's cluster, set adoptId: "kaas-0001" to track it again; ` +
           "otherwise delete it\\.",
       ),

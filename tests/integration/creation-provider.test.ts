@@ -199,7 +199,7 @@ async function recordedCluster(): Promise<string> {
 const untracked = (id: string, unread: boolean) =>
   `Kaas "prod": found cluster ${id} (Active, created ${live(id).metadata.creationDate}) naming this ` +
   `resource as its owner (tag ${OWNER_TAG}), but this stack's state does not track it: it was removed from ` +
-  "the state (pulumi state delete), or the state was restored from an older copy" +
+  "the state (pulumi state delete), the state was restored from an older copy, or another state backend holds a stack of the same name" +
   (unread ? " (the state could not be read to tell)" : "") +
   `. Nothing was created. If it is this resource's cluster, set adoptId: "${id}" to track it again; ` +
   "otherwise delete it.";

@@ -309,7 +309,7 @@ describe.each(READINGS)("filters %s", (reading) => {
       expect(error?.message).toBe(
         `${what}: found ${noun} ${recorded} (Active, created ${created.metadata.creationDate}) naming this ` +
           `resource as its owner (tag ${owner}), but this stack's state does not track it: it was removed ` +
-          "from the state (pulumi state delete), or the state was restored from an older copy. Nothing was " +
+          "from the state (pulumi state delete), the state was restored from an older copy, or another state backend holds a stack of the same name. Nothing was " +
           `created. If it is this resource's ${noun}, set adoptId: "${recorded}" to track it again; ` +
           "otherwise delete it.",
       );

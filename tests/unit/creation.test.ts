@@ -539,7 +539,7 @@ describe("judgeLookup", () => {
       new Error(
         'Kaas "prod": found cluster kaas-0001 (Active, created 2026-06-01T11:57:00.000Z) naming this resource ' +
           `as its owner (tag ${OWNER}), but this stack's state does not track it: it was removed from the ` +
-          "state (pulumi state delete), or the state was restored from an older copy. Nothing was created. If " +
+          "state (pulumi state delete), the state was restored from an older copy, or another state backend holds a stack of the same name. Nothing was created. If " +
           'it is this resource\'s cluster, set adoptId: "kaas-0001" to track it again; otherwise delete it.',
       ),
     );
@@ -555,7 +555,7 @@ describe("judgeLookup", () => {
       new Error(
         'Kaas "prod": found cluster kaas-0001 (Active, creation time unknown) naming this resource as its ' +
           `owner (tag ${OWNER}), but this stack's state does not track it: it was removed from the state ` +
-          "(pulumi state delete), or the state was restored from an older copy (the state could not be read " +
+          "(pulumi state delete), the state was restored from an older copy, or another state backend holds a stack of the same name (the state could not be read " +
           'to tell). Nothing was created. If it is this resource\'s cluster, set adoptId: "kaas-0001" to ' +
           "track it again; otherwise delete it. Also found: kaas-0002 (InCreation, created " +
           "2026-06-01T11:59:00.000Z).",
