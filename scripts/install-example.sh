@@ -6,4 +6,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT/$1"
+# npm keeps an installed copy of a `file:` dependency whose version did not change: drop it, so the program
+# runs the package as built now.
+rm -rf node_modules/pulumi-vendor-container
 npm install --install-links --no-audit --no-fund --loglevel=error --no-package-lock
