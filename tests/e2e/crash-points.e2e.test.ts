@@ -14,9 +14,7 @@
  *
  * Operations: the create of each kind that creates (a KaasBackup under a cluster made before), a cluster's node
  * pool resize, its replacement by a changed nodeCidr and by `up --replace`, `pulumi destroy`, and a removal from
- * the program, under the emulator's default readings; the Kaas create and replacement also under its strictest
- * (`STRICT_WIRE`). Under the strict readings the other operations differ from the default only in the requests
- * where these two differ (the lookup's list requests), and running them too would add minutes.
+ * the program, each under the emulator's default readings and under its strictest (`STRICT_WIRE`).
  *
  * Each operation and reading is a group with a stack and an emulator of its own, so that groups run side by
  * side (a few at a time) without seeing each other's requests; earlier resources stay in the stack and are
@@ -551,64 +549,68 @@ interface GroupSpec {
 
 const replaceArgs = (urns: string[]) => [...UP, ...urns.flatMap((urn) => ["--replace", urn])];
 
+/** Each operation under both readings. */
+const bothReadings = (spec: (reading: Reading) => GroupSpec): GroupSpec[] =>
+  (["default", "strict"] as const).map(spec);
+
 // The longest first, so that the groups running side by side end together.
 const GROUPS: GroupSpec[] = [
-  ...(["default", "strict"] as const).map((reading): GroupSpec => ({
+  ...bothReadings((reading) => ({
     test: "Kaas replacement (nodeCidr): every crash point recovers to one new cluster",
     title: "Kaas replacement",
     reading,
     prefix: `kr${reading[0]}`,
     run: (g) => crashChanges(g, recidred, { creates: 1, extra: (d) => liveNodeCidrIs(g, d, NEW_CIDR) }),
   })),
-  {
+  ...bothReadings((reading) => ({
     test: "Kaas up --replace: every crash point recovers to one new cluster",
     title: "Kaas up --replace",
-    reading: "default",
-    prefix: "kxd",
+    reading,
+    prefix: `kx${reading[0]}`,
     run: (g) => crashChanges(g, (d) => d, { args: replaceArgs, creates: 1 }),
-  },
-  ...(["default", "strict"] as const).map((reading): GroupSpec => ({
+  })),
+  ...bothReadings((reading) => ({
+    test: "KaasBackup create: every crash point recovers to one tracked backup",
+    title: "KaasBackup create",
+    reading,
+    prefix: `bc${reading[0]}`,
+    run: (g) => crashCreates(g, "KaasBackup"),
+  })),
+  ...bothReadings((reading) => ({
+    test: "Registry create: every crash point recovers to one tracked registry",
+    title: "Registry create",
+    reading,
+    prefix: `rc${reading[0]}`,
+    run: (g) => crashCreates(g, "Registry"),
+  })),
+  ...bothReadings((reading) => ({
+    test: "Kaas update (a node pool resize): every crash point recovers to the resized cluster",
+    title: "Kaas update",
+    reading,
+    prefix: `ku${reading[0]}`,
+    run: (g) => crashChanges(g, resized, { creates: 0, extra: (d) => liveSystemPoolIs(g, d, 3) }),
+  })),
+  ...bothReadings((reading) => ({
     test: "Kaas create: every crash point recovers to one tracked cluster",
     title: "Kaas create",
     reading,
     prefix: `kc${reading[0]}`,
     run: (g) => crashCreates(g, "Kaas"),
   })),
-  {
-    test: "Kaas update (a node pool resize): every crash point recovers to the resized cluster",
-    title: "Kaas update",
-    reading: "default",
-    prefix: "kud",
-    run: (g) => crashChanges(g, resized, { creates: 0, extra: (d) => liveSystemPoolIs(g, d, 3) }),
-  },
-  {
-    test: "KaasBackup create: every crash point recovers to one tracked backup",
-    title: "KaasBackup create",
-    reading: "default",
-    prefix: "bcd",
-    run: (g) => crashCreates(g, "KaasBackup"),
-  },
-  {
-    test: "Registry create: every crash point recovers to one tracked registry",
-    title: "Registry create",
-    reading: "default",
-    prefix: "rcd",
-    run: (g) => crashCreates(g, "Registry"),
-  },
-  {
+  ...bothReadings((reading) => ({
     test: "Kaas removal from the program: every crash point recovers to the cluster deleted",
     title: "Kaas removal",
-    reading: "default",
-    prefix: "kmd",
+    reading,
+    prefix: `km${reading[0]}`,
     run: (g) => crashChanges(g, () => undefined, { creates: 0 }),
-  },
-  {
+  })),
+  ...bothReadings((reading) => ({
     test: "Kaas destroy: every crash point recovers to no cluster",
     title: "Kaas destroy",
-    reading: "default",
-    prefix: "kdd",
+    reading,
+    prefix: `kd${reading[0]}`,
     run: (g) => crashDestroys(g),
-  },
+  })),
 ];
 
 /**
