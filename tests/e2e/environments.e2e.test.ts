@@ -152,10 +152,12 @@ it("lists the environments with their state and outputs, secrets masked", async 
   ]);
   for (const e of environments) {
     const { platform, app } = e;
-    // Each stack counts itself and the default provider of its dynamic resources; the application's also
-    // counts its stack reference and the default provider of that, and prod's platform its backup.
+    // Each stack counts itself, the default provider of its dynamic resources and the engine's builtin provider
+    // (`pulumi:providers:pulumi default`), which the program's read of its own state through an invoke brings
+    // in; the application's also counts its stack reference, which uses that same builtin provider, and prod's
+    // platform its backup.
     expect(platform).toEqual({
-      resources: e.environment === "prod" ? 5 : 4,
+      resources: e.environment === "prod" ? 6 : 5,
       lastUpdate: expect.any(String),
       updateInProgress: false,
       outputs: {

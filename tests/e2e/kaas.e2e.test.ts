@@ -7,6 +7,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { SYSTEM_POOL, WORKER_POOL, cluster } from "./support/args";
+import { foreignDeleteRefusal } from "./support/refusals";
 import {
   expectSettledIn,
   openSuite,
@@ -44,7 +45,7 @@ describe.each<[string, WireReadings]>([
 
   it("creates the cluster with one POST, keeps the kubeconfig secret and settles", async () => {
     const { calls, outputs, summary } = await up([cluster()]);
-    // The create, then the update that records the owner and releases the creation tag.
+    // The create, then the program's release of the creation tag once the engine has recorded the id.
     expect(calls).toEqual(["POST /kaas", "PUT /kaas/kaas-0001"]);
     expect(summary.result).toBe("succeeded");
     expect(summary.resourceChanges).toEqual({ create: 2 });
@@ -174,8 +175,13 @@ describe.each<[string, WireReadings]>([
   it("destroys the cluster another stack adopted only with the override, and leaves the service empty", async () => {
     s.clearRequests();
     await expect(stack.destroy()).rejects.toThrow(
-      'Kaas "cluster": refusing to delete cluster kaas-0002: its owner tag names "kaas-adopt/adopt/cluster", a ' +
-        'resource of stack "kaas-adopt/adopt", and this is stack "kaas/dev"',
+      foreignDeleteRefusal({
+        what: 'Kaas "cluster"',
+        noun: "cluster",
+        id: "kaas-0002",
+        owner: "kaas-adopt/adopt/cluster",
+        current: "kaas/dev",
+      }),
     );
     expect(s.mutations()).toEqual([]);
     const allowed = await s.stack(

@@ -9,6 +9,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import type { RegistryResponse } from "../../schemas";
 import { DATA_VOLUME, attachment, backup, cluster, registry } from "./support/args";
+import { foreignDeleteRefusal } from "./support/refusals";
 import {
   expectSettledIn,
   openSuite,
@@ -245,8 +246,13 @@ describe.each<[string, WireReadings]>([
     // The backup carries the owner tag of the stack that adopted it: this stack may not delete it, and the
     // cluster, which the backup depends on, stays too.
     await expect(stack.destroy()).rejects.toThrow(
-      'KaasBackup "nightly": refusing to delete backup backup-0002: its owner tag names ' +
-        '"kinds-adopt/adopt/nightly", a resource of stack "kinds-adopt/adopt", and this is stack "kinds/dev"',
+      foreignDeleteRefusal({
+        what: 'KaasBackup "nightly"',
+        noun: "backup",
+        id: "backup-0002",
+        owner: "kinds-adopt/adopt/nightly",
+        current: "kinds/dev",
+      }),
     );
     const refused = s.mutations();
     expect(refused).not.toContain(backupDelete);

@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SEED_LOCATION } from "../../emulator";
 import { registry } from "./support/args";
+import { foreignDeleteRefusal } from "./support/refusals";
 import { PROJECT, openSuite, values, type Declared, type Suite } from "./support/suite";
 
 /** The project of the suite's program. */
@@ -193,11 +194,13 @@ it("a copied stack refuses to destroy the original stack's registries; VENDOR_AL
 
   s.clearRequests();
   await expect(b.destroy()).rejects.toThrow(
-    `Registry "swap": refusing to delete registry registry-0003: its owner tag names "${PROJECT_NAME}/a/swap", ` +
-      `a resource of stack "${PROJECT_NAME}/a", and this is stack "${PROJECT_NAME}/b" (a copy of a stack, made ` +
-      "with pulumi stack export and import, tracks the same objects). Nothing was deleted. To stop tracking it " +
-      "here and leave it to its owner, run pulumi state delete with its URN; to delete it from this stack " +
-      "anyway, run the delete again with VENDOR_ALLOW_FOREIGN_DELETE=true in its environment.",
+    foreignDeleteRefusal({
+      what: 'Registry "swap"',
+      noun: "registry",
+      id: "registry-0003",
+      owner: `${PROJECT_NAME}/a/swap`,
+      current: `${PROJECT_NAME}/b`,
+    }),
   );
   expect(s.mutations()).toEqual([]);
 
