@@ -1,6 +1,6 @@
 /**
- * Resource options through the real engine against the emulator (issue 21: every option a user may pass is
- * honoured or refused clearly), on registries, the quickest kind:
+ * Resource options through the real engine against the emulator (every option a user may pass is honoured or
+ * refused clearly), on registries, the quickest kind:
  *
  * - `import` fails the program before any request, showing `adoptId`; `pulumi import` fails inside the
  *   Node.js dynamic-provider host, which is what the README says.

@@ -1,9 +1,10 @@
 /**
- * A create never takes over, or lets the engine delete, an object that is not its own (issue 19), through the
- * real engine against the emulator in its default and its strictest (published interface only) mode:
+ * A create never takes over, or lets the engine delete, an object that is not its own, through the real
+ * engine against the emulator in its default and its strictest (published interface only) mode:
  *
  * - `pulumi up --replace` of an Active Kaas, Registry and KaasBackup makes a new object, tracked by the stack,
- *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`.
+ *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`. (A replacement
+ *   killed at any point is the crash-point suite's: tests/e2e/crash-points.e2e.test.ts.)
  * - A second state backend holding the same project, stack and program is refused before any change, naming the
  *   first backend's cluster, which it never touches.
  * - A create request the service processed and then answered 502, 503 or 504, or whose connection it dropped,
@@ -17,7 +18,7 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { backup, cluster, registry } from "./support/args";
-import { killWhen, waitFor } from "./support/processes";
+import { killWhen } from "./support/processes";
 import { PROJECT, openSuite, type Declared, type Suite, trackedOf } from "./support/suite";
 
 /** How long a create takes while a run is killed: far longer than the test, until the clock moves. */
@@ -100,45 +101,6 @@ describe.each<[string, WireReadings]>([
     await stack.preview({ expectNoChanges: true });
     await stack.destroy();
     expect(live()).toEqual({ kaas: [], registries: [], backups: [] });
-  });
-
-  it("a pulumi up --replace killed mid-create, then cancel and the same command again: one cluster, nothing orphaned", async () => {
-    reset();
-    const stack = await freshStack("killed-replace", [cluster()]);
-    await stack.up();
-    emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
-    const urn = urnOf(stack, project, "Kaas", "cluster");
-    s.clearRequests();
-    const posted = () =>
-      s.requests().some((r) => r.method === "POST" && r.path === `${PREFIX}/kaas` && (r.status ?? 0) < 300);
-    await killWhen(
-      s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir, {
-        detached: true,
-      }),
-      posted,
-      "the replacement's create request",
-    );
-    expect(live().kaas).toEqual(["kaas-0001 Active", "kaas-0002 InCreation"]);
-
-    expect((await s.cli(["cancel", "--yes", "--stack", stack.name], dir).done).code).toBe(0);
-    emulator().updateConfig({ durations: { kaasCreateMs: 1200 } });
-    s.clearRequests();
-    const again = s.cli(["up", "--yes", "--skip-preview", "--stack", stack.name, "--replace", urn], dir);
-    // The half-made replacement is waited for, not sent again; let it finish.
-    await waitFor("the provider to poll the replacement", () =>
-      s.requests().some((r) => r.method === "GET" && r.path === `${PREFIX}/kaas/kaas-0002`),
-    );
-    emulator().advanceClock(LONG_MS);
-    const result = await again.done;
-    expect(result.code).toBe(0);
-    expect(result.output).toContain("resuming the creation of kaas-0002 started by an earlier run");
-    expect(s.mutations().filter((m) => m.startsWith("POST"))).toEqual([]);
-    expect((await trackedOf(stack)).cluster).toBe("kaas-0002");
-    expect(live().kaas).toEqual(["kaas-0002 Active"]);
-    // The killed run's pending create goes, as the README says.
-    await stack.refresh({ clearPendingCreates: true });
-    await stack.preview({ expectNoChanges: true });
-    await stack.destroy();
   });
 
   it("a cluster that ended Failed, then the README's recovery (pulumi up --replace): one Active cluster, the Failed one deleted", async () => {
