@@ -56,6 +56,12 @@ export interface VendorApiErrorInit {
   ambiguous?: boolean;
   /** The server's `Retry-After`, in ms, when it gave one: a caller polling again later waits at least this. */
   retryAfterMs?: number;
+  /**
+   * True when an earlier attempt of the same request went unanswered (a dropped connection, a timeout, a 5xx)
+   * and may have been processed: a refusal of the retry may then be caused by that attempt itself (an attach
+   * answered "already attached").
+   */
+  afterLostAnswer?: boolean;
   /** True for a refusal of a busy resource: a probe saw it transitional (see `rest/busy.ts`). */
   busy?: boolean;
   /** The underlying error. */
@@ -196,6 +202,8 @@ export class VendorApiError extends Error {
   readonly retryAfterMs?: number;
   /** True when the service refused the request because the resource was transitional (see `rest/busy.ts`). */
   readonly busy: boolean;
+  /** True when an earlier attempt of the same request went unanswered and may have been processed. */
+  readonly afterLostAnswer: boolean;
 
   constructor(init: VendorApiErrorInit) {
     super(redact(VendorApiError.withHint(VendorApiError.format(init), init.hint)));
@@ -210,6 +218,7 @@ export class VendorApiError extends Error {
     this.ambiguous = init.ambiguous ?? false;
     this.retryAfterMs = init.retryAfterMs;
     this.busy = init.busy ?? false;
+    this.afterLostAnswer = init.afterLostAnswer ?? false;
   }
 
   /** `PUT /kaas/k-1 failed (400 Bad Request): nodeCidr.address: must lie within ...` */

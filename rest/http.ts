@@ -103,7 +103,8 @@ export interface HttpResult<T = unknown> {
 /** Result of one classified attempt. */
 type Attempt =
   | { outcome: "ok"; result: HttpResult }
-  | { outcome: "retry"; error: VendorApiError; retryAfterMs?: number }
+  /** `unanswered`: the attempt went out and may have been processed (no answer came back, or a 5xx did). */
+  | { outcome: "retry"; error: VendorApiError; retryAfterMs?: number; unanswered?: boolean }
   | { outcome: "fail"; error: VendorApiError }
   /** A busy refusal whose resource had settled by the time it was probed: worth exactly one more try. */
   | { outcome: "retry-once"; error: VendorApiError; retryAfterMs?: undefined };
@@ -144,6 +145,9 @@ export class HttpClient {
     let refreshedAfter401 = false;
     let retriedSettledBusy = false;
     let lastError: VendorApiError | undefined;
+    // Set once an attempt went out and no answer of the service came back (or a 5xx did, perhaps from a
+    // gateway after the service processed it): a later refusal may be that attempt's doing.
+    let lostAnswer = false;
     // `counted` is what `maxAttempts` bounds; `retry` numbers the waits for the backoff. A 429 raises only
     // the latter: rate-limited requests are repeated until the deadline (`RetryPolicy.maxAttempts`).
     let counted = 0;
@@ -155,7 +159,12 @@ export class HttpClient {
       if (typeof token !== "string") {
         failure = token;
       } else {
-        const result = await this.attempt(spec, token, Math.min(this.settings.requestTimeoutMs, remaining));
+        const result = await this.attempt(
+          spec,
+          token,
+          Math.min(this.settings.requestTimeoutMs, remaining),
+          lostAnswer,
+        );
         if (result.outcome === "ok") return result.result as HttpResult<T>;
         if (result.error.status === 401 && this.settings.tokenSource.refreshable && !refreshedAfter401) {
           // One forced refresh on 401: the token may have been revoked or expired early.
@@ -171,6 +180,7 @@ export class HttpClient {
           retriedSettledBusy = true;
         }
         failure = result;
+        if (result.outcome === "retry" && result.unanswered) lostAnswer = true;
       }
       lastError = failure.error;
       if (lastError.status !== RATE_LIMITED_STATUS) counted++;
@@ -209,7 +219,12 @@ export class HttpClient {
   }
 
   /** Sends one attempt and classifies its outcome. */
-  private async attempt(spec: RequestSpec, token: string, timeoutMs: number): Promise<Attempt> {
+  private async attempt(
+    spec: RequestSpec,
+    token: string,
+    timeoutMs: number,
+    afterLostAnswer: boolean,
+  ): Promise<Attempt> {
     this.attempts++;
     const url = this.settings.baseUrl.replace(/\/+$/, "") + this.fullPath(spec.projectId, spec.path);
     const query = new URLSearchParams({ "api-version": this.settings.apiVersion });
@@ -262,13 +277,14 @@ export class HttpClient {
       retryable: RETRYABLE_STATUSES.has(status),
       ambiguous: !spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status) && status >= 500,
       busy: verdict === "busy",
+      afterLostAnswer,
       // A 401 names the settings the credentials came from, never their values (issue 21).
       hint: status === 401 ? credentialHint(this.settings.tokenSource) : undefined,
     });
     if (RETRYABLE_STATUSES.has(status)) {
       // Only 429 proves a create was not processed; a 5xx may come from a gateway after it was (issue 19).
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
-      return { outcome: "retry", error, retryAfterMs };
+      return { outcome: "retry", error, retryAfterMs, unanswered: status >= 500 };
     }
     // A busy refusal (e.g. DELETE while Updating) is transient while the probe sees the resource transitional.
     if (verdict === "busy") return { outcome: "retry", error };
@@ -327,6 +343,6 @@ export class HttpClient {
       ambiguous: !spec.idempotent && !notSent,
     });
     if (!spec.idempotent && !notSent) return { outcome: "fail", error };
-    return { outcome: "retry", error };
+    return { outcome: "retry", error, unanswered: !notSent };
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { KaasResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
-import { isNotFound, isVendorApiError } from "../../rest/errors";
+import { isNotFound, isVendorApiError, type VendorApiError } from "../../rest/errors";
 import { classifyState, isBusyState, type StateNames, type WaitVerdict } from "../../rest/waiter";
 import type { Inputs } from "../common/check";
 import { checkContext, client, defaultProjectId, log, progress } from "../common/context";
@@ -99,7 +99,7 @@ const shownAttached = (view: AttachmentView): boolean =>
     : view.shows === "linkedResources" && view.linked;
 
 /** The service's refusal of an attach because the volume is attached already (to any node of the cluster). */
-const isAlreadyAttached = (error: unknown): boolean =>
+const isAlreadyAttached = (error: unknown): error is VendorApiError =>
   isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
 /** Whether a thrown value is a partial failure: the engine records the resource with its id. */
@@ -352,9 +352,15 @@ export class VolumeAttachmentProvider {
         if (!isAlreadyAttached(error)) throw await this.explain(api, inputs, error);
         if (view.shows === "nothing") {
           if (!adopt) {
+            // A retry refused after an attempt whose answer was lost: that attempt most likely attached the
+            // volume, but a volume attached before it is refused the same way, and nothing tells them apart.
             throw this.unknownNodeRefusal(
               inputs,
-              `the service answers that ${volumeUri} is already attached to cluster ${kaasId} (${errorText(error)})`,
+              error.afterLostAnswer
+                ? `the answer to its attach of ${volumeUri} was lost and the service refused the retry as ` +
+                    `already attached to cluster ${kaasId} (${errorText(error)}): the lost attach most ` +
+                    `likely went through, unless the volume was attached before`
+                : `the service answers that ${volumeUri} is already attached to cluster ${kaasId} (${errorText(error)})`,
             );
           }
           log(

@@ -9,6 +9,7 @@ import { AttachmentClaims } from "../../provider/volumeAttachment/claims";
 import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provider";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
+import { keepAliveTransport, TransportError, type Transport } from "../../rest/transport";
 import { kaasBody, pool } from "./helpers";
 import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
 import { volumeAction } from "../../schemas/volumeAction";
@@ -303,6 +304,58 @@ describe.each(READINGS)("under $label", (reading) => {
         `show attachments, so the attachment is taken over unverified, on node ${nodes[0]} as declared`,
     }[reading.verification];
     expect(h.lines).toContain(`${SUBJECT}: ${line}`);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  it("takes over its own attach whose answer was lost where the service shows it; refuses it, naming the loss and adoptId, where nothing shows", async () => {
+    // The first attach reaches the service and is processed; its answer never comes back (a reset connection).
+    const wire = keepAliveTransport();
+    let lost = false;
+    const transport: Transport = async (request) => {
+      const answer = await wire(request);
+      if (!lost && request.method === "POST" && /\/attach\?/.test(request.url)) {
+        lost = true;
+        throw new TransportError("socket hang up", "ECONNRESET");
+      }
+      return answer;
+    };
+    const api = new VendorContainerClient(
+      resolveSettings((key) => h.config[key]),
+      {
+        pollIntervalMs: 20,
+        transport,
+      },
+    );
+    const p = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
+    const inputs = await checked(p, {}, args());
+    const made = await p.create(inputs).then(
+      (r) => r,
+      (e: Error & { id?: string }) => e,
+    );
+    expect(calls()).toEqual([attachCall(nodes[0]), attachCall(nodes[0], 400)]);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+    if (reading.shows) {
+      expect(made).toEqual({
+        id: idOf(),
+        outs: { ...inputs, sizeGb: reading.sizeGb, verification: reading.verification },
+      });
+      return;
+    }
+    const error = made as Error & { id?: string };
+    expect(error.id).toBeUndefined();
+    expect(error.message).toMatch(
+      new RegExp(
+        `^VolumeAttachment "data": the answer to its attach of ${VOLUME} was lost and the service refused the ` +
+          `retry as already attached to cluster ${kaasId} \\(POST .*/attach failed \\(400 Bad Request\\): .*\\): ` +
+          "the lost attach most likely went through, unless the volume was attached before, and the service " +
+          `does not show to which node, so it cannot be checked to be node ${nodes[0]}\\. If this attachment is ` +
+          `yours \\(an interrupted run, a retried request\\), set adoptId: "${idOf()}" to take it over; ` +
+          "otherwise detach it first\\.$",
+      ),
+    );
+    // The remedy it names: the next run, with adoptId, takes the attachment over.
+    const adopted = await p.create(await checked(p, {}, args({ adoptId: idOf() })));
+    expect(adopted.id).toBe(idOf());
     expect(await truth()).toEqual([attached(nodes[0])]);
   });
 

@@ -272,6 +272,36 @@ describe("retries of idempotent requests", () => {
     ]);
   });
 
+  // An earlier attempt may have been processed when no answer came back (a dropped connection, a timeout) or
+  // a 5xx did: the refusal of the retry then says so, since that attempt may have caused it.
+  const attach: RequestSpec = {
+    method: "POST",
+    projectId: "p-1",
+    path: "/kaas/k-1/nodePools/system/nodes/n-1/attach",
+    body: { volume: { uri: "/v/1" } },
+    idempotent: true,
+  };
+  const alreadyAttached = json(400, { title: "Bad Request", detail: "already attached" });
+  it.each<[string, Step[], number, boolean]>([
+    ["a dropped connection", ["drop", alreadyAttached], 100, true],
+    ["a timeout", ["hang", alreadyAttached], 100, true],
+    ["a 502", [json(502), alreadyAttached], 2_000, true],
+    ["a 429", [json(429), alreadyAttached], 2_000, false],
+    ["nothing", [alreadyAttached], 2_000, false],
+  ])(
+    "marks the refusal of a retry after %s as following a lost answer or not",
+    async (_what, script, timeout, lost) => {
+      const server = await serve(script);
+      const { client } = clientFor(server, { requestTimeoutMs: timeout });
+
+      const error = await log.rejectionOf(client.request(attach));
+
+      expect(error.status).toBe(400);
+      expect(error.afterLostAnswer).toBe(lost);
+      expect(server.requests).toHaveLength(script.length);
+    },
+  );
+
   it("gives up after maxAttempts without sleeping after the last attempt", async () => {
     const server = await serve([json(503)]);
     const { client, time } = clientFor(server, {

@@ -348,6 +348,14 @@ export interface RecordedError {
   stack: string;
 }
 
+/**
+ * The refusal of an attachment whose attach lost its answer and whose retry the service refused as already
+ * attached, where the service does not show attachments: the lost attach most likely went through, and only
+ * `adoptId` tells the provider so.
+ */
+export const LOST_ATTACH =
+  /: the answer to its attach of \S+ was lost and the service refused the retry as already attached to cluster /;
+
 /** Whether `kind` tags its objects, so the program passes `trackedId` and releases the creation tag. */
 const isTagged = (kind: KindName): kind is TaggedKind => Object.hasOwn(TAGGED_KINDS, kind);
 
@@ -487,10 +495,18 @@ export class SimulatedEngine {
     }
   }
 
-  /** Runs `up` until the resource converges; returns the number of runs it took. */
+  /**
+   * Runs `up` until the resource converges; returns the number of runs it took. After the refusal of an
+   * attachment whose attach lost its answer where the service does not show attachments ({@link LOST_ATTACH}),
+   * the next run sets the `adoptId` the refusal names, as its message tells the user to.
+   */
   async up(resource: string, kind: KindName, args: Inputs): Promise<number> {
     for (let run = 1; run <= this.maxRuns; run++) {
       if (await this.upOnce(resource, kind, args)) return run;
+      const last = this.errors.filter((e) => e.resource === resource).at(-1);
+      const adopt =
+        last && LOST_ATTACH.test(last.message) ? /set adoptId: "([^"]+)"/.exec(last.message) : null;
+      if (adopt) args = { ...args, adoptId: adopt[1] };
     }
     throw new Error(`${resource} did not converge in ${this.maxRuns} runs: ${this.describeErrors(resource)}`);
   }
