@@ -10,6 +10,9 @@ module.exports = {
   // machine such a hook has taken longer than Jest's 5 s default. A test that hangs still fails, after 30 s.
   // The end-to-end project sets its own, longer limit (tests/e2e/support/timeout.ts).
   testTimeout: 30_000,
+  // Two test files at a time, even on two cores: an end-to-end file spends much of its time waiting for the
+  // emulator and the CLI, and one file at a time left a core idle (a two-core CI run: 56 minutes one at a time).
+  maxWorkers: 2,
   reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },

@@ -66,6 +66,9 @@ export function engineEnv(extra: Record<string, string> = {}): Record<string, st
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    // Every run starts two or three Node processes (the program, the dynamic provider, the policy pack) that
+    // load the same modules: Node 22 keeps their compiled code on disk, which saves a third of each start.
+    NODE_COMPILE_CACHE: path.join(TOOLS, "node-compile-cache"),
     ...extra,
   };
 }
