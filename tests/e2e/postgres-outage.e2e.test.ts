@@ -3,8 +3,10 @@
  * stops while `pulumi up` creates two clusters, and stays down until the CLI gives up saving the state
  * (`failed to save snapshot`). The clusters exist in the service, the state holds neither. After the server
  * is back, `pulumi cancel` and the same `pulumi up` track exactly the two clusters the program declares, with
- * no second create request, and the next preview shows no change.
+ * no second create request, and the next preview shows no change. The lookup that finds them depends on how the
+ * service reads filters: under the emulator's default readings and its strictest (published interface only).
  */
+import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { cluster } from "./support/args";
 import { startPostgres, type PostgresServer } from "./support/postgres";
 import { waitFor } from "./support/processes";
@@ -14,66 +16,77 @@ const KAAS_PATH = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
 /** Long enough for the CLI to give up saving the state: it retries for about a minute. */
 const CLI_GIVES_UP_MS = 5 * 60 * 1000;
 
-let s: Suite;
 let pg: PostgresServer;
-let dir: string;
 
-beforeAll(async () => {
-  s = await openSuite("pg-outage");
+beforeAll(() => {
   pg = startPostgres();
-  s.env.PULUMI_BACKEND_URL = pg.url;
-  dir = s.program("pg-outage");
 });
-afterAll(async () => {
+afterAll(() => {
   pg?.stop();
-  await s?.close();
 });
 
-const posts = () => s.requests().filter((r) => r.method === "POST" && r.path === KAAS_PATH);
-/** The clusters the service holds that are not deleted: name -> id. */
-const live = () =>
-  Object.fromEntries(
-    s.emulator.emulator
-      .state()
-      .kaas.filter((k) => k.status?.state !== "Deleted")
-      .map((k) => [k.metadata.name ?? "", k.metadata.id]),
-  );
+describe.each<[string, WireReadings]>([
+  ["default", DEFAULT_WIRE],
+  ["strict", STRICT_WIRE],
+])("%s readings", (name, wire) => {
+  let s: Suite;
+  let dir: string;
 
-it("the state backend down until the CLI gives up, then cancel and up: the two declared clusters, tracked, no second create", async () => {
-  const stack = await s.stack("outage", dir);
-  const declared = [
-    cluster({}, "first"),
-    cluster({ nodeCidr: { address: "10.21.0.0/16", name: "second-nodes" } }, "second"),
-  ];
-  await s.declare(stack, declared);
-  s.clearRequests();
-  // Provisioning outlasts the moment the server stops, so both creates return while it is down.
-  s.emulator.emulator.updateConfig({ durations: { kaasCreateMs: 3000 } });
+  beforeAll(async () => {
+    s = await openSuite(`pg-outage-${name}`, { wire });
+    s.env.PULUMI_BACKEND_URL = pg.url;
+    dir = s.program(`pg-outage-${name}`);
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
 
-  const run = s.cli(["up", "--yes", "--skip-preview", "--stack", "outage"], dir);
-  await waitFor("both create requests", () => posts().filter((r) => (r.status ?? 0) < 300).length === 2);
-  pg.pause();
-  let timer: NodeJS.Timeout | undefined;
-  const failed = await Promise.race([
-    run.done,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("the CLI never gave up")), CLI_GIVES_UP_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
-  pg.resume();
-  expect(failed.code).not.toBe(0);
-  expect(failed.output).toContain("failed to save snapshot");
-  const created = live();
-  expect(Object.keys(created).sort()).toEqual(["e2e-first", "e2e-second"]);
+  const posts = () => s.requests().filter((r) => r.method === "POST" && r.path === KAAS_PATH);
+  /** The clusters the service holds that are not deleted: name -> id. */
+  const live = () =>
+    Object.fromEntries(
+      s.emulator.emulator
+        .state()
+        .kaas.filter((k) => k.status?.state !== "Deleted")
+        .map((k) => [k.metadata.name ?? "", k.metadata.id]),
+    );
 
-  const cancel = await s.cli(["cancel", "--yes", "--stack", "outage"], dir).done;
-  expect(cancel.code).toBe(0);
-  await stack.up();
-  expect(await trackedOf(stack)).toEqual({ first: created["e2e-first"], second: created["e2e-second"] });
-  expect(posts()).toHaveLength(2);
-  expect(live()).toEqual(created);
-  await stack.preview({ expectNoChanges: true });
+  it("the state backend down until the CLI gives up, then cancel and up: the two declared clusters, tracked, no second create", async () => {
+    const stack = await s.stack("outage", dir);
+    const declared = [
+      cluster({}, "first"),
+      cluster({ nodeCidr: { address: "10.21.0.0/16", name: "second-nodes" } }, "second"),
+    ];
+    await s.declare(stack, declared);
+    s.clearRequests();
+    // Provisioning outlasts the moment the server stops, so both creates return while it is down.
+    s.emulator.emulator.updateConfig({ durations: { kaasCreateMs: 3000 } });
 
-  await stack.destroy();
-  expect(live()).toEqual({});
+    const run = s.cli(["up", "--yes", "--skip-preview", "--stack", "outage"], dir);
+    await waitFor("both create requests", () => posts().filter((r) => (r.status ?? 0) < 300).length === 2);
+    pg.pause();
+    let timer: NodeJS.Timeout | undefined;
+    const failed = await Promise.race([
+      run.done,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the CLI never gave up")), CLI_GIVES_UP_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    pg.resume();
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toContain("failed to save snapshot");
+    const created = live();
+    expect(Object.keys(created).sort()).toEqual(["e2e-first", "e2e-second"]);
+
+    const cancel = await s.cli(["cancel", "--yes", "--stack", "outage"], dir).done;
+    expect(cancel.code).toBe(0);
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ first: created["e2e-first"], second: created["e2e-second"] });
+    expect(posts()).toHaveLength(2);
+    expect(live()).toEqual(created);
+    await stack.preview({ expectNoChanges: true });
+
+    await stack.destroy();
+    expect(live()).toEqual({});
+  });
 });

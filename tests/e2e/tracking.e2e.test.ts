@@ -4,8 +4,7 @@
  * - A state that lost track of an object never makes a second one: after `pulumi state delete`, or with a state
  *   restored from an export taken before the create, `up` stops before any change, naming the object, its state
  *   and creation time, and `adoptId`; with `adoptId` the stack tracks it again and the next preview shows no
- *   change. The lookup depends on how the service reads filters: under the emulator's default readings and its
- *   strictest (published interface only).
+ *   change.
  * - A renamed stack or project replaces, removes and destroys its objects with no extra step; a `destroy`
  *   right after the rename, without the program, is refused naming the one step that works
  *   (`pulumi destroy --run-program`), which a copied stack's state cannot pass.
@@ -13,6 +12,9 @@
  * - Selecting another stack in the same folder while an `up --replace` runs changes nothing: the run acts for
  *   the stack its program runs for.
  * - A provider process killed alone while its cluster provisions: the same `up` again resumes that cluster.
+ *
+ * Each runs under the emulator's default readings and its strictest (published interface only): the lookup
+ * depends on how the service reads filters, and the refusals on the owner tags it answers.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -176,10 +178,13 @@ describe.each<[string, WireReadings]>([
   });
 });
 
-// Renames, copies and the stack a run acts for do not depend on how the service reads filters or states: the
-// default readings.
-describe("renames, copies and the stack a run acts for", () => {
-  const w = world("stacks", DEFAULT_WIRE);
+// Renames and copies are told apart by the owner tags the service answers, which the strictest readings spell
+// as the published interface does.
+describe.each<[string, WireReadings]>([
+  ["default", DEFAULT_WIRE],
+  ["strict", STRICT_WIRE],
+])("renames, copies and the stack a run acts for, %s readings", (name, wire) => {
+  const w = world(`stacks-${name}`, wire);
   const { project, emulator, live, packageTagsOf, reset, stackWith, cli } = w;
   const s = () => w.suite();
   const dir = () => w.dir();
@@ -297,6 +302,7 @@ describe("renames, copies and the stack a run acts for", () => {
     expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0002" });
     expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: ["registry-0001 Active"] });
   });
+
   it("a provider process killed alone while its cluster provisions: the same up again makes no second cluster", async () => {
     reset();
     const stack = await stackWith("provider-killed", [cluster()]);
