@@ -135,10 +135,10 @@ describe("two VolumeAttachments of one volume in one program", () => {
   });
 
   /** Back to the cluster alone: the one detach of each volume is that of the node holding it. */
-  async function clusterAlone(holdersOfA: string, holderOfB: string) {
+  async function clusterAlone(holderOfA: string, holderOfB: string) {
     const removed = await upWith(s, stack, [cluster()]);
     expect(removed.calls.sort()).toEqual(
-      [`POST ${nodePath(holdersOfA)}/detach`, `POST ${nodePath(holderOfB)}/detach`].sort(),
+      [`POST ${nodePath(holderOfA)}/detach`, `POST ${nodePath(holderOfB)}/detach`].sort(),
     );
     expect(await attachmentsInState()).toEqual([]);
     expect(truth()).toEqual([]);

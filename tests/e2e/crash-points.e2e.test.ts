@@ -538,79 +538,69 @@ async function crashDestroys(g: Group): Promise<void> {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A group to run: its test's name, and what it does once its group is open. */
-interface GroupSpec {
+/**
+ * An operation to crash: its test's name, and what it does once its group is open. Each runs under both
+ * readings, a group each, whose resources' names start with `prefix` and the reading's initial.
+ */
+interface Operation {
   test: string;
   title: string;
-  reading: Reading;
   prefix: string;
   run: (g: Group) => Promise<void>;
 }
 
 const replaceArgs = (urns: string[]) => [...UP, ...urns.flatMap((urn) => ["--replace", urn])];
 
-/** Each operation under both readings. */
-const bothReadings = (spec: (reading: Reading) => GroupSpec): GroupSpec[] =>
-  (["default", "strict"] as const).map(spec);
-
 // The longest first, so that the groups running side by side end together.
-const GROUPS: GroupSpec[] = [
-  ...bothReadings((reading) => ({
+const OPERATIONS: Operation[] = [
+  {
     test: "Kaas replacement (nodeCidr): every crash point recovers to one new cluster",
     title: "Kaas replacement",
-    reading,
-    prefix: `kr${reading[0]}`,
+    prefix: "kr",
     run: (g) => crashChanges(g, recidred, { creates: 1, extra: (d) => liveNodeCidrIs(g, d, NEW_CIDR) }),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Kaas up --replace: every crash point recovers to one new cluster",
     title: "Kaas up --replace",
-    reading,
-    prefix: `kx${reading[0]}`,
+    prefix: "kx",
     run: (g) => crashChanges(g, (d) => d, { args: replaceArgs, creates: 1 }),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "KaasBackup create: every crash point recovers to one tracked backup",
     title: "KaasBackup create",
-    reading,
-    prefix: `bc${reading[0]}`,
+    prefix: "bc",
     run: (g) => crashCreates(g, "KaasBackup"),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Registry create: every crash point recovers to one tracked registry",
     title: "Registry create",
-    reading,
-    prefix: `rc${reading[0]}`,
+    prefix: "rc",
     run: (g) => crashCreates(g, "Registry"),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Kaas update (a node pool resize): every crash point recovers to the resized cluster",
     title: "Kaas update",
-    reading,
-    prefix: `ku${reading[0]}`,
+    prefix: "ku",
     run: (g) => crashChanges(g, resized, { creates: 0, extra: (d) => liveSystemPoolIs(g, d, 3) }),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Kaas create: every crash point recovers to one tracked cluster",
     title: "Kaas create",
-    reading,
-    prefix: `kc${reading[0]}`,
+    prefix: "kc",
     run: (g) => crashCreates(g, "Kaas"),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Kaas removal from the program: every crash point recovers to the cluster deleted",
     title: "Kaas removal",
-    reading,
-    prefix: `km${reading[0]}`,
+    prefix: "km",
     run: (g) => crashChanges(g, () => undefined, { creates: 0 }),
-  })),
-  ...bothReadings((reading) => ({
+  },
+  {
     test: "Kaas destroy: every crash point recovers to no cluster",
     title: "Kaas destroy",
-    reading,
-    prefix: `kd${reading[0]}`,
+    prefix: "kd",
     run: (g) => crashDestroys(g),
-  })),
+  },
 ];
 
 /**
@@ -641,14 +631,14 @@ afterAll(async () => {
 });
 
 describe.each(["default", "strict"] as const)("reading %s", (reading) => {
-  for (const spec of GROUPS.filter((g) => g.reading === reading)) {
-    it.concurrent(spec.test, async () => {
+  for (const operation of OPERATIONS) {
+    it.concurrent(operation.test, async () => {
       await ready();
       const free = await place();
       let g: Group | undefined;
       try {
-        g = await openGroup(spec.title, spec.reading, spec.prefix);
-        await spec.run(g);
+        g = await openGroup(operation.title, reading, `${operation.prefix}${reading[0]}`);
+        await operation.run(g);
       } finally {
         free();
         await g?.emulator.close();

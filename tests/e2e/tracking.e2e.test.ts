@@ -22,6 +22,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_WIRE, STRICT_WIRE, type WireReadings } from "../../emulator";
 import { cluster, registry } from "./support/args";
 import { descendantsOf, waitFor } from "./support/processes";
+import { foreignDeleteRefusal } from "./support/refusals";
 import { PROJECT, type Declared, openSuite, type Suite, trackedOf } from "./support/suite";
 
 const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
@@ -225,16 +226,21 @@ describe.each<[string, WireReadings]>([
       () => "",
       (e: Error) => e.message,
     );
-    expect(refusedCopy).toContain(
-      `refusing to delete cluster kaas-0001: its owner tag names "${project}/orig/cluster", a resource of stack ` +
-        `"${project}/orig", and this run is for stack "${project}/copy"`,
-    );
+    const refusal = (current: string) =>
+      foreignDeleteRefusal({
+        what: 'Kaas "cluster"',
+        noun: "cluster",
+        id: "kaas-0001",
+        owner: `${project}/orig/cluster`,
+        current: `${project}/${current}`,
+      });
+    expect(refusedCopy).toContain(refusal("copy"));
     // With the program, the copy's state proves nothing either.
     const refusedAgain = await copy.destroy({ runProgram: true }).then(
       () => "",
       (e: Error) => e.message,
     );
-    expect(refusedAgain).toContain("refusing to delete cluster kaas-0001");
+    expect(refusedAgain).toContain(refusal("copy"));
     expect(live().kaas).toEqual(["kaas-0001 Active"]);
 
     await cli(["stack", "rename", "renamed", "--stack", "orig"]);
@@ -243,10 +249,7 @@ describe.each<[string, WireReadings]>([
       () => "",
       (e: Error) => e.message,
     );
-    expect(refused).toContain(
-      `If this stack was renamed from "${project}/orig" (pulumi stack rename, or a project rename), run pulumi ` +
-        "destroy --run-program instead",
-    );
+    expect(refused).toContain(refusal("renamed"));
     expect(live().kaas).toEqual(["kaas-0001 Active"]);
     await renamed.destroy({ runProgram: true });
     expect(live().kaas).toEqual([]);

@@ -7,7 +7,7 @@ import { FAST_DURATIONS, STRICT_WIRE, type AttachmentTruth, type WireReadings } 
 import type { KindProvider } from "../../provider";
 import { AttachmentClaims } from "../../provider/volumeAttachment/claims";
 import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provider";
-import { VendorContainerClient } from "../../rest/client";
+import { VendorContainerClient, type ClientOptions } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { keepAliveTransport, TransportError, type Transport } from "../../rest/transport";
 import { kaasBody, pool } from "./helpers";
@@ -58,6 +58,12 @@ const args = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 const idOf = () => `${kaasId}:${VOLUME}`;
+/** A client of the stack's settings, polling quickly, for a provider whose requests a test intercepts. */
+const stackClient = (options: ClientOptions = {}) =>
+  new VendorContainerClient(
+    resolveSettings((key) => h.config[key]),
+    { pollIntervalMs: 20, ...options },
+  );
 const attachCall = (node: string, status = 202) => ({
   method: "POST",
   path: `/kaas/${kaasId}/nodePools/system/nodes/${node}/attach`,
@@ -319,13 +325,7 @@ describe.each(READINGS)("under $label", (reading) => {
       }
       return answer;
     };
-    const api = new VendorContainerClient(
-      resolveSettings((key) => h.config[key]),
-      {
-        pollIntervalMs: 20,
-        transport,
-      },
-    );
+    const api = stackClient({ transport });
     const p = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
     const inputs = await checked(p, {}, args());
     const made = await p.create(inputs).then(
@@ -428,10 +428,7 @@ describe.each(READINGS)("under $label", (reading) => {
   if (!reading.shows) {
     /** A client for the provider whose accepted attach sets the cluster `Updating` until `settle` ends it. */
     function clientMovingTheCluster() {
-      const api = new VendorContainerClient(
-        resolveSettings((key) => h.config[key]),
-        { pollIntervalMs: 20 },
-      );
+      const api = stackClient();
       const call = api.call.bind(api);
       let settledAt: number | undefined;
       const settle = (state: "Active" | "Failed") => {
@@ -773,10 +770,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     // Under linked resources a refused attach that the cluster then shows linked counts as this resource's
     // own retried attach (its node cannot be checked): that reading is left as it was.
     it("fails without an id when another stack's attach of the volume wins the race", async () => {
-      const api = new VendorContainerClient(
-        resolveSettings((key) => h.config[key]),
-        { pollIntervalMs: 20 },
-      );
+      const api = stackClient();
       const call = api.call.bind(api);
       api.call = (async (...a: Parameters<typeof call>) => {
         if (a[0] === "attachVolume") {
