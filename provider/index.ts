@@ -17,6 +17,7 @@ import { KAAS_BACKUP, KaasBackupProvider } from "./kaasBackup/descriptor";
 import { KAAS, KaasProvider } from "./kaas/descriptor";
 import { REGISTRY, RegistryProvider } from "./registry/descriptor";
 import type { TaggedKind } from "./kinds";
+import type { KindName } from "../schemas/kinds";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 
 /** What every kind's provider implements: the dynamic provider interface minus `configure`. */
@@ -39,20 +40,15 @@ export interface KindProvider {
  */
 const forEngine = (kind: KindProvider): KindProvider => quietFailures(readableFailures(kind));
 
-/**
- * One provider per kind, as the engine gets it (`forEngine`). The one list of the package's kinds: `KindName`
- * is its keys, and the SDK classes, their shells and the policies are keyed by that union, so a kind that is
- * half wired does not compile.
- */
+/** One provider per kind (schemas/kinds.ts), as the engine gets it (`forEngine`). */
 const PROVIDERS = {
   Kaas: forEngine(new KaasProvider()),
   KaasBackup: forEngine(new KaasBackupProvider()),
   Registry: forEngine(new RegistryProvider()),
   VolumeAttachment: forEngine(new VolumeAttachmentProvider()),
-} satisfies Record<string, KindProvider>;
+} satisfies Record<KindName, KindProvider>;
 
-/** The resource kinds of the package: `Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`. */
-export type KindName = keyof typeof PROVIDERS;
+export type { KindName };
 
 /** The provider of `kind`. */
 export function provider(kind: string): KindProvider {

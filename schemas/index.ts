@@ -24,6 +24,7 @@ import { nameValidators } from "./validate";
 import { VolumeAction } from "./volume";
 
 export * from "./common";
+export * from "./kinds";
 export * from "./kaas";
 export * from "./kaasBackup";
 export * from "./registry";
