@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Reads a V8 CPU profile (`node --cpu-prof`) of a program or dynamic-provider process and sums it the way the
- * preview investigation of issue 12 needs: time inclusive of a few named frames (the resource constructors,
+ * preview investigation needs: time inclusive of a few named frames (the resource constructors,
  * the SDK's `transferProperties` and the stack formatting it triggers, module loading, the provider's
  * `check`), self time by package, and garbage collection.
  */

@@ -1,5 +1,5 @@
 /**
- * Lists through the real engine (issue 20, parts 3 and 4), in one stack against an emulator whose project
+ * Lists through the real engine, in one stack against an emulator whose project
  * already holds a cluster the client cannot read (a null `metadata.id`, as the published schemas allow), under
  * the reading where the service ignores filters (so every lookup sees the whole project): `listKaas` with a
  * projection exports the projected clusters and warns about the unreadable one; `pulumi up` creates a cluster

@@ -1,5 +1,5 @@
 /**
- * State names the published interface does not list (issue 20 "State names"), through the real engine: a
+ * State names the published interface does not list, through the real engine: a
  * cluster whose service answers another vocabulary (the emulator's `states: alternate`, `Ready` for `Active`).
  * Without `vendor:stateNames` the create fails after `vendor:unknownStateTimeout` (short here) with a message
  * naming the state and the setting, and the engine keeps the cluster; with the mapping in stack config the next

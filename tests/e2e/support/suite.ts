@@ -16,6 +16,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../../emulator";
 import type { RequestLogEntry } from "../../../emulator/app";
+import { checkpointResources, fastReads } from "./file-backend";
 import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
 
 /** Static bearer token of every e2e emulator: a secret that must never show in plain text. */
@@ -27,21 +28,24 @@ export const LOCATION = "ITBG-Bergamo";
 /** Poll interval of the providers: short, so waits end soon after the emulator settles. */
 export const POLL_MS = "100";
 
-/** Emulator durations: long enough to be seen `InCreation`, short enough for a quick suite. */
+/**
+ * Emulator durations: long enough for the providers (polling every `POLL_MS`) to see each object in its
+ * transitional state a few times, short enough that waiting is a small part of each run.
+ */
 export const E2E_DURATIONS = {
-  kaasCreateMs: 1200,
-  kaasUpdateMs: 400,
-  kaasDeleteMs: 400,
-  registryCreateMs: 800,
-  registryUpdateMs: 300,
-  registryDeleteMs: 300,
-  resetPasswordMs: 200,
-  backupCreateMs: 400,
-  backupUpdateMs: 200,
-  backupDeleteMs: 300,
-  attachMs: 200,
-  detachMs: 200,
-  tombstoneMs: 200,
+  kaasCreateMs: 600,
+  kaasUpdateMs: 250,
+  kaasDeleteMs: 250,
+  registryCreateMs: 400,
+  registryUpdateMs: 200,
+  registryDeleteMs: 200,
+  resetPasswordMs: 150,
+  backupCreateMs: 250,
+  backupUpdateMs: 150,
+  backupDeleteMs: 200,
+  attachMs: 150,
+  detachMs: 150,
+  tombstoneMs: 150,
 };
 
 /** A resource of the `resources` program (`tests/e2e/programs/resources/index.js`). */
@@ -151,7 +155,7 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
         "vendor:pollIntervalMs": { value: POLL_MS },
         ...config,
       });
-      return withOutputCapture(stack, record);
+      return withOutputCapture(fastReads(stack), record);
     },
     async declare(stack, resources, options = {}) {
       await stack.setConfig("e2e:resources", { value: JSON.stringify(resources), secret: options.secret });
@@ -263,8 +267,11 @@ export async function stateOutputsOf(stack: Stack, name: string): Promise<Record
 
 /** The state entries of `stack` for this package's resources: resource name -> id. */
 export async function trackedOf(stack: Stack): Promise<Record<string, string>> {
-  const { deployment } = await stack.exportStack();
-  const resources = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
+  // Ids are never secret: the checkpoint of a file backend has them without `pulumi stack export`.
+  const resources =
+    checkpointResources(stack) ??
+    ((await stack.exportStack()).deployment.resources as { urn: string; id?: string; type: string }[]) ??
+    [];
   return Object.fromEntries(
     resources
       .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/vendor-container:"))
