@@ -20,7 +20,7 @@
  * (`redact`).
  */
 import { redact } from "../../rest/redact";
-import type { KindProvider } from "../index";
+import type { KindProvider } from "./kindProvider";
 import { QUOTE_LIMIT, quote, type CheckFailure, type Inputs } from "./check";
 import { isUnknown } from "./unknown";
 

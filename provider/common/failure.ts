@@ -59,7 +59,7 @@ export async function createFailure<T>(
 
 /**
  * The error of an update of an object the service no longer has: the state still holds it, and only a
- * refresh drops it (issue 21: the message says what to run).
+ * refresh drops it, so the message says what to run.
  */
 export function vanished(what: string, id: string): Error {
   return new Error(

@@ -6,7 +6,7 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { MetadataRequest } from "../../schemas";
-import type { HookContext, KindDescriptor, KindInputs } from "./describedProvider";
+import type { HookContext, KindDescriptor, KindInputs } from "./kindDescriptor";
 import { log } from "./context";
 import { OWNER_TAG_PREFIX, deadlineOf, errorText, ownerOf, userTags } from "./resource";
 import { isUncertain, waitSettled, type ServiceObject } from "./lifecycle";
