@@ -6,18 +6,11 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
-import {
-  checkContext,
-  client,
-  defaultProjectId,
-  log,
-  noteProgramScope,
-  noteReplacement,
-  replacedBy,
-} from "./context";
+import { checkContext, client, log, noteProgramScope, noteReplacement, replacedBy } from "./context";
 import { foreignDeleteRefusal } from "./foreignDelete";
 import { createFailure, updateFailure } from "./failure";
-import { checkedInputsOf, type CheckResult } from "./arguments";
+import type { CheckResult } from "./arguments";
+import { providerFrame, readRequest, type ProviderFrame } from "./frame";
 import {
   checkKind,
   diffKind,
@@ -44,7 +37,6 @@ import {
   ownerOf,
   ownerTag,
   refreshedInputs,
-  subjectOf,
   userTags,
 } from "./resource";
 
@@ -66,13 +58,17 @@ export {
 /**
  * The dynamic provider of a described kind. Loaded lazily in the provider process; never serialized. The
  * engine hands `create` and `update` the inputs `check` returned, so they take the checked inputs `C`; the
- * state it hands back (`olds`, `props`) is read through `checkedInputsOf`.
+ * state it hands back (`olds`, `props`) is read through its frame (frame.ts).
  */
 export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   constructor(
     private readonly descriptor: KindDescriptor<R, C>,
     private readonly api: () => VendorContainerClient = client,
-  ) {}
+  ) {
+    this.frame = providerFrame<C>(descriptor.kind, descriptor.computed);
+  }
+
+  private readonly frame: ProviderFrame<C>;
 
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
     noteProgramScope(news.creationScope);
@@ -92,7 +88,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async create(inputs: C): Promise<{ id: string; outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    const what = this.subjectOf(inputs);
+    const what = this.frame.subjectOf(inputs);
     const until = deadlineOf(inputs, "create", d.timeouts);
     const adoptId = inputs.adoptId;
     const adopting = typeof adoptId === "string" && adoptId !== "";
@@ -145,7 +141,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
         what,
         id,
         inputs,
-        declared: this.inputsOf(inputs),
+        declared: this.frame.inputsOf(inputs),
         created,
         find: () => d.calls.find(api, inputs, id),
         computed: (known) => d.computedOf(known, {}),
@@ -184,7 +180,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async update(id: string, olds: Inputs, news: C): Promise<{ outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    const what = this.subjectOf(news);
+    const what = this.frame.subjectOf(news);
     const until = deadlineOf(news, "update", d.timeouts);
     const context = this.hookContext(api, news, id, what, until);
     try {
@@ -197,7 +193,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       if (carriesCreationTag(live.metadata.tags) || this.ownerOutdated(live, olds, news))
         live = await this.recordOwnership(context, news, live);
       d.verify?.(news, live, what);
-      const converged = await this.converge(context, this.inputsOf(olds), news, live);
+      const converged = await this.converge(context, this.frame.inputsOf(olds), news, live);
       return { outs: await this.outputs(api, news, converged, olds) };
     } catch (error) {
       throw await updateFailure(error, {
@@ -225,25 +221,22 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    // `readOnly` marks the read of a class's `get` (sdk/options.ts `readOnlyProps`): the engine reads such a
-    // resource with the program's props, which hold no argument, and stores what the read returns.
-    const { readOnly, ...state } = props;
-    const declared = this.inputsOf(state);
-    // A state without a project (written before `check` recorded the configured default) is looked up there.
-    const where: C = { ...declared, projectId: declared.projectId ?? defaultProjectId() };
+    const { readOnly, state } = readRequest(props);
+    const declared = this.frame.inputsOf(state);
+    const where = this.frame.located(declared);
     const live = await d.calls.find(api, where, id);
     if (!live) {
       // A refresh drops an object that is gone; a `get` of one that does not exist is an error, or the engine
       // would record an empty resource.
-      if (readOnly === true)
+      if (readOnly)
         throw new Error(
-          `${this.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
+          `${this.frame.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
             `(GET ${d.calls.path(api, where, id)} found nothing)`,
         );
-      log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
+      log(this.frame.subjectOf(declared), `${d.noun} ${id} no longer exists`);
       return { id: "", props: {}, inputs: {} };
     }
-    const inputs = d.liveInputs(readOnly === true ? this.readOnlyInputs(where, live) : declared, live);
+    const inputs = d.liveInputs(readOnly ? this.readOnlyInputs(where, live) : declared, live);
     return {
       id,
       props: await this.outputs(api, inputs, live, props),
@@ -254,8 +247,8 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async delete(id: string, props: Inputs): Promise<void> {
     const d = this.descriptor;
     const api = this.api();
-    const declared = this.inputsOf(props);
-    const what = this.subjectOf(declared);
+    const declared = this.frame.inputsOf(props);
+    const what = this.frame.subjectOf(declared);
     await deleteAndWait(api, {
       what,
       id,
@@ -299,16 +292,6 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       location,
       tags: userTags(live.metadata.tags),
     };
-  }
-
-  /** `Kaas "prod"`: how progress lines and errors name the resource. */
-  private subjectOf(inputs: Inputs): string {
-    return subjectOf(this.descriptor.kind, inputs);
-  }
-
-  /** The checked inputs of a state object (drops computed outputs and `__provider`). */
-  private inputsOf(state: Inputs): C {
-    return checkedInputsOf<C>(state, this.descriptor.computed);
   }
 
   private hookContext(
@@ -365,8 +348,8 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   private async outputs(api: VendorContainerClient, inputs: C, live: R, previous: Inputs): Promise<Inputs> {
     const d = this.descriptor;
     const computed = d.outputs
-      ? await d.outputs({ api, what: this.subjectOf(inputs), inputs, live, previous })
+      ? await d.outputs({ api, what: this.frame.subjectOf(inputs), inputs, live, previous })
       : d.computedOf(live, previous);
-    return jsonSafe({ ...this.inputsOf(inputs), ...computed });
+    return jsonSafe({ ...this.frame.inputsOf(inputs), ...computed });
   }
 }

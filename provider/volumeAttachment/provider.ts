@@ -14,9 +14,10 @@ import { classifyState, isBusyState, type StateNames, type WaitVerdict } from ".
 import type { Inputs } from "../common/check";
 import { checkContext, client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
-import { checkedInputsOf, type CheckResult } from "../common/arguments";
+import type { CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
-import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
+import { deadlineOf, errorText, refreshedInputs } from "../common/resource";
+import { projectOf, providerFrame, readRequest } from "../common/frame";
 import { checkVolumeAttachment } from "./check";
 import {
   PROCESS_CLAIMS,
@@ -41,10 +42,10 @@ import { volumeAction } from "../../schemas/volumeAction";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
-const subjectOf = (inputs: Inputs) => subject("VolumeAttachment", inputs);
-/** The checked inputs of a state (or of the inputs `check` returned): without the computed outputs. */
-const inputsOf = (state: Inputs) =>
-  checkedInputsOf<CheckedVolumeAttachmentInputs>(state, ["sizeGb", "verification"]);
+const { subjectOf, inputsOf, located } = providerFrame<CheckedVolumeAttachmentInputs>("VolumeAttachment", [
+  "sizeGb",
+  "verification",
+]);
 
 /** One look at the cluster during a wait. Never undefined, so a cluster that is gone is judged, not failed. */
 interface ClusterLook {
@@ -495,17 +496,16 @@ export class VolumeAttachmentProvider {
    * refresh never drops what it cannot see. A standby (`claims.ts`) is kept as it is: it holds nothing to see.
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
-    const { readOnly, ...state } = props;
-    if (readOnly === true) return this.readOnly(id, state);
+    const { readOnly, state } = readRequest(props);
+    if (readOnly) return this.readOnly(id, state);
     // A standby holds nothing, so the cluster has nothing of it to show (`claims.ts`): its state stays as is.
     if (holderOf(state)) return { id, props };
     const api = this.api();
     const declared = inputsOf(state);
     const what = subjectOf(declared);
     const volumeUri = declared.volumeUri;
-    // A state without a project (written before `check` recorded the configured default) is looked up there.
     const cluster = await api.find("getKaas", {
-      projectId: declared.projectId ?? defaultProjectId(),
+      projectId: located(declared).projectId,
       id: declared.kaasId,
     });
     if (!cluster) {
@@ -548,8 +548,7 @@ export class VolumeAttachmentProvider {
       throw new Error(`${what}: get: "${id}" is not an attachment id; give "<kaasId>:<volumeUri>"`);
     const kaasId = id.slice(0, separator);
     const volumeUri = id.slice(separator + 1);
-    const projectId =
-      (typeof lookup.projectId === "string" ? lookup.projectId : undefined) ?? defaultProjectId() ?? "";
+    const projectId = projectOf(lookup) ?? "";
     const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: get: no cluster ${kaasId} in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
