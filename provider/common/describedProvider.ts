@@ -281,10 +281,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
    * then adds what it reads back; the rest of the object is in the computed outputs.
    */
   private readOnlyInputs(where: C, live: R): C {
-    const metadata = live.metadata as {
-      name?: string | null;
-      location?: { value?: string | null; code?: string | null } | null;
-    };
+    const metadata = live.metadata;
     const location = metadata.location?.value ?? metadata.location?.code ?? undefined;
     return {
       ...where,

@@ -24,11 +24,11 @@ export function partialFailure(
   reason: string,
 ): PartialFailure {
   const message = redact(reason);
-  const error = new Error(message) as PartialFailure;
-  error.id = id;
-  error.properties = { ...properties, __provider: inputs.__provider };
-  error.reasons = [message];
-  return error;
+  return Object.assign(new Error(message), {
+    id,
+    properties: { ...properties, __provider: inputs.__provider },
+    reasons: [message],
+  });
 }
 
 /**

@@ -14,7 +14,13 @@ import { log, progress } from "./context";
 
 /** A service object as every response carries it. */
 export interface ServiceObject {
-  metadata: { id: string; tags?: string[] | null; creationDate?: string | null };
+  metadata: {
+    id: string;
+    name?: string | null;
+    location?: { value?: string | null; code?: string | null } | null;
+    tags?: string[] | null;
+    creationDate?: string | null;
+  };
   status?: { state?: string | null; creationDate?: string | null } | null;
 }
 
@@ -385,7 +391,7 @@ export async function findCreated<T extends ServiceObject>(args: {
     const byName = await collectOurs(
       list(`metadata.name:eq(${filterLiteral(name)})`, (line) => log(what, line)),
       ours,
-      (item) => (item as { metadata: { name?: string | null } }).metadata.name === name,
+      (item) => item.metadata.name === name,
       stateNames,
     );
     return byName.found;

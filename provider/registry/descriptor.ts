@@ -19,6 +19,7 @@ import {
   vpcMismatch,
 } from "./mapping";
 import { REGISTRY_ARGUMENTS, REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs } from "./types";
+import { stringOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
 
@@ -112,7 +113,7 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     }
     return settle(true);
   },
-  computedOf: (live, previous) => registryComputed(live, (previous.engineVersion as string | null) ?? null),
+  computedOf: (live, previous) => registryComputed(live, stringOrNull(previous.engineVersion)),
   async outputs({ api, what, inputs, live }) {
     return registryComputed(live, await engineVersion(api, inputs.projectId, live.metadata.id, what));
   },

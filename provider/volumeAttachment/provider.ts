@@ -39,6 +39,7 @@ import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 import { attachmentId, type CheckedVolumeAttachmentInputs, type DeclaredClaim } from "./types";
 import { volumeAction } from "../../schemas/volumeAction";
+import { carriesId, numberOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
@@ -105,8 +106,7 @@ const isAlreadyAttached = (error: unknown): error is VendorApiError =>
   isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
 /** Whether a thrown value is a partial failure: the engine records the resource with its id. */
-const isPartialFailure = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && typeof (error as { id?: unknown }).id === "string";
+const isPartialFailure = carriesId;
 
 /**
  * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
@@ -195,9 +195,7 @@ export class VolumeAttachmentProvider {
     const view: AttachmentView = cluster ? viewAttachment(cluster, inputs.volumeUri) : { shows: "nothing" };
     const verification: Verification = verificationOf(view, inputs.nodeId) ?? "none";
     const sizeGb =
-      view.shows === "attachedVolumes"
-        ? (view.attachment?.sizeGb ?? null)
-        : ((previous.sizeGb as number | null | undefined) ?? null);
+      view.shows === "attachedVolumes" ? (view.attachment?.sizeGb ?? null) : numberOrNull(previous.sizeGb);
     return jsonSafe({ ...inputsOf(inputs), sizeGb, verification });
   }
 
@@ -559,6 +557,8 @@ export class VolumeAttachmentProvider {
     if (!shownAttached(view))
       throw new Error(`${what}: get: ${volumeUri} is not attached to cluster ${kaasId}`);
     const attachment = view.shows === "attachedVolumes" ? view.attachment : undefined;
+    // The inputs a `get` reports: the lookup and what the cluster shows. Where it shows no node (linked
+    // resources only) `nodeId` and `nodePoolName` are absent, which no declared attachment lacks.
     const inputs = jsonSafe({
       ...lookup,
       projectId,
