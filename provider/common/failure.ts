@@ -31,20 +31,27 @@ export function partialFailure(
   });
 }
 
+/** The object a failed create or update was about, and how to read it again. */
+interface FailedObject<T> {
+  /** How messages name the resource. */
+  what: string;
+  id: string;
+  /** The object as the service has it now, or undefined when it is gone. */
+  find: () => Promise<T | undefined>;
+  /** Its computed outputs. */
+  computed: (object: T) => object;
+}
+
 /**
  * The error a create throws once the service accepted the object: a partial failure carrying its id and
  * the outputs as best known (read again, else from the create's answer), so the engine keeps it in state.
  */
 export async function createFailure<T>(
   error: unknown,
-  args: {
-    what: string;
-    id: string;
+  args: FailedObject<T> & {
     inputs: Record<string, unknown>;
     declared: Record<string, unknown>;
     created: T;
-    find: () => Promise<T | undefined>;
-    computed: (object: T) => object;
   },
 ): Promise<PartialFailure> {
   const known = (await args.find().catch(() => undefined)) ?? args.created;
@@ -74,14 +81,7 @@ export function vanished(what: string, id: string): Error {
  */
 export async function updateFailure<T>(
   error: unknown,
-  args: {
-    what: string;
-    id: string;
-    olds: Record<string, unknown>;
-    news: Record<string, unknown>;
-    find: () => Promise<T | undefined>;
-    computed: (object: T) => object;
-  },
+  args: FailedObject<T> & { olds: Record<string, unknown>; news: Record<string, unknown> },
 ): Promise<Error> {
   if (isNotFound(error)) return vanished(args.what, args.id);
   // A wait that failed because the object disappeared (`it no longer exists`), or any other failure of an

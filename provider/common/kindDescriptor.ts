@@ -25,6 +25,23 @@ export interface UpdateStep {
   send: (api: VendorContainerClient) => Promise<unknown>;
 }
 
+/**
+ * The update of a kind whose every change travels in one request: none when `body` is undefined (nothing the
+ * request carries changed), else one step that sends it, announced with what it carries.
+ */
+export function singleRequestUpdate<B extends { properties: object }>(
+  body: B | undefined,
+  send: (api: VendorContainerClient, body: B) => Promise<unknown>,
+): UpdateStep[] {
+  if (!body) return [];
+  return [
+    {
+      describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
+      send: (api) => send(api, body),
+    },
+  ];
+}
+
 /** What a kind's hooks know about the object they work on. */
 export interface HookContext<R> {
   api: VendorContainerClient;

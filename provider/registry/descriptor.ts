@@ -9,7 +9,8 @@ import type { VendorContainerClient } from "../../rest/client";
 import { client, log } from "../common/context";
 import { sameValue } from "../common/diff";
 import { withBookkeeping } from "../common/arguments";
-import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
+import { DescribedProvider } from "../common/describedProvider";
+import { singleRequestUpdate, type KindDescriptor } from "../common/kindDescriptor";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import {
   registryComputed,
@@ -88,16 +89,10 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     ...registryLiveInputs(declared, live),
     adminPasswordResetTrigger: declared.adminPasswordResetTrigger,
   }),
-  plan(olds, news, live) {
-    const body = registryUpdateBody(olds, news);
-    if (!body) return [];
-    return [
-      {
-        describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) => api.call("updateRegistry", { projectId: news.projectId, id: live.metadata.id }, body),
-      },
-    ];
-  },
+  plan: (olds, news, live) =>
+    singleRequestUpdate(registryUpdateBody(olds, news), (api, body) =>
+      api.call("updateRegistry", { projectId: news.projectId, id: live.metadata.id }, body),
+    ),
   async afterUpdate({ api, what, id, settle, olds, news, live }) {
     if (sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) return live;
     const projectId = news.projectId;
