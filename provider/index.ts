@@ -7,7 +7,8 @@
 import { configure as storeConfig, type ConfigSource } from "./common/context";
 import { readableFailures } from "./common/engineFailures";
 import { quietFailures } from "./common/quiet";
-import type { CheckFailure, Inputs } from "./common/check";
+import type { Inputs } from "./common/check";
+import type { KindProvider } from "./common/kindProvider";
 import type { VendorContainerClient } from "../rest/client";
 import { checkedInputsOf } from "./common/arguments";
 import type { KindDescriptor, KindInputs } from "./common/describedProvider";
@@ -19,20 +20,6 @@ import { REGISTRY, RegistryProvider } from "./registry/descriptor";
 import type { TaggedKind } from "./kinds";
 import type { KindName } from "../schemas/kinds";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
-
-/** What every kind's provider implements: the dynamic provider interface minus `configure`. */
-export interface KindProvider {
-  check(olds: Inputs, news: Inputs): Promise<{ inputs: Inputs; failures: CheckFailure[] }>;
-  diff(
-    id: string,
-    olds: Inputs,
-    news: Inputs,
-  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace?: boolean }>;
-  create(inputs: Inputs): Promise<{ id: string; outs: Inputs }>;
-  read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }>;
-  update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }>;
-  delete(id: string, props: Inputs): Promise<void>;
-}
 
 /**
  * What the engine gets of `kind`'s provider: its deliberate failures reach the CLI without a stack trace
@@ -48,7 +35,7 @@ const PROVIDERS = {
   VolumeAttachment: forEngine(new VolumeAttachmentProvider()),
 } satisfies Record<KindName, KindProvider>;
 
-export type { KindName };
+export type { KindName, KindProvider };
 
 /** The provider of `kind`. */
 export function provider(kind: string): KindProvider {

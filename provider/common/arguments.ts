@@ -30,6 +30,7 @@ import {
 } from "./diff";
 import { isUnknown } from "./unknown";
 import { creationTokenOf, inputsOf } from "./resource";
+import { keysOf, recordOf } from "./typed";
 
 /** The bookkeeping arguments every created kind carries besides its own: set by the SDK class and `check`. */
 export type Bookkeeping = "creationScope" | "creationToken" | "trackedId";
@@ -125,12 +126,12 @@ export type ArgumentTable<K extends string> = Record<K, ArgumentRule>;
 
 /** The arguments of a kind, in the order of its table (the order `check` names them in its failures). */
 export function argumentNames<K extends string>(table: ArgumentTable<K>): K[] {
-  return Object.keys(table) as K[];
+  return keysOf(table);
 }
 
 /** The diff table: the effect of changing each argument. */
 export function diffTableOf<K extends string>(table: ArgumentTable<K>): DiffTable<K> {
-  return Object.fromEntries(argumentNames(table).map((key) => [key, table[key].change])) as DiffTable<K>;
+  return recordOf(argumentNames(table), (key) => table[key].change);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { dynamic } from "@pulumi/pulumi";
 import { CREATION_TAG_PREFIX } from "./tags";
 import { isUnknown } from "./unknown";
+import { isOneOf, isPlainObject } from "./typed";
 
 /** One input problem: the SDK's own `CheckFailure`, `{property, reason}`. */
 export type CheckFailure = dynamic.CheckFailure;
@@ -145,6 +146,8 @@ export function strArray(
       problems.add(`${property}[${i}]`, `must be a string, got ${typeName(item)}`);
     else each?.(item, `${property}[${i}]`);
   });
+  // Returned even with items refused above (their problems are reported), so that the caller can go on
+  // checking the rest; unknown items stay as the placeholder string.
   return value as string[];
 }
 
@@ -160,11 +163,11 @@ export function obj(
     return undefined;
   }
   if (isUnknown(value)) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) {
+  if (!isPlainObject(value)) {
     problems.add(property, `must be an object, got ${typeName(value)}`);
     return undefined;
   }
-  return value as Inputs;
+  return value;
 }
 
 /** Validates one of a fixed set of strings. */
@@ -176,11 +179,11 @@ export function oneOf<T extends string>(
 ): T | undefined {
   const text = str(value, property, problems);
   if (text === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(text)) {
+  if (!isOneOf(text, allowed)) {
     problems.add(property, `must be one of ${allowed.join(", ")}, got ${quote(text)}`);
     return undefined;
   }
-  return text as T;
+  return text;
 }
 
 /** ISO 8601 date-time with a time zone, as the service takes it. */

@@ -23,6 +23,7 @@ import type { CheckContext } from "./arguments";
 import { parseDeclaredLimits, type DeclaredLimits } from "./limits";
 import { processStackSources, readStack, type StackReading } from "./stack";
 import { isUnknown } from "./unknown";
+import { isPlainObject } from "./typed";
 
 /** The engine's `ConfigureRequest.config`. */
 export interface ConfigSource {
@@ -125,10 +126,10 @@ export function backendIdentity(): string {
 function currentLogin(): string | undefined {
   const home = process.env.PULUMI_HOME?.trim() || path.join(os.homedir(), ".pulumi");
   try {
-    const credentials = JSON.parse(fs.readFileSync(path.join(home, "credentials.json"), "utf8")) as {
-      current?: unknown;
-    };
-    return typeof credentials.current === "string" ? credentials.current : undefined;
+    const credentials: unknown = JSON.parse(fs.readFileSync(path.join(home, "credentials.json"), "utf8"));
+    return isPlainObject(credentials) && typeof credentials.current === "string"
+      ? credentials.current
+      : undefined;
   } catch {
     return undefined;
   }

@@ -6,27 +6,18 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
-import {
-  checkContext,
-  client,
-  defaultProjectId,
-  log,
-  noteProgramScope,
-  noteReplacement,
-  replacedBy,
-} from "./context";
+import { checkContext, client, log, noteProgramScope, noteReplacement, replacedBy } from "./context";
 import { foreignDeleteRefusal } from "./foreignDelete";
-import type { DiffResult } from "./diff";
 import { createFailure, updateFailure } from "./failure";
+import type { CheckResult } from "./arguments";
+import { providerFrame, readRequest, type ProviderFrame } from "./frame";
 import {
-  checkArguments,
-  checkedInputsOf,
-  diffArguments,
-  type ArgumentKey,
-  type ArgumentTable,
-  type CheckContext,
-  type CheckResult,
-} from "./arguments";
+  checkKind,
+  diffKind,
+  type HookContext,
+  type KindDescriptor,
+  type KindInputs,
+} from "./kindDescriptor";
 import {
   createIdempotently,
   deleteAndWait,
@@ -34,10 +25,8 @@ import {
   isTransitional,
   isUncertain,
   waitSettled,
-  type ListSource,
   type ServiceObject,
 } from "./lifecycle";
-import type { MetadataRequest } from "../../schemas";
 import { jsonSafe } from "./outputs";
 import { retagLive } from "./ownership";
 import {
@@ -48,156 +37,38 @@ import {
   ownerOf,
   ownerTag,
   refreshedInputs,
-  subjectOf,
   userTags,
-  type DefaultTimeouts,
-  type MetadataArguments,
-  type TimeoutsArgument,
 } from "./resource";
 
 /** Plans of one update: the first, and one more after each request whose outcome was unknown. */
 export const MAX_UPDATE_ROUNDS = 3;
 
-/** One request of an update, with the progress line announcing it. */
-export interface UpdateStep {
-  /** The progress line, e.g. `updating metadata, billingPeriod`. */
-  describe: string;
-  send: (api: VendorContainerClient) => Promise<unknown>;
-}
-
-/** What a kind's hooks know about the object they work on. */
-export interface HookContext<R> {
-  api: VendorContainerClient;
-  /** How progress lines name the resource (`Kaas "prod"`). */
-  what: string;
-  id: string;
-  /** Waits until the object is settled; `afterMutation` right after a request that changes it. */
-  settle: (afterMutation: boolean) => Promise<R>;
-}
-
-/**
- * The checked inputs every created kind has: located by project, named, tagged, with deadlines and the
- * bookkeeping of idempotent create. Each kind's own checked inputs (`Checked<I>`) extend it.
- */
-export type KindInputs = Inputs &
-  MetadataArguments & {
-    projectId: string;
-    timeouts?: TimeoutsArgument;
-    adoptId?: string;
-    adoptFromScope?: string;
-    creationScope?: string;
-    creationToken: string;
-    trackedId?: string | null;
-  };
-
-/** The service calls of a kind, through the REST client's methods. `inputs` locate the object. */
-export interface KindCalls<R, C extends KindInputs> {
-  /** The object's path, as progress lines and the waiter name it: its read endpoint's (`api.pathOf`). */
-  path(api: VendorContainerClient, inputs: C, id: string): string;
-  /** The object, or undefined when it does not exist. */
-  find(api: VendorContainerClient, inputs: C, id: string): Promise<R | undefined>;
-  /** The kind's list endpoint within the scope of `inputs`. */
-  list(api: VendorContainerClient, inputs: C): ListSource<R>;
-  /** The create request (one POST). */
-  create(api: VendorContainerClient, inputs: C): Promise<R>;
-  /** The delete request. */
-  remove(api: VendorContainerClient, inputs: C, id: string): Promise<void>;
-  /** An update that carries `metadata` and changes no property (records the owner, releases the creation tag). */
-  updateMetadata(api: VendorContainerClient, inputs: C, id: string, metadata: MetadataRequest): Promise<void>;
-}
-
-/**
- * What `check` and `diff` of a kind read: its arguments and the names of its computed outputs, nothing of
- * the service. `C` is the kind's checked inputs.
- */
-export interface KindPreview<C extends KindInputs> {
-  /** The kind's name, as progress lines show it. */
-  readonly kind: string;
-  /** How progress lines name the service object (`cluster`, `backup`). */
-  readonly noun: string;
-  readonly arguments: ArgumentTable<ArgumentKey<C>>;
-  /** The names of the computed outputs; everything else in state is an argument. */
-  readonly computed: readonly string[];
-  /**
-   * Arguments the table marks `ignore` but that bespoke rules compare; throws for a refused change. It sees
-   * the state and the inputs as `diff` does, unknown values included.
-   */
-  readonly extraChanges?: (olds: Inputs, news: Inputs) => string[];
-}
-
-/**
- * What the lifecycle of a kind runs (create, read, update, delete): its service calls, default deadlines, and
- * the hooks for what only it does. `C` is the kind's checked inputs: what its `check` returns, and what every
- * hook and call is handed.
- */
-export interface KindLifecycle<R extends ServiceObject, C extends KindInputs> {
-  readonly timeouts: DefaultTimeouts;
-  readonly calls: KindCalls<R, C>;
-  /** Whether an update whose answer was lost is planned again from the live object. */
-  readonly planAgainWhenUncertain: boolean;
-  /** The existing object `adoptId` names, verified against the declared arguments. */
-  adopt(api: VendorContainerClient, inputs: C, adoptId: string, what: string): Promise<R>;
-  /** The arguments as the live object has them (refresh, and a new plan after an uncertain update). */
-  liveInputs(declared: C, live: R): C;
-  /** What an adopted object is converged from. Default: `liveInputs`. */
-  adoptedInputs?(declared: C, live: R): C;
-  /**
-   * Throws when the settled object contradicts a declared argument that the requests cannot carry (a
-   * registry's `vpcUri`). Run by create (adopting, `adopt` checks) and by update, so a created object that
-   * failed it stays a partial failure until the program agrees with the service.
-   */
-  verify?(declared: C, live: R, what: string): void;
-  /** The requests that take the object from `olds` to `news`, given the live object; none when equal. */
-  plan(olds: C, news: C, live: R): UpdateStep[];
-  /** What an update does after its planned requests (a password reset); returns the live object. */
-  afterUpdate?(context: HookContext<R> & { olds: C; news: C; live: R }): Promise<R>;
-  /** The computed outputs of a live object; `previous` is the state (`{}` on create). */
-  computedOf(live: R, previous: Inputs): object;
-  /** The computed outputs where they need more calls (kubeconfig, engine version). Default: `computedOf`. */
-  outputs?(context: {
-    api: VendorContainerClient;
-    what: string;
-    inputs: C;
-    live: R;
-    previous: Inputs;
-  }): Promise<object>;
-  /** The progress line of an accepted delete. Default: `deletion of <id> accepted`. */
-  deleteAccepted?(props: C, id: string): string;
-}
-
-/** One resource kind, described once: its preview part and its lifecycle part. */
-export type KindDescriptor<R extends ServiceObject, C extends KindInputs> = KindPreview<C> &
-  KindLifecycle<R, C>;
-
-/** `check` of a described kind: see `checkArguments`. */
-export function checkKind<R extends ServiceObject, C extends KindInputs>(
-  descriptor: KindDescriptor<R, C>,
-  olds: Inputs,
-  news: Inputs,
-  context: CheckContext,
-): CheckResult<C> {
-  return checkArguments<C>(descriptor.arguments, olds, news, context);
-}
-
-/** `diff` of a described kind: see `diffArguments`. */
-export function diffKind<R extends ServiceObject, C extends KindInputs>(
-  descriptor: KindDescriptor<R, C>,
-  olds: Inputs,
-  news: Inputs,
-): DiffResult {
-  return diffArguments(descriptor.arguments, olds, news, descriptor.extraChanges);
-}
+export {
+  checkKind,
+  diffKind,
+  type HookContext,
+  type KindCalls,
+  type KindDescriptor,
+  type KindInputs,
+  type KindLifecycle,
+  type KindPreview,
+  type UpdateStep,
+} from "./kindDescriptor";
 
 /**
  * The dynamic provider of a described kind. Loaded lazily in the provider process; never serialized. The
  * engine hands `create` and `update` the inputs `check` returned, so they take the checked inputs `C`; the
- * state it hands back (`olds`, `props`) is read through `checkedInputsOf`.
+ * state it hands back (`olds`, `props`) is read through its frame (frame.ts).
  */
 export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   constructor(
     private readonly descriptor: KindDescriptor<R, C>,
     private readonly api: () => VendorContainerClient = client,
-  ) {}
+  ) {
+    this.frame = providerFrame<C>(descriptor.kind, descriptor.computed);
+  }
+
+  private readonly frame: ProviderFrame<C>;
 
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<C>> {
     noteProgramScope(news.creationScope);
@@ -217,7 +88,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async create(inputs: C): Promise<{ id: string; outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    const what = this.subjectOf(inputs);
+    const what = this.frame.subjectOf(inputs);
     const until = deadlineOf(inputs, "create", d.timeouts);
     const adoptId = inputs.adoptId;
     const adopting = typeof adoptId === "string" && adoptId !== "";
@@ -270,7 +141,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
         what,
         id,
         inputs,
-        declared: this.inputsOf(inputs),
+        declared: this.frame.inputsOf(inputs),
         created,
         find: () => d.calls.find(api, inputs, id),
         computed: (known) => d.computedOf(known, {}),
@@ -281,7 +152,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   /**
    * The object `adoptId` names, verified by the kind, and refused when its owner tag names another resource
    * unless `adoptFromScope` names that resource: taking over another stack's object by accident would let
-   * both stacks act on it (issue: a create never takes over what is not its own).
+   * both stacks act on it: a create never takes over what is not its own.
    */
   private async adopt(api: VendorContainerClient, inputs: C, adoptId: string, what: string): Promise<R> {
     const live = await this.descriptor.adopt(api, inputs, adoptId, what);
@@ -309,7 +180,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async update(id: string, olds: Inputs, news: C): Promise<{ outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    const what = this.subjectOf(news);
+    const what = this.frame.subjectOf(news);
     const until = deadlineOf(news, "update", d.timeouts);
     const context = this.hookContext(api, news, id, what, until);
     try {
@@ -322,7 +193,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       if (carriesCreationTag(live.metadata.tags) || this.ownerOutdated(live, olds, news))
         live = await this.recordOwnership(context, news, live);
       d.verify?.(news, live, what);
-      const converged = await this.converge(context, this.inputsOf(olds), news, live);
+      const converged = await this.converge(context, this.frame.inputsOf(olds), news, live);
       return { outs: await this.outputs(api, news, converged, olds) };
     } catch (error) {
       throw await updateFailure(error, {
@@ -350,25 +221,22 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
-    // `readOnly` marks the read of a class's `get` (sdk/options.ts `readOnlyProps`): the engine reads such a
-    // resource with the program's props, which hold no argument, and stores what the read returns.
-    const { readOnly, ...state } = props;
-    const declared = this.inputsOf(state);
-    // A state without a project (written before `check` recorded the configured default) is looked up there.
-    const where: C = { ...declared, projectId: declared.projectId ?? defaultProjectId() };
+    const { readOnly, state } = readRequest(props);
+    const declared = this.frame.inputsOf(state);
+    const where = this.frame.located(declared);
     const live = await d.calls.find(api, where, id);
     if (!live) {
       // A refresh drops an object that is gone; a `get` of one that does not exist is an error, or the engine
       // would record an empty resource.
-      if (readOnly === true)
+      if (readOnly)
         throw new Error(
-          `${this.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
+          `${this.frame.subjectOf(declared)}: get: no ${d.noun} ${id} in project ${where.projectId} ` +
             `(GET ${d.calls.path(api, where, id)} found nothing)`,
         );
-      log(this.subjectOf(declared), `${d.noun} ${id} no longer exists`);
+      log(this.frame.subjectOf(declared), `${d.noun} ${id} no longer exists`);
       return { id: "", props: {}, inputs: {} };
     }
-    const inputs = d.liveInputs(readOnly === true ? this.readOnlyInputs(where, live) : declared, live);
+    const inputs = d.liveInputs(readOnly ? this.readOnlyInputs(where, live) : declared, live);
     return {
       id,
       props: await this.outputs(api, inputs, live, props),
@@ -379,8 +247,8 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async delete(id: string, props: Inputs): Promise<void> {
     const d = this.descriptor;
     const api = this.api();
-    const declared = this.inputsOf(props);
-    const what = this.subjectOf(declared);
+    const declared = this.frame.inputsOf(props);
+    const what = this.frame.subjectOf(declared);
     await deleteAndWait(api, {
       what,
       id,
@@ -413,10 +281,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
    * then adds what it reads back; the rest of the object is in the computed outputs.
    */
   private readOnlyInputs(where: C, live: R): C {
-    const metadata = live.metadata as {
-      name?: string | null;
-      location?: { value?: string | null; code?: string | null } | null;
-    };
+    const metadata = live.metadata;
     const location = metadata.location?.value ?? metadata.location?.code ?? undefined;
     return {
       ...where,
@@ -424,16 +289,6 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       location,
       tags: userTags(live.metadata.tags),
     };
-  }
-
-  /** `Kaas "prod"`: how progress lines and errors name the resource. */
-  private subjectOf(inputs: Inputs): string {
-    return subjectOf(this.descriptor.kind, inputs);
-  }
-
-  /** The checked inputs of a state object (drops computed outputs and `__provider`). */
-  private inputsOf(state: Inputs): C {
-    return checkedInputsOf<C>(state, this.descriptor.computed);
   }
 
   private hookContext(
@@ -490,8 +345,8 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   private async outputs(api: VendorContainerClient, inputs: C, live: R, previous: Inputs): Promise<Inputs> {
     const d = this.descriptor;
     const computed = d.outputs
-      ? await d.outputs({ api, what: this.subjectOf(inputs), inputs, live, previous })
+      ? await d.outputs({ api, what: this.frame.subjectOf(inputs), inputs, live, previous })
       : d.computedOf(live, previous);
-    return jsonSafe({ ...this.inputsOf(inputs), ...computed });
+    return jsonSafe({ ...this.frame.inputsOf(inputs), ...computed });
   }
 }

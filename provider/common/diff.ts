@@ -7,6 +7,7 @@
 import type { dynamic } from "@pulumi/pulumi";
 import type { Inputs } from "./check";
 import { containsUnknown, isUnknown } from "./unknown";
+import { isPlainObject, keysOf } from "./typed";
 
 /** What a change to one argument does. */
 export type ChangeEffect = "replace" | "update" | "ignore";
@@ -28,12 +29,12 @@ export interface DiffResult extends dynamic.DiffResult {
 export function canonical(value: unknown): string {
   return (
     JSON.stringify(value, (_key, v: unknown) => {
-      if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+      if (isPlainObject(v)) {
         return Object.fromEntries(
-          Object.keys(v as object)
+          Object.keys(v)
             .sort()
-            .filter((k) => (v as Inputs)[k] !== undefined)
-            .map((k) => [k, (v as Inputs)[k]]),
+            .filter((k) => v[k] !== undefined)
+            .map((k) => [k, v[k]]),
         );
       }
       return v;
@@ -114,9 +115,9 @@ export function knownPartsDiffer(olds: unknown, news: unknown): boolean {
       !Array.isArray(olds) || olds.length !== news.length || news.some((v, i) => knownPartsDiffer(olds[i], v))
     );
   }
-  if (olds === null || typeof olds !== "object" || Array.isArray(olds)) return true;
-  const keys = new Set([...Object.keys(olds as object), ...Object.keys(news as object)]);
-  return [...keys].some((k) => knownPartsDiffer((olds as Inputs)[k], (news as Inputs)[k]));
+  if (!isPlainObject(olds) || !isPlainObject(news)) return true;
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  return [...keys].some((k) => knownPartsDiffer(olds[k], news[k]));
 }
 
 /**
@@ -133,7 +134,7 @@ export function diffByTable<K extends string>(
 ): DiffResult {
   const replaces: string[] = [];
   const updates: string[] = [];
-  for (const key of Object.keys(table) as K[]) {
+  for (const key of keysOf(table)) {
     const effect = table[key];
     if (effect === "ignore") continue;
     if (equal(key, olds[key], news[key])) continue;

@@ -20,7 +20,7 @@
  * (`redact`).
  */
 import { redact } from "../../rest/redact";
-import type { KindProvider } from "../index";
+import type { KindProvider } from "./kindProvider";
 import { QUOTE_LIMIT, quote, type CheckFailure, type Inputs } from "./check";
 import { isUnknown } from "./unknown";
 
@@ -41,7 +41,7 @@ function valueAt(inputs: Inputs, path: string): unknown {
   let value: unknown = inputs;
   for (const name of namesOf(path)) {
     if (value === null || typeof value !== "object" || !Object.hasOwn(value, name)) return undefined;
-    value = (value as Record<string, unknown>)[name];
+    value = Reflect.get(value, name);
   }
   return value;
 }

@@ -24,11 +24,22 @@ export function partialFailure(
   reason: string,
 ): PartialFailure {
   const message = redact(reason);
-  const error = new Error(message) as PartialFailure;
-  error.id = id;
-  error.properties = { ...properties, __provider: inputs.__provider };
-  error.reasons = [message];
-  return error;
+  return Object.assign(new Error(message), {
+    id,
+    properties: { ...properties, __provider: inputs.__provider },
+    reasons: [message],
+  });
+}
+
+/** The object a failed create or update was about, and how to read it again. */
+interface FailedObject<T> {
+  /** How messages name the resource. */
+  what: string;
+  id: string;
+  /** The object as the service has it now, or undefined when it is gone. */
+  find: () => Promise<T | undefined>;
+  /** Its computed outputs. */
+  computed: (object: T) => object;
 }
 
 /**
@@ -37,14 +48,10 @@ export function partialFailure(
  */
 export async function createFailure<T>(
   error: unknown,
-  args: {
-    what: string;
-    id: string;
+  args: FailedObject<T> & {
     inputs: Record<string, unknown>;
     declared: Record<string, unknown>;
     created: T;
-    find: () => Promise<T | undefined>;
-    computed: (object: T) => object;
   },
 ): Promise<PartialFailure> {
   const known = (await args.find().catch(() => undefined)) ?? args.created;
@@ -59,7 +66,7 @@ export async function createFailure<T>(
 
 /**
  * The error of an update of an object the service no longer has: the state still holds it, and only a
- * refresh drops it (issue 21: the message says what to run).
+ * refresh drops it, so the message says what to run.
  */
 export function vanished(what: string, id: string): Error {
   return new Error(
@@ -74,14 +81,7 @@ export function vanished(what: string, id: string): Error {
  */
 export async function updateFailure<T>(
   error: unknown,
-  args: {
-    what: string;
-    id: string;
-    olds: Record<string, unknown>;
-    news: Record<string, unknown>;
-    find: () => Promise<T | undefined>;
-    computed: (object: T) => object;
-  },
+  args: FailedObject<T> & { olds: Record<string, unknown>; news: Record<string, unknown> },
 ): Promise<Error> {
   if (isNotFound(error)) return vanished(args.what, args.id);
   // A wait that failed because the object disappeared (`it no longer exists`), or any other failure of an

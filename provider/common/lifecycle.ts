@@ -14,7 +14,13 @@ import { log, progress } from "./context";
 
 /** A service object as every response carries it. */
 export interface ServiceObject {
-  metadata: { id: string; tags?: string[] | null; creationDate?: string | null };
+  metadata: {
+    id: string;
+    name?: string | null;
+    location?: { value?: string | null; code?: string | null } | null;
+    tags?: string[] | null;
+    creationDate?: string | null;
+  };
   status?: { state?: string | null; creationDate?: string | null } | null;
 }
 
@@ -205,7 +211,7 @@ export function judgeLookup<T extends ServiceObject>(
 }
 
 /**
- * Idempotent create (Kaas issue): look first for this resource's interrupted create (an earlier run may have
+ * Idempotent create: look first for this resource's interrupted create (an earlier run may have
  * been killed after the service accepted it); POST; when the POST's fate is unknown (any 5xx, a timeout, a
  * dropped connection) look again before sending it again. `lookup` is `findCreated`, which does not depend
  * on what the service does with filters; what it finds is judged by `judgeLookup`. `resumed` says
@@ -271,8 +277,7 @@ async function collectOurs<T extends ServiceObject>(
  * Every readable item of one list endpoint across pages, with `filter` as the `filter` query parameter when
  * given (the REST client's `iterateKaas`, `iterateBackups`, `iterateRegistries`, bound to their scope, with
  * `onUnreadable` as their sink). An item the client cannot read is skipped and its line goes to
- * `onUnreadable`, standard error when absent (issue 20, part 4: a lookup never fails for another object's
- * sake).
+ * `onUnreadable`, standard error when absent: a lookup never fails for another object's sake.
  */
 export type ListSource<T> = (
   filter: string | undefined,
@@ -386,7 +391,7 @@ export async function findCreated<T extends ServiceObject>(args: {
     const byName = await collectOurs(
       list(`metadata.name:eq(${filterLiteral(name)})`, (line) => log(what, line)),
       ours,
-      (item) => (item as { metadata: { name?: string | null } }).metadata.name === name,
+      (item) => item.metadata.name === name,
       stateNames,
     );
     return byName.found;

@@ -4,6 +4,7 @@
  * a preview can only hold a cluster against them when the user states them. Parsing never throws: what is
  * wrong with the setting travels with it, and every cluster's `check` reports it.
  */
+import { isOneOf } from "./typed";
 
 /** The limits of a cluster type, in the order of spec §2.8; each bounds something only when declared. */
 export const LIMIT_KEYS = [
@@ -59,7 +60,7 @@ export function parseDeclaredLimits(text: string | undefined, setting: string): 
   const values: Partial<Record<LimitKey, number>> = {};
   const problems: string[] = [];
   for (const [key, value] of Object.entries(parsed)) {
-    if (!(LIMIT_KEYS as readonly string[]).includes(key)) {
+    if (!isOneOf(key, LIMIT_KEYS)) {
       problems.push(`${setting}: "${key}" is not a limit (limits: ${LIMIT_KEYS.join(", ")})`);
     } else if (value === null) {
       continue;
@@ -68,7 +69,7 @@ export function parseDeclaredLimits(text: string | undefined, setting: string): 
         `${setting}: ${key} must be a non-negative integer or null, got ${JSON.stringify(value)}`,
       );
     } else {
-      values[key as LimitKey] = value;
+      values[key] = value;
     }
   }
   for (const [min, max] of RANGES) {

@@ -5,6 +5,8 @@
  * every resource a refresh reads.)
  */
 export function jsonSafe<T>(value: T): T {
+  // The copy has the shape of `value` with `undefined` members dropped and dates as strings: typed as `T`, as
+  // JSON would read it back.
   if (Array.isArray(value)) {
     const items: unknown[] = [];
     for (const item of value) if (item !== undefined) items.push(jsonSafe(item));
@@ -22,5 +24,6 @@ export function jsonSafe<T>(value: T): T {
 
 /** Removes keys whose value is `undefined` or `null` (for building request bodies from optional inputs). */
 export function compact<T extends Record<string, unknown>>(value: T): T {
+  // Only optional members go: the copy is still a `T`.
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
 }

@@ -6,17 +6,10 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { MetadataRequest } from "../../schemas";
-import type { HookContext, KindDescriptor, KindInputs } from "./describedProvider";
+import type { HookContext, KindDescriptor, KindInputs } from "./kindDescriptor";
 import { log } from "./context";
 import { OWNER_TAG_PREFIX, deadlineOf, errorText, ownerOf, userTags } from "./resource";
 import { isUncertain, waitSettled, type ServiceObject } from "./lifecycle";
-
-/** A live object's metadata as the responses carry it. */
-interface LiveMetadata {
-  name?: string | null;
-  location?: { value?: string | null } | null;
-  tags?: string[] | null;
-}
 
 /**
  * The metadata update that gives `live` the tags of a tracked object whose owner tag names the scope `owner`
@@ -29,7 +22,7 @@ export function ownedMetadata(
   owner: string | undefined,
   declared: { name?: string; location?: string },
 ): MetadataRequest | undefined {
-  const metadata = live.metadata as ServiceObject["metadata"] & LiveMetadata;
+  const metadata = live.metadata;
   const current = metadata.tags ?? [];
   const tags = [...userTags(current), ...(owner === undefined ? [] : [`${OWNER_TAG_PREFIX}${owner}`])];
   if (tags.length === current.length && tags.every((tag) => current.includes(tag))) return undefined;

@@ -6,7 +6,7 @@
  * touch) is the user's to act on, not a defect: it reaches the host as one line, `Name: message`. The errors
  * the JavaScript runtime raises for defects (`TypeError` and its kin) keep their stack, which a bug report needs.
  */
-import type { KindProvider } from "../index";
+import type { KindProvider } from "./kindProvider";
 
 /** Runtime errors that mean a defect in the code rather than a failure the user can act on. */
 const DEFECTS: readonly (new (...args: never[]) => Error)[] = [

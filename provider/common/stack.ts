@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isPlainObject } from "./typed";
 
 /** What the resolution reads, injected so it can be tested without processes or files. */
 export interface StackSources {
@@ -77,9 +78,11 @@ function selectedStack(project: string, sources: StackSources): StackReading["sc
     const started = sources.cliStartedAt?.();
     if (modified !== undefined && started !== undefined && modified > started) return null;
     try {
-      const settings = JSON.parse(text) as { stack?: unknown; stacks?: Record<string, unknown> };
+      const parsed: unknown = JSON.parse(text);
+      const settings = isPlainObject(parsed) ? parsed : {};
+      const stacks = isPlainObject(settings.stacks) ? settings.stacks : {};
       const backend = sources.backend();
-      const entries = Object.entries(settings.stacks ?? {}).filter(([, v]) => typeof v === "string");
+      const entries = Object.entries(stacks).filter(([, v]) => typeof v === "string");
       const forBackend = entries.find(([url]) => sources.normalise(url) === backend);
       const chosen = forBackend?.[1] ?? (entries.length === 1 ? entries[0][1] : settings.stack);
       if (typeof chosen === "string" && chosen !== "") return chosen;

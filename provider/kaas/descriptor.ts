@@ -23,6 +23,7 @@ import {
   type KaasComputed,
 } from "./types";
 import { compareVersions, VERSION_PATTERN } from "./version";
+import { stringOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
 
@@ -109,8 +110,7 @@ async function adoptCluster(
 }
 
 /** The kubeconfig of the state (`null` on create), kept when a new one cannot be read. */
-const previousKubeconfig = (previous: Inputs): string | null =>
-  (previous.kubeconfig as string | null) ?? null;
+const previousKubeconfig = (previous: Inputs): string | null => stringOrNull(previous.kubeconfig);
 
 /**
  * Whether the state `previous` already holds a kubeconfig and every computed output of `known` (the live

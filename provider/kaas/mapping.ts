@@ -49,6 +49,7 @@ function normalisePool(pool: NodePoolArgs): NormalisedPool {
 export function poolsByName(pools: unknown): Map<string, NormalisedPool> {
   const map = new Map<string, NormalisedPool>();
   if (!Array.isArray(pools)) return map;
+  // A list `check` accepted: its items are node pools.
   for (const pool of pools as NodePoolArgs[]) map.set(pool.name, normalisePool(pool));
   return map;
 }
@@ -315,6 +316,7 @@ export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse):
   // An undeclared period is not adopted: the service answers its default, and update could not send it back.
   // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
   if (period !== undefined && declared.billingPeriod !== undefined)
+    // Kept as answered even outside the three spellings (see above).
     next.billingPeriod = period as BillingPeriod;
   const ranges = p.apiServerAccessProfile?.authorizedIpRanges ?? undefined;
   if (ranges !== undefined || declared.authorizedIpRanges !== undefined)

@@ -36,6 +36,7 @@ import type { Timeouts } from "../common/timeouts";
 import { isUnknown } from "../common/unknown";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
 import { compareVersions, VERSION_PATTERN } from "./version";
+import { keysOf } from "../common/typed";
 
 export type { BillingPeriod } from "../common/billing";
 
@@ -426,4 +427,4 @@ const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
 };
 
 /** The names of the computed outputs; everything else in state is an input. */
-export const KAAS_COMPUTED_KEYS = Object.keys(KAAS_COMPUTED) as (keyof KaasComputed)[];
+export const KAAS_COMPUTED_KEYS = keysOf(KAAS_COMPUTED);

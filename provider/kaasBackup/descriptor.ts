@@ -6,7 +6,8 @@ import type { BackupResponse } from "../../schemas";
 import type { VendorContainerClient } from "../../rest/client";
 import { client, log } from "../common/context";
 import { withBookkeeping } from "../common/arguments";
-import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
+import { DescribedProvider } from "../common/describedProvider";
+import { singleRequestUpdate, type KindDescriptor } from "../common/kindDescriptor";
 import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
 import { BACKUP_COMPUTED_KEYS, KAAS_BACKUP_ARGUMENTS, type CheckedKaasBackupInputs } from "./types";
 
@@ -54,21 +55,14 @@ export const KAAS_BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs
     return found;
   },
   liveInputs: backupLiveInputs,
-  plan(olds, news, live) {
-    const body = backupUpdateBody(olds, news);
-    if (!body) return [];
-    return [
-      {
-        describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) =>
-          api.call(
-            "updateBackup",
-            { projectId: news.projectId, kaasId: news.kaasId, id: live.metadata.id },
-            body,
-          ),
-      },
-    ];
-  },
+  plan: (olds, news, live) =>
+    singleRequestUpdate(backupUpdateBody(olds, news), (api, body) =>
+      api.call(
+        "updateBackup",
+        { projectId: news.projectId, kaasId: news.kaasId, id: live.metadata.id },
+        body,
+      ),
+    ),
   computedOf: (live) => backupComputed(live),
 };
 

@@ -15,6 +15,7 @@ import {
   type Checked,
 } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
+import { keysOf } from "../common/typed";
 
 /**
  * Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata
@@ -105,4 +106,4 @@ const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
 };
 
 /** The names of the computed outputs of a KaasBackup; everything else in state is an argument. */
-export const BACKUP_COMPUTED_KEYS = Object.keys(BACKUP_COMPUTED) as (keyof KaasBackupComputed)[];
+export const BACKUP_COMPUTED_KEYS = keysOf(BACKUP_COMPUTED);

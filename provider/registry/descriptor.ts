@@ -9,7 +9,8 @@ import type { VendorContainerClient } from "../../rest/client";
 import { client, log } from "../common/context";
 import { sameValue } from "../common/diff";
 import { withBookkeeping } from "../common/arguments";
-import { DescribedProvider, type KindDescriptor } from "../common/describedProvider";
+import { DescribedProvider } from "../common/describedProvider";
+import { singleRequestUpdate, type KindDescriptor } from "../common/kindDescriptor";
 import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import {
   registryComputed,
@@ -19,6 +20,7 @@ import {
   vpcMismatch,
 } from "./mapping";
 import { REGISTRY_ARGUMENTS, REGISTRY_COMPUTED_KEYS, type CheckedRegistryInputs } from "./types";
+import { stringOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
 
@@ -87,16 +89,10 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     ...registryLiveInputs(declared, live),
     adminPasswordResetTrigger: declared.adminPasswordResetTrigger,
   }),
-  plan(olds, news, live) {
-    const body = registryUpdateBody(olds, news);
-    if (!body) return [];
-    return [
-      {
-        describe: `updating ${["metadata", ...Object.keys(body.properties)].join(", ")}`,
-        send: (api) => api.call("updateRegistry", { projectId: news.projectId, id: live.metadata.id }, body),
-      },
-    ];
-  },
+  plan: (olds, news, live) =>
+    singleRequestUpdate(registryUpdateBody(olds, news), (api, body) =>
+      api.call("updateRegistry", { projectId: news.projectId, id: live.metadata.id }, body),
+    ),
   async afterUpdate({ api, what, id, settle, olds, news, live }) {
     if (sameValue(olds.adminPasswordResetTrigger, news.adminPasswordResetTrigger)) return live;
     const projectId = news.projectId;
@@ -112,7 +108,7 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     }
     return settle(true);
   },
-  computedOf: (live, previous) => registryComputed(live, (previous.engineVersion as string | null) ?? null),
+  computedOf: (live, previous) => registryComputed(live, stringOrNull(previous.engineVersion)),
   async outputs({ api, what, inputs, live }) {
     return registryComputed(live, await engineVersion(api, inputs.projectId, live.metadata.id, what));
   },

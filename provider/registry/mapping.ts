@@ -106,6 +106,7 @@ export function registryLiveInputs(
   // An undeclared period is not adopted: the service answers its default, and update could not send it back.
   // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
   if (period !== undefined && declared.billingPeriod !== undefined)
+    // Kept as answered even outside the three spellings (see above).
     next.billingPeriod = period as BillingPeriod;
   const publicIp = response.properties.publicIp?.uri ?? undefined;
   if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;

@@ -17,6 +17,7 @@ import {
 } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 import { BILLING_PERIODS } from "../common/billing";
+import { keysOf } from "../common/typed";
 
 /** Administrator names the service reserves (api-notes "Registry"). */
 export const RESERVED_ADMIN_NAMES = ["admin"];
@@ -154,4 +155,4 @@ const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
 };
 
 /** The names of the computed outputs of a Registry; everything else in state is an input. */
-export const REGISTRY_COMPUTED_KEYS = Object.keys(REGISTRY_COMPUTED) as (keyof RegistryComputed)[];
+export const REGISTRY_COMPUTED_KEYS = keysOf(REGISTRY_COMPUTED);

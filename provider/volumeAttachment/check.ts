@@ -50,7 +50,8 @@ export function checkVolumeAttachment(
     ctx.defaultProjectId,
     problems,
   );
-  // In a preview `checked` may be the unknown placeholder, which the inputs carry on as they are.
+  // In a preview `checked` may be the unknown placeholder, which the inputs carry on as they are. The checked
+  // shape: `result.inputs` are checked, and `declaredBefore` is its checked value.
   const inputs = (
     checked === undefined ? result.inputs : { ...result.inputs, declaredBefore: checked }
   ) as CheckedVolumeAttachmentInputs;

@@ -28,6 +28,7 @@ import { subjectOf } from "../common/resource";
 import { containsUnknown, isUnknown } from "../common/unknown";
 import { VOLUME_URI, attachmentId, type DeclaredClaim, type DeclaredClaimInput } from "./types";
 import { volumePath } from "./observe";
+import { isPlainObject } from "../common/typed";
 
 /** What a claim is on: one volume in one cluster of one project. */
 export interface ClaimTarget {
@@ -88,8 +89,8 @@ export function checkDeclaredBefore(
 
 /** Whether a value is a `declaredBefore` entry as the SDK class writes it. */
 function isDeclaredClaimInput(entry: unknown): entry is DeclaredClaimInput {
-  if (typeof entry !== "object" || entry === null) return false;
-  const { scope, nodePoolName, nodeId, projectId } = entry as Record<string, unknown>;
+  if (!isPlainObject(entry)) return false;
+  const { scope, nodePoolName, nodeId, projectId } = entry;
   return (
     [scope, nodePoolName, nodeId].every((part) => typeof part === "string" && part !== "") &&
     (projectId === undefined || projectId === null || typeof projectId === "string")
@@ -105,6 +106,7 @@ export function holderOf(inputs: Inputs): DeclaredClaim | null | undefined {
   const before = inputs.declaredBefore;
   if (before === undefined || before === null) return null;
   if (containsUnknown(before)) return undefined;
+  // `declaredBefore` is written by `check` (`checkDeclaredBefore`), entries of this shape only.
   return Array.isArray(before) && before.length > 0 ? (before[0] as DeclaredClaim) : null;
 }
 

@@ -14,9 +14,10 @@ import { classifyState, isBusyState, type StateNames, type WaitVerdict } from ".
 import type { Inputs } from "../common/check";
 import { checkContext, client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
-import { checkedInputsOf, type CheckResult } from "../common/arguments";
+import type { CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
-import { deadlineOf, errorText, subjectOf as subject, refreshedInputs } from "../common/resource";
+import { deadlineOf, errorText, refreshedInputs } from "../common/resource";
+import { projectOf, providerFrame, readRequest } from "../common/frame";
 import { checkVolumeAttachment } from "./check";
 import {
   PROCESS_CLAIMS,
@@ -32,18 +33,20 @@ import {
   type AttachmentClaims,
   type ClaimTarget,
 } from "./claims";
+import { decideAttach, unconfirmedMessage, type AttachAnswer, type AttachSubject } from "./attachDecision";
 import { diffVolumeAttachment } from "./diff";
 import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
 import { attachmentId, type CheckedVolumeAttachmentInputs, type DeclaredClaim } from "./types";
 import { volumeAction } from "../../schemas/volumeAction";
+import { carriesId, numberOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
-const subjectOf = (inputs: Inputs) => subject("VolumeAttachment", inputs);
-/** The checked inputs of a state (or of the inputs `check` returned): without the computed outputs. */
-const inputsOf = (state: Inputs) =>
-  checkedInputsOf<CheckedVolumeAttachmentInputs>(state, ["sizeGb", "verification"]);
+const { subjectOf, inputsOf, located } = providerFrame<CheckedVolumeAttachmentInputs>("VolumeAttachment", [
+  "sizeGb",
+  "verification",
+]);
 
 /** One look at the cluster during a wait. Never undefined, so a cluster that is gone is judged, not failed. */
 interface ClusterLook {
@@ -103,8 +106,7 @@ const isAlreadyAttached = (error: unknown): error is VendorApiError =>
   isVendorApiError(error) && error.status === 400 && /already attached/i.test(error.message);
 
 /** Whether a thrown value is a partial failure: the engine records the resource with its id. */
-const isPartialFailure = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && typeof (error as { id?: unknown }).id === "string";
+const isPartialFailure = carriesId;
 
 /**
  * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
@@ -193,9 +195,7 @@ export class VolumeAttachmentProvider {
     const view: AttachmentView = cluster ? viewAttachment(cluster, inputs.volumeUri) : { shows: "nothing" };
     const verification: Verification = verificationOf(view, inputs.nodeId) ?? "none";
     const sizeGb =
-      view.shows === "attachedVolumes"
-        ? (view.attachment?.sizeGb ?? null)
-        : ((previous.sizeGb as number | null | undefined) ?? null);
+      view.shows === "attachedVolumes" ? (view.attachment?.sizeGb ?? null) : numberOrNull(previous.sizeGb);
     return jsonSafe({ ...inputsOf(inputs), sizeGb, verification });
   }
 
@@ -222,19 +222,6 @@ export class VolumeAttachmentProvider {
   }
 
   /**
-   * The refusal to take over an attachment whose node the service does not show without `adoptId`: it may be
-   * this resource's own (an interrupted run, a retried request) or another node's.
-   */
-  private unknownNodeRefusal(inputs: CheckedVolumeAttachmentInputs, why: string): Error {
-    const id = attachmentId(inputs.kaasId, inputs.volumeUri);
-    return new Error(
-      `${subjectOf(inputs)}: ${why}, and the service does not show to which node, so it cannot be checked to ` +
-        `be node ${inputs.nodeId}. If this attachment is yours (an interrupted run, a retried request), set ` +
-        `adoptId: "${id}" to take it over; otherwise detach it first.`,
-    );
-  }
-
-  /**
    * Attaches at node level and waits until the cluster shows the attachment on that node, or, where the
    * cluster shows no attachments, until the cluster is settled after the accepted attach.
    *
@@ -243,6 +230,8 @@ export class VolumeAttachmentProvider {
    * cluster, its node is taken as declared, and without `adoptId` it is refused; where nothing shows
    * attachments, the attach is sent anyway: a 2xx means it was not attached and now is, a refusal "already
    * attached" means it is attached somewhere in the cluster and is taken over only with `adoptId`.
+   * Which of these applies is decided by `decideAttach` (attachDecision.ts), from what the cluster shows,
+   * `adoptId` and the attach's answer; this method reads, sends and waits.
    *
    * A resource that stands by for one declared before it (`claims.ts`) sends nothing: it is recorded holding
    * nothing, with an init error naming the holder. A failure carries the id (a partial failure, recorded in
@@ -301,96 +290,48 @@ export class VolumeAttachmentProvider {
     const what = subjectOf(inputs);
     const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
     const id = attachmentId(kaasId, volumeUri);
-    const adopt = typeof inputs.adoptId === "string";
     const cluster = await api.find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: cluster ${kaasId} does not exist in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
-    let send = true;
-    let refusedAsAttached = false;
-    if (view.shows === "attachedVolumes") {
-      const existing = view.attachment;
-      if (existing && existing.nodeId !== nodeId) {
-        throw new Error(
-          `${what}: ${volumeUri} is already attached to node ${existing.nodeId ?? "(gone)"} of cluster ${kaasId}; detach it first`,
-        );
-      }
-      if (!existing && adopt)
-        throw new Error(`${what}: adoptId ${inputs.adoptId}: the volume is not attached`);
-      if (existing) {
-        log(what, `taking over the existing attachment of ${volumeUri} to node ${nodeId}`);
-        send = false;
-      }
-    } else if (view.shows === "linkedResources") {
-      if (!view.linked && adopt)
-        throw new Error(`${what}: adoptId ${inputs.adoptId}: the volume is not attached`);
-      if (view.linked && !adopt)
-        throw this.unknownNodeRefusal(inputs, `${volumeUri} is already attached to cluster ${kaasId}`);
-      if (view.linked) {
-        log(
-          what,
-          `taking over the existing attachment of ${volumeUri} to cluster ${kaasId}; the service does not ` +
-            `show its node, so node ${nodeId} is taken as declared`,
-        );
-        send = false;
-      }
-    }
-    if (send) {
+    const subject: AttachSubject = { what, kaasId, volumeUri, nodeId, adoptId: inputs.adoptId };
+    let outcome = decideAttach(subject, view);
+    if (outcome.kind === "send") {
+      let refusal: unknown;
+      let answer: AttachAnswer;
       try {
         await api.call(
           "attachVolume",
           { projectId, id: kaasId, pool: inputs.nodePoolName, node: nodeId },
           volumeAction(volumeUri),
         );
-        log(
-          what,
-          view.shows === "nothing" && adopt
-            ? `adoptId: the service accepted a new attach of ${volumeUri} to node ${nodeId}, so it was not ` +
-                `attached; it is attached now (the service does not show attachments: unverified)`
-            : `attaching ${volumeUri} to node ${nodeId}`,
-        );
+        answer = { kind: "accepted" };
       } catch (error) {
-        if (!isAlreadyAttached(error)) throw await this.explain(api, inputs, error);
-        if (view.shows === "nothing") {
-          if (!adopt) {
-            // A retry refused after an attempt whose answer was lost: that attempt most likely attached the
-            // volume, but a volume attached before it is refused the same way, and nothing tells them apart.
-            throw this.unknownNodeRefusal(
-              inputs,
-              error.afterLostAnswer
-                ? `the answer to its attach of ${volumeUri} was lost and the service refused the retry as ` +
-                    `already attached to cluster ${kaasId} (${errorText(error)}): the lost attach most ` +
-                    `likely went through, unless the volume was attached before`
-                : `the service answers that ${volumeUri} is already attached to cluster ${kaasId} (${errorText(error)})`,
-            );
-          }
-          log(
-            what,
-            `adoptId: the service answers that ${volumeUri} is already attached to cluster ${kaasId}; it does ` +
-              `not show attachments, so the attachment is taken over unverified, on node ${nodeId} as declared`,
-          );
-        }
-        // Where attachments show, a retried attach whose first try went through answers "already attached"
-        // (the attachment may still be on its way to the cluster's responses): the wait below decides.
-        refusedAsAttached = view.shows !== "nothing";
+        refusal = error;
+        answer = isAlreadyAttached(error)
+          ? { kind: "alreadyAttached", afterLostAnswer: error.afterLostAnswer, text: errorText(error) }
+          : { kind: "otherRefusal" };
       }
+      outcome = decideAttach(subject, view, answer);
+      if (outcome.kind === "fail") throw await this.explain(api, inputs, refusal);
+    }
+    switch (outcome.kind) {
+      case "refuse":
+        throw new Error(outcome.message);
+      case "takeOver":
+      case "attached":
+      case "adopt":
+        log(what, outcome.line);
     }
     try {
       const live = await this.watch(
         api,
         inputs,
-        { what: `${what} (${id})`, until, target: "attached", afterMutation: send },
+        { what: `${what} (${id})`, until, target: "attached", afterMutation: outcome.kind !== "takeOver" },
         attachedTo(volumeUri, nodeId),
       );
       return { id, outs: this.outputs(inputs, live.cluster) };
     } catch (error) {
-      // Not shown on the declared node after the service refused the attach: the attachment is someone
-      // else's (another node, another stack), so no id, and nothing of this resource lands in the state.
-      if (refusedAsAttached) {
-        throw new Error(
-          `${what}: the service answers that ${volumeUri} is already attached to cluster ${kaasId}, and the ` +
-            `cluster does not show it on node ${nodeId} (${errorText(error)}); detach it first`,
-        );
-      }
+      if (outcome.kind === "confirm") throw new Error(unconfirmedMessage(subject, errorText(error)));
       throw partialFailure(
         id,
         jsonSafe({ ...inputsOf(inputs), sizeGb: null, verification: "none" }),
@@ -553,17 +494,16 @@ export class VolumeAttachmentProvider {
    * refresh never drops what it cannot see. A standby (`claims.ts`) is kept as it is: it holds nothing to see.
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
-    const { readOnly, ...state } = props;
-    if (readOnly === true) return this.readOnly(id, state);
+    const { readOnly, state } = readRequest(props);
+    if (readOnly) return this.readOnly(id, state);
     // A standby holds nothing, so the cluster has nothing of it to show (`claims.ts`): its state stays as is.
     if (holderOf(state)) return { id, props };
     const api = this.api();
     const declared = inputsOf(state);
     const what = subjectOf(declared);
     const volumeUri = declared.volumeUri;
-    // A state without a project (written before `check` recorded the configured default) is looked up there.
     const cluster = await api.find("getKaas", {
-      projectId: declared.projectId ?? defaultProjectId(),
+      projectId: located(declared).projectId,
       id: declared.kaasId,
     });
     if (!cluster) {
@@ -606,8 +546,7 @@ export class VolumeAttachmentProvider {
       throw new Error(`${what}: get: "${id}" is not an attachment id; give "<kaasId>:<volumeUri>"`);
     const kaasId = id.slice(0, separator);
     const volumeUri = id.slice(separator + 1);
-    const projectId =
-      (typeof lookup.projectId === "string" ? lookup.projectId : undefined) ?? defaultProjectId() ?? "";
+    const projectId = projectOf(lookup) ?? "";
     const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: get: no cluster ${kaasId} in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
@@ -618,6 +557,8 @@ export class VolumeAttachmentProvider {
     if (!shownAttached(view))
       throw new Error(`${what}: get: ${volumeUri} is not attached to cluster ${kaasId}`);
     const attachment = view.shows === "attachedVolumes" ? view.attachment : undefined;
+    // The inputs a `get` reports: the lookup and what the cluster shows. Where it shows no node (linked
+    // resources only) `nodeId` and `nodePoolName` are absent, which no declared attachment lacks.
     const inputs = jsonSafe({
       ...lookup,
       projectId,

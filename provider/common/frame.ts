@@ -1,0 +1,53 @@
+/**
+ * What every kind's provider reads the same way, whatever its lifecycle (describedProvider.ts for the kinds
+ * that create service objects, volumeAttachment/provider.ts for attachments): how messages name a resource,
+ * the checked inputs of a state, the project a state's object is looked up in, and whether a read is a
+ * refresh or the read of a class's `get`.
+ */
+import { checkedInputsOf } from "./arguments";
+import type { Inputs } from "./check";
+import { defaultProjectId } from "./context";
+import { subjectOf } from "./resource";
+
+/** The reading of states and inputs of one kind. `C` is the kind's checked inputs. */
+export interface ProviderFrame<C extends Inputs & { projectId?: string }> {
+  /** `Kaas "prod"`: how progress lines and errors name the resource. */
+  subjectOf(inputs: Inputs): string;
+  /** The checked inputs of a state (or of the inputs `check` returned): without computed outputs and `__provider`. */
+  inputsOf(state: Inputs): C;
+  /**
+   * `declared`, looked up in the configured default project when it has no project: a state written before
+   * `check` recorded the default has none.
+   */
+  located(declared: C): C;
+}
+
+/** The frame of the kind `kind`, whose state holds the computed outputs `computed` besides its arguments. */
+export function providerFrame<C extends Inputs & { projectId?: string }>(
+  kind: string,
+  computed: readonly string[],
+): ProviderFrame<C> {
+  return {
+    subjectOf: (inputs) => subjectOf(kind, inputs),
+    inputsOf: (state) => checkedInputsOf<C>(state, computed),
+    located: (declared) => {
+      const projectId = projectOf(declared);
+      return projectId === undefined ? declared : { ...declared, projectId };
+    },
+  };
+}
+
+/** The project `state` names, else the configured default project; undefined when neither is set. */
+export function projectOf(state: Inputs): string | undefined {
+  return typeof state.projectId === "string" ? state.projectId : defaultProjectId();
+}
+
+/**
+ * The props a read is handed, split: `readOnly` marks the read of a class's `get` (sdk/options.ts
+ * `readOnlyProps`), which the engine runs with the program's props, holding no argument, and whose result it
+ * stores; without it the read is a refresh of `state`.
+ */
+export function readRequest(props: Inputs): { readOnly: boolean; state: Inputs } {
+  const { readOnly, ...state } = props;
+  return { readOnly: readOnly === true, state };
+}
