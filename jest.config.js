@@ -1,5 +1,6 @@
-// Four projects: pure unit tests, integration tests against the emulator on loopback, the provider-level ones
-// again against an emulator in its strictest mode, and the end-to-end suite through the real Pulumi engine
+// Five projects: pure unit tests, integration tests against the emulator on loopback, the provider-level ones
+// again against an emulator in its strictest mode, the checks of the repository's documents and CI files
+// (README, docs/, changelog, CI samples), and the end-to-end suite through the real Pulumi engine
 // (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by `tsc --noEmit` in `npm test`, so ts-jest
 // only transpiles. The summary reporter prints the totals last.
 const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
@@ -29,6 +30,7 @@ module.exports = {
       ],
       setupFiles: ["<rootDir>/tests/integration/support/strict-wire.ts"],
     },
+    { ...common, displayName: "docs", testMatch: ["<rootDir>/tests/docs/**/*.test.ts"] },
     {
       ...common,
       displayName: "e2e",

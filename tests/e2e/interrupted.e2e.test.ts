@@ -19,6 +19,7 @@ import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { VendorContainerClient } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
+import { byTag } from "../support/expressions";
 import { cluster } from "./support/args";
 import { killWhen, waitFor } from "./support/processes";
 import { PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
@@ -35,7 +36,6 @@ const LONG_MS = 10 * 60 * 1000;
 const KAAS_PATH = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
 
 const declared = cluster({ tags: [USER_TAG] });
-const byTag = (tag: string) => `metadata.tags:eq("${tag}")`;
 const byName = `metadata.name:eq("${declared.args.name as string}")`;
 
 let s: Suite;

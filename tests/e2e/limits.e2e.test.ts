@@ -6,13 +6,12 @@
  * fifty pools, one of them badly named, fails the preview on short lines that name the pool and the limit.
  */
 import type { Stack } from "@pulumi/pulumi/automation";
+import { escapeRegExp as escape } from "../support/expressions";
 import { SYSTEM_POOL, cluster } from "./support/args";
 import { openSuite, type Suite } from "./support/suite";
 
 const TOKEN = "pulumi-nodejs:dynamic/vendor-container:Kaas";
 const BIG = cluster({ nodePools: [{ ...SYSTEM_POOL, nodes: 1000 }] });
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("clusters against the account's limits", () => {
   let s: Suite;

@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { escapeRegExp as escape } from "../support/expressions";
 import { SYSTEM_POOL, WORKER_POOL, attachment, backup, cluster, registry } from "./support/args";
 import { E2E_ROOT } from "./support/engine";
 import { openSuite, type Declared, type Suite } from "./support/suite";
@@ -90,8 +91,6 @@ interface Violation {
   name: string;
   message: string;
 }
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The CLI's three lines of a violation: level, rule and resource; the rule's description; the message. */
 const violationLines = (v: Violation) =>

@@ -13,6 +13,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { KaasResponse } from "../../schemas";
+import { escapeRegExp as literal } from "../support/expressions";
 import { BIN } from "./support/engine";
 import {
   copyEnvironmentsExample,
@@ -96,8 +97,6 @@ const lockedBy = (key: string, pid: number) =>
       `created by ${literal(os.userInfo().username)}@${literal(os.hostname())} \\(pid ${pid}\\) ` +
       "at \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(Z|[+-]\\d\\d:\\d\\d)\n$",
   );
-/** `text` as a regular expression that matches it literally. */
-const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 it("logs in with pulumi login postgres://..., which creates the state table", async () => {
   // A home of its own: the login is recorded there, and PULUMI_BACKEND_URL would override it.

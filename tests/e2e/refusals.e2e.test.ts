@@ -7,13 +7,12 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { CORPUS, HA_REFUSED, type BadInput } from "../integration/support/bad-input-corpus";
+import { escapeRegExp as escape } from "../support/expressions";
 import { SYSTEM_POOL, WORKER_POOL, cluster } from "./support/args";
 import { openSuite, type Declared, type Suite } from "./support/suite";
 
 /** The engine's type token of a kind (`pulumi.dynamic.Resource` with the package's module). */
 const token = (kind: Declared["kind"]) => `pulumi-nodejs:dynamic/vendor-container:${kind}`;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * The engine's line for one check failure: `<type> resource '<name>': property <property> value {<value>} has a

@@ -9,10 +9,10 @@ import type { ClientCredentialsTokenSource } from "../../rest/auth";
 import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError, type VendorApiError } from "../../rest/errors";
 import { collect } from "../../rest/paginate";
-import type { KaasInsert, KaasResponse } from "../../schemas/kaas";
+import type { KaasResponse } from "../../schemas/kaas";
 import {
   PROJECT,
-  QUICK_DURATIONS,
+  activeKaas,
   backupBody,
   kaasBody,
   makeClient,
@@ -20,7 +20,7 @@ import {
   startHarness,
   within,
   type Harness,
-} from "./helpers";
+} from "./support/harness";
 import { expectBusyUpdateRetriedUntilSettled } from "./support/busy-retry";
 import { volumeAction } from "../../schemas/volumeAction";
 
@@ -29,7 +29,7 @@ let emu: Emulator;
 let client: VendorContainerClient;
 
 beforeAll(async () => {
-  h = await startHarness({ durations: QUICK_DURATIONS });
+  h = await startHarness();
   emu = h.running.emulator;
   client = makeClient(h.url);
 });
@@ -69,12 +69,6 @@ function waitForVolumes(
         ? { kind: "done" }
         : { kind: "pending", state: "volumes pending" },
   });
-}
-
-async function activeKaas(name = "prod", overrides: Partial<KaasInsert["properties"]> = {}): Promise<string> {
-  const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody(name, overrides));
-  await settleKaas(created.metadata.id);
-  return created.metadata.id;
 }
 
 /** The API path of the log entries, below the provider prefix. */
@@ -162,7 +156,7 @@ describe("KaaS endpoints", () => {
   });
 
   it("downloads the kubeconfig, decoded, with the cluster's own token", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const kubeconfig = await client.downloadKubeconfig(PROJECT, id);
     expect(kubeconfig.startsWith("apiVersion: v1\nkind: Config\n")).toBe(true);
     expect(kubeconfig).toContain(`      token: ${emu.kubeconfigToken(id)}\n`);
@@ -170,7 +164,7 @@ describe("KaaS endpoints", () => {
   });
 
   it("updates one node pool and answers the cluster", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const answered = await client.call(
       "updateNodePool",
       { projectId: PROJECT, id, pool: "default" },
@@ -187,7 +181,7 @@ describe("KaaS endpoints", () => {
   });
 
   it("attaches and detaches volumes at node level and at cluster level", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const node = `${id}-default-2`;
     await client.call(
       "attachVolume",
@@ -228,7 +222,7 @@ describe("KaaS endpoints", () => {
   });
 
   it("retries a mutation refused as busy until the cluster settles", async () => {
-    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeKaas());
+    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeKaas(h));
   });
 
   it("reports a rule violation with the field and the service's message", async () => {
@@ -267,7 +261,7 @@ describe("KaaS endpoints", () => {
 
 describe("backup endpoints", () => {
   it("creates, lists, iterates, reads, updates and deletes a backup", async () => {
-    const kaasId = await activeKaas();
+    const kaasId = await activeKaas(h);
     const created = await client.call("createBackup", { projectId: PROJECT, kaasId }, backupBody("nightly"));
     expect(created.metadata.id).toBe("backup-0001");
     expect(created.properties.kaas).toEqual({
@@ -540,7 +534,7 @@ describe("under injected faults", () => {
   it.each([11, 12, 13])(
     "completes every idempotent call with 30%% 503/429/500 and 10%% dropped connections (seed %i)",
     async (seed) => {
-      const kaasId = await activeKaas();
+      const kaasId = await activeKaas(h);
       const registryId = (await client.call("createRegistry", { projectId: PROJECT }, registryBody("images")))
         .metadata.id;
       await settleRegistry(registryId);
@@ -562,7 +556,7 @@ describe("under injected faults", () => {
   );
 
   it("retries plain-text 502 and 504 gateway answers of idempotent calls", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     emu.setFaults({ seed: 2, errorRates: { 502: 0.3, 504: 0.3 } });
     emu.clearRequests();
     for (let i = 0; i < 5; i++)

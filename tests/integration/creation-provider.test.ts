@@ -13,6 +13,7 @@ import type { KindProvider } from "../../provider";
 import { insertBody } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token";
+import { byName, byTag } from "../support/expressions";
 import {
   asChecked,
   checked,
@@ -20,15 +21,15 @@ import {
   BACKEND,
   PROJECT,
   RELEASE_LINE,
-  type ProviderHarness,
-} from "./provider-harness";
+  type Harness,
+} from "./support/harness";
 
 const SCOPE = "proj/dev/prod";
 const CREATION_TAG = expectedCreationTag(SCOPE, BACKEND);
 const OWNER_TAG = expectedOwnerTag(SCOPE);
 const HOUR = 3600_000;
 
-let h: ProviderHarness;
+let h: Harness;
 let kaas: KindProvider;
 
 async function start(options: StartEmulatorOptions = {}): Promise<void> {
@@ -317,9 +318,6 @@ function clusterLists(project: string): { filter: string | null; status: number 
     .filter((r) => r.method === "GET" && r.path === path)
     .map((r) => ({ filter: r.query.filter ?? null, status: r.status }));
 }
-
-const byTag = (tag: string) => `metadata.tags:eq("${tag}")`;
-const byName = (name: string) => `metadata.name:eq("${name}")`;
 
 // Readings under which the service applies filters: a lookup's requests do not depend on the project's size.
 describe.each<WireReadings["filters"]>(["membership", "whole"])(

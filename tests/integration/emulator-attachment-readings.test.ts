@@ -8,7 +8,7 @@ import type { Emulator, WireReadings } from "../../emulator";
 import { DEFAULT_DURATIONS } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { KaasResponse, validateSchema } from "../../schemas";
-import { PROJECT, kaasBody, raw, startHarness, type Harness } from "./helpers";
+import { PROJECT, activeKaas, kaasBody, raw, startHarness, type Harness } from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
@@ -18,7 +18,7 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 const VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/vol-1`;
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => T0 });
+  h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());
@@ -28,13 +28,6 @@ const get = (path: string) => raw(`${h.api}${path}`);
 const post = (path: string, body?: unknown) => raw(`${h.api}${path}`, { method: "POST", body });
 const control = (path: string, method = "GET", body?: unknown) =>
   raw(`${h.url}/_emulator${path}`, { method, body, token: null });
-
-async function activeKaas(): Promise<string> {
-  const created = await post("/kaas", kaasBody());
-  expect(created.status).toBe(201);
-  emu.advanceClock(DEFAULT_DURATIONS.kaasCreateMs);
-  return created.json.metadata.id;
-}
 
 const attach = (id: string, node: string, uri = VOLUME) =>
   post(`/kaas/${id}/nodePools/default/nodes/${node}/attach`, { volume: { uri } });
@@ -86,7 +79,7 @@ describe.each(READINGS)("attachments=$reading", ({ reading, none, one }) => {
   });
 
   it("shows an attachment as the reading says, once attachMs has passed, and the truth throughout", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const node = `${id}-default-1`;
     const accepted = await attach(id, node);
     expect(accepted.status).toBe(202);
@@ -116,7 +109,7 @@ describe.each(READINGS)("attachments=$reading", ({ reading, none, one }) => {
   });
 
   it("refuses a second attach of the volume, and answers 404 to the detach of a volume not attached", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     expect((await attach(id, `${id}-default-1`)).status).toBe(202);
     const again = await attach(id, `${id}-default-2`);
     expect(again.status).toBe(400);
@@ -157,7 +150,7 @@ describe.each(READINGS)("attachments=$reading", ({ reading, none, one }) => {
 });
 
 it("applies a reading changed through PUT /_emulator/config to the next answer", async () => {
-  const id = await activeKaas();
+  const id = await activeKaas(h);
   await attach(id, `${id}-default-1`);
   emu.advanceClock(DEFAULT_DURATIONS.attachMs);
   expect(await shown(id)).toEqual({
@@ -193,7 +186,7 @@ it("hides attachments under --strict, and a later --wire still applies", () => {
 
 describe('goneNode: the node-level detach of a volume whose node is gone (api-notes "Volumes")', () => {
   it("answers 404 under goneNode=404, for a gone node and a gone pool", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     emu.updateConfig({ wire: { goneNode: "404" } });
     const node = await detachNode(id, `${id}-default-9`);
     expect([node.status, node.json.title, node.json.detail]).toEqual([
@@ -208,7 +201,7 @@ describe('goneNode: the node-level detach of a volume whose node is gone (api-no
   });
 
   it("answers 400 naming nodeId (or nodePoolId) under goneNode=400, in the errors reading's shape", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     emu.updateConfig({ wire: { goneNode: "400", errors: "array" } });
     const node = await detachNode(id, `${id}-default-9`);
     expect([node.status, node.json.errors]).toEqual([

@@ -6,7 +6,7 @@
 import { DEFAULT_DURATIONS, type Emulator, type WireReadings } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { traceIdOf } from "../../emulator/http";
-import { backupBody, kaasBody, raw, registryBody, startHarness, type Harness } from "./helpers";
+import { backupBody, kaasBody, raw, registryBody, startHarness, type Harness } from "./support/harness";
 
 type Reading = WireReadings["filters"];
 
@@ -15,7 +15,7 @@ let emu: Emulator;
 let kaasId: string;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
   // Tags of the three clusters: exactly ["env:prod"], ["env:prod", "team:x"], none.
   for (const [name, tags] of [
@@ -112,14 +112,14 @@ describe("refused", () => {
     const [entry] = emu.requests().slice(-1);
     expect(entry).toMatchObject({
       method: "GET",
-      path: `/projects/proj-1/providers/Vendor.Container${path()}`,
+      path: `/projects/p-test/providers/Vendor.Container${path()}`,
     });
     expect(answer.json).toEqual({
       type: "https://tools.ietf.org/html/rfc9110#section-15.5.1",
       title: "Invalid query parameter.",
       status: 400,
       detail: "filter: is not supported",
-      instance: `/projects/proj-1/providers/Vendor.Container${path()}`,
+      instance: `/projects/p-test/providers/Vendor.Container${path()}`,
       errors: [{ fieldName: "filter", errorMessage: "is not supported" }],
       traceId: traceIdOf(entry.seq),
     });
@@ -177,7 +177,7 @@ describe("start-up settings", () => {
   ])("%s starts an emulator with filters %s", async (_flags, argv, reading) => {
     const options = parseArgs(["--token", "test-token", ...argv]);
     if (options === "help") throw new Error("unexpected --help");
-    const other = await startHarness({ ...options, port: 0 });
+    const other = await startHarness({ durations: DEFAULT_DURATIONS, ...options, port: 0 });
     try {
       expect(other.running.emulator.getConfig().wire.filters).toBe(reading);
       await raw(`${other.api}/kaas`, { method: "POST", body: kaasBody("only", {}, ["env:prod", "x"]) });

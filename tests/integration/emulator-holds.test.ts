@@ -5,7 +5,15 @@
  */
 import http from "node:http";
 import type { Emulator, RequestLogEntry } from "../../emulator";
-import { PROJECT, TOKEN, kaasBody, raw, startHarness, type Harness, type RawResponse } from "./helpers";
+import {
+  PROJECT,
+  TOKEN,
+  kaasBody,
+  raw,
+  startHarness,
+  type Harness,
+  type RawResponse,
+} from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;

@@ -9,6 +9,7 @@ import { BackupResponse, KaasResponse, RegistryResponse, validateSchema } from "
 import {
   LOCATION,
   PROJECT,
+  activeKaas,
   backupBody,
   kaasBody,
   pool,
@@ -16,7 +17,7 @@ import {
   registryBody,
   startHarness,
   type Harness,
-} from "./helpers";
+} from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
@@ -25,7 +26,7 @@ let emu: Emulator;
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => T0 });
+  h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());
@@ -36,14 +37,6 @@ const post = (path: string, body?: unknown) => raw(`${h.api}${path}`, { method: 
 const put = (path: string, body?: unknown) => raw(`${h.api}${path}`, { method: "PUT", body });
 const del = (path: string) => raw(`${h.api}${path}`, { method: "DELETE" });
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Creates a cluster and moves the clock until it is Active; returns its id. */
-async function activeKaas(body = kaasBody()): Promise<string> {
-  const created = await post("/kaas", body);
-  expect(created.status).toBe(201);
-  emu.advanceClock(DEFAULT_DURATIONS.kaasCreateMs);
-  return created.json.metadata.id;
-}
 
 async function stateOf(path: string): Promise<string> {
   return (await get(path)).json.status.state;
@@ -130,7 +123,7 @@ describe("cluster lifecycle", () => {
   });
 
   it("answers PUT with 200 and no body, reads Updating, then Active after kaasUpdateMs", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const updated = await put(`/kaas/${id}`, {
       metadata: { name: "renamed", tags: ["team:a"] },
       properties: {},
@@ -172,7 +165,7 @@ describe("cluster lifecycle", () => {
   );
 
   it("refuses a DELETE while Updating with 'Resource is busy: Updating'", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     await put(`/kaas/${id}`, noopUpdate());
     const answer = await del(`/kaas/${id}`);
     expect(answer.status).toBe(400);
@@ -181,7 +174,7 @@ describe("cluster lifecycle", () => {
   });
 
   it("deletes with 202, reads Deleting, then Deleted (404 with ignoreDeletedStatus), then is gone", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const deleted = await del(`/kaas/${id}?deleteOnCascade=true`);
     expect(deleted.status).toBe(202);
     expect(deleted.text).toBe("");
@@ -242,7 +235,7 @@ describe("cluster lifecycle", () => {
 
 describe("Kubernetes upgrades", () => {
   it("schedules an upgrade with upgradeDate and applies it when the clock passes the date", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const at = emu.now() + 3_600_000;
     expect(
       (
@@ -275,7 +268,7 @@ describe("Kubernetes upgrades", () => {
   });
 
   it("applies an upgrade without upgradeDate with the update", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     await put(`/kaas/${id}`, {
       metadata: { name: "prod" },
       properties: { kubernetesVersion: { value: "1.34.1" } },
@@ -287,7 +280,7 @@ describe("Kubernetes upgrades", () => {
   });
 
   it("lets the platform move the live version ahead, after which the old version is a downgrade", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const upgraded = await raw(`${h.url}/_emulator/kaas/${id}/platform-upgrade`, {
       method: "POST",
       body: { version: "1.33.2" },
@@ -317,7 +310,7 @@ describe("Kubernetes upgrades", () => {
   });
 
   it("orders only major.minor[.patch] versions: any other is refused as not admissible, not as a downgrade", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     // Read digit by digit, `v1.34.1` would sort below 1.32.5 and `1.34.1-rc.1` above it.
     for (const value of ["v1.34.1", "1.34.1-rc.1"]) {
       const answer = await put(`/kaas/${id}`, {
@@ -454,7 +447,7 @@ describe("cluster rules", () => {
   });
 
   it("refuses to disable HA after creation", async () => {
-    const id = await activeKaas(kaasBody("ha", { ha: true }));
+    const id = await activeKaas(h, kaasBody("ha", { ha: true }));
     const answer = await put(`/kaas/${id}`, { metadata: { name: "ha" }, properties: { ha: false } });
     expect(answer.status).toBe(400);
     expect(answer.json.errors).toEqual([
@@ -466,7 +459,7 @@ describe("cluster rules", () => {
   });
 
   it("refuses a create-only property in an update (the schema forbids it)", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const answer = await put(`/kaas/${id}`, {
       metadata: { name: "prod" },
       properties: { nodeCidr: { address: "10.0.0.0/8", name: "n" } },
@@ -478,7 +471,7 @@ describe("cluster rules", () => {
   });
 
   it("applies the location rule of spec §9 on update: absent is fine, empty is invalid, a change is refused", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const empty = await put(`/kaas/${id}`, {
       metadata: { name: "prod", location: { value: "" } },
       properties: {},
@@ -509,7 +502,7 @@ describe("cluster rules", () => {
   });
 
   it("refuses a storage limit below the volumes already attached", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     emu.updateConfig({ volumeSizesGb: { "/v/big": 40 } });
     await post(`/kaas/${id}/nodePools/default/nodes/${id}-default-1/attach`, { volume: { uri: "/v/big" } });
     const answer = await put(`/kaas/${id}`, {
@@ -525,7 +518,7 @@ describe("cluster rules", () => {
   });
 
   it("applies the full desired node pool list of an update: missing pools go, new pools come", async () => {
-    const id = await activeKaas(kaasBody("prod", { nodePools: [pool("a"), pool("b")] }));
+    const id = await activeKaas(h, kaasBody("prod", { nodePools: [pool("a"), pool("b")] }));
     await put(`/kaas/${id}`, {
       metadata: { name: "prod" },
       properties: { nodePools: [pool("b", { nodes: 3, instance: "K4A8" }), pool("c", { nodes: 1 })] },
@@ -547,7 +540,7 @@ describe("cluster rules", () => {
 
 describe("node pools", () => {
   it("grows and shrinks a pool through its endpoint: new ids for new nodes, the highest go first", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const grown = await put(`/kaas/${id}/nodePools/default`, { properties: { nodes: 4 } });
     expect(grown.status).toBe(200);
     expect(validateSchema(KaasResponse, grown.json)).toEqual([]);
@@ -564,7 +557,7 @@ describe("node pools", () => {
   });
 
   it("maps minNode/maxNode to the pool's minCount/maxCount and checks nodes against them", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const scaled = await put(`/kaas/${id}/nodePools/default`, {
       properties: { autoscaling: true, minNode: 1, maxNode: 3 },
     });
@@ -586,7 +579,7 @@ describe("node pools", () => {
   });
 
   it("answers 404 for an unknown pool", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const answer = await put(`/kaas/${id}/nodePools/nope`, { properties: { nodes: 1 } });
     expect(answer.status).toBe(404);
     expect(answer.json).toMatchObject({
@@ -602,7 +595,7 @@ describe("volumes", () => {
   const volumesOf = async (id: string) => (await get(`/kaas/${id}`)).json.properties.attachedVolumes;
 
   it("attaches at node level; the volume shows in attachedVolumes after attachMs", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const answer = await attach(id, `${id}-default-1`, "/v/a");
     expect(answer.status).toBe(202);
     expect(answer.text).toBe("");
@@ -622,7 +615,7 @@ describe("volumes", () => {
   });
 
   it("answers 404 for an unknown node or pool", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const node = await attach(id, `${id}-default-9`, "/v/a");
     expect(node.status).toBe(404);
     expect(node.json).toMatchObject({
@@ -633,7 +626,7 @@ describe("volumes", () => {
   });
 
   it("refuses an attach beyond storage.maxCumulativeVolumeSize, naming the limit", async () => {
-    const id = await activeKaas(kaasBody("prod", { storage: { maxCumulativeVolumeSize: 20 } }));
+    const id = await activeKaas(h, kaasBody("prod", { storage: { maxCumulativeVolumeSize: 20 } }));
     emu.updateConfig({ volumeSizesGb: { "/v/big": 15 } });
     expect((await attach(id, `${id}-default-1`, "/v/a")).status).toBe(202);
     const refused = await attach(id, `${id}-default-2`, "/v/big");
@@ -649,7 +642,7 @@ describe("volumes", () => {
   });
 
   it("detaches at node level: 404 when not attached there, gone from attachedVolumes after detachMs", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     await attach(id, `${id}-default-1`, "/v/a");
     emu.advanceClock(DEFAULT_DURATIONS.attachMs);
     const wrongNode = await post(`/kaas/${id}/nodePools/default/nodes/${id}-default-2/detach`, {
@@ -670,7 +663,7 @@ describe("volumes", () => {
   });
 
   it("keeps volumes of removed nodes with nodeId null; the cluster-level detach removes them", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     await attach(id, `${id}-default-2`, "/v/a");
     emu.advanceClock(DEFAULT_DURATIONS.attachMs);
     await put(`/kaas/${id}/nodePools/default`, { properties: { nodes: 1 } });
@@ -692,7 +685,7 @@ describe("volumes", () => {
 
 describe("backups", () => {
   it("creates a backup under its cluster, then reads Active with size and expiry", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const created = await post(`/kaas/${id}/backups`, backupBody());
     expect(created.status).toBe(201);
     expect(validateSchema(BackupResponse, created.json)).toEqual([]);
@@ -745,7 +738,7 @@ describe("backups", () => {
   });
 
   it("removes the backups of a deleted cluster", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     await post(`/kaas/${id}/backups`, backupBody());
     emu.advanceClock(DEFAULT_DURATIONS.backupCreateMs);
     await del(`/kaas/${id}`);
@@ -758,7 +751,7 @@ describe("backups", () => {
   });
 
   it("refuses a retention below one day", async () => {
-    const id = await activeKaas();
+    const id = await activeKaas(h);
     const answer = await post(`/kaas/${id}/backups`, { ...backupBody(), properties: { retentionDays: 0 } });
     expect(answer.json.errors).toEqual([
       { fieldName: "properties.retentionDays", errorMessage: "must be at least 1 (got 0)" },

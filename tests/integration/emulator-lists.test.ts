@@ -5,14 +5,14 @@
 import type { Emulator } from "../../emulator";
 import { DEFAULT_DURATIONS } from "../../emulator";
 import { BackupList, KaasList, RegistryList, validateSchema } from "../../schemas";
-import { backupBody, kaasBody, pool, raw, registryBody, startHarness, type Harness } from "./helpers";
+import { backupBody, kaasBody, pool, raw, registryBody, startHarness, type Harness } from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => T0 });
+  h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
   // Six clusters: c, a, f and d are Active (created 1.6 s apart), b and e still InCreation; d has two pools.
   const specs: [string, string[], number][] = [

@@ -7,13 +7,16 @@
 import type { Emulator } from "../../emulator";
 import { DEFAULT_DURATIONS, STRICT_WIRE } from "../../emulator";
 import { KaasResponse, validateSchema } from "../../schemas";
-import { kaasBody, pool, raw, registryBody, startHarness, type Harness } from "./helpers";
+import { kaasBody, pool, raw, registryBody, startHarness, type Harness } from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => Date.parse("2030-01-01T00:00:00.000Z") });
+  h = await startHarness({
+    realNow: () => Date.parse("2030-01-01T00:00:00.000Z"),
+    durations: DEFAULT_DURATIONS,
+  });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());
@@ -156,7 +159,7 @@ describe("fields the provider's outputs read", () => {
   it("answers the subnet a preset registry gets along with its VPC", async () => {
     const created = await post("/registries", registryBody());
     const id = created.json.metadata.id;
-    const network = `/projects/proj-1/providers/Vendor.Network/vpcs/vpc-${id}`;
+    const network = `/projects/p-test/providers/Vendor.Network/vpcs/vpc-${id}`;
     expect([created.json.properties.vpc, created.json.properties.subnet]).toEqual([
       { uri: network },
       { uri: `${network}/subnets/subnet-${id}` },

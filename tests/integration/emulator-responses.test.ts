@@ -15,7 +15,15 @@ import {
   type Endpoint,
   type EndpointName,
 } from "../../schemas/endpoints";
-import { PROJECT, backupBody, kaasBody, raw, registryBody, startHarness, type Harness } from "./helpers";
+import {
+  PROJECT,
+  backupBody,
+  kaasBody,
+  raw,
+  registryBody,
+  startHarness,
+  type Harness,
+} from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
@@ -26,7 +34,7 @@ const VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/vol-
 const OTHER_VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/vol-2`;
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => T0 });
+  h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());

@@ -5,13 +5,21 @@
  */
 import type { Emulator } from "../../emulator";
 import { KaasList, RegistryList, validateSchema } from "../../schemas";
-import { PROJECT, kaasBody, raw, registryBody, startHarness, type Harness } from "./helpers";
+import {
+  DEFAULT_DURATIONS,
+  PROJECT,
+  kaasBody,
+  raw,
+  registryBody,
+  startHarness,
+  type Harness,
+} from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());

@@ -6,13 +6,13 @@
  */
 import type { Emulator } from "../../emulator";
 import { DEFAULT_DURATIONS } from "../../emulator";
-import { kaasBody, raw, startHarness, type Harness } from "./helpers";
+import { kaasBody, raw, startHarness, type Harness } from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());

@@ -18,6 +18,7 @@ import { FaultInjector } from "../../emulator/faults";
 import { main, parseArgs, type CliIo } from "../../emulator/cli";
 import {
   CLIENT_ID,
+  DEFAULT_DURATIONS,
   CLIENT_SECRET,
   PROJECT,
   TOKEN,
@@ -25,13 +26,13 @@ import {
   raw,
   startHarness,
   type Harness,
-} from "./helpers";
+} from "./support/harness";
 
 let h: Harness;
 let emu: Emulator;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ durations: DEFAULT_DURATIONS });
   emu = h.running.emulator;
 });
 afterAll(() => h.close());

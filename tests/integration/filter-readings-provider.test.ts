@@ -22,7 +22,8 @@ import type { CheckedKaasBackupInputs } from "../../provider/kaasBackup/types";
 import type { CheckedKaasInputs } from "../../provider/kaas/types";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
 import { expectedOwnerTag } from "../support/creation-token";
-import { asChecked, checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import { byName, byTag } from "../support/expressions";
+import { asChecked, checked, startHarness, PROJECT, type Harness } from "./support/harness";
 
 type Reading = WireReadings["filters"];
 type KindName = "Kaas" | "KaasBackup" | "Registry";
@@ -35,7 +36,7 @@ const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
 /** The tag of a decoy: an object of the same name created by another stack. */
 const OTHER_STACK_TAG = "pulumi-ct-0123456789abcdef0123";
 
-let h: ProviderHarness;
+let h: Harness;
 /** The cluster that hosts the backups (created directly, Active). */
 let hostId: string;
 
@@ -162,9 +163,6 @@ const carrying = (kind: KindName, tag: string) =>
     .live()
     .filter((o) => (o.metadata.tags ?? []).includes(tag))
     .map((o) => o.metadata.id);
-
-const byTag = (tag: string) => `metadata.tags:eq("${tag}")`;
-const byName = (name: string) => `metadata.name:eq("${name}")`;
 
 /**
  * The list requests of a lookup that finds the object, per reading: the owner tag filter finds it where `eq`

@@ -21,9 +21,9 @@ import {
   type FunctionOptions,
 } from "../../sdk/functions";
 import { Kaas } from "../../sdk/kaas";
-import { checked, startHarness, PROJECT, TOKEN, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let options: FunctionOptions;
 let kaasId: string;
 let registryId: string;

@@ -7,9 +7,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { client } from "../../provider/common/context";
 import { HttpClient } from "../../rest/http";
 import { getKaas } from "../../sdk/functions";
-import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, PROJECT, type Harness } from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let kaasId: string;
 const CLUSTER = {
   name: "alpha",

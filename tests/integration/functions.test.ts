@@ -7,9 +7,9 @@ import {
   listKaas,
   listRegistries,
 } from "../../sdk/functions";
-import { checked, startHarness, PROJECT, TOKEN, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let options: { settings: { baseUrl: string; token: string; projectId: string } };
 const clusterIds: string[] = [];
 let registryId: string;

@@ -10,15 +10,16 @@ import { expectedCreationTag, expectedCreationToken, expectedOwnerTag } from "..
 import {
   asChecked,
   checked,
+  liveTags,
   expectJsonSafe,
   startHarness,
   BACKEND,
   PROJECT,
   RELEASE_LINE,
-  type ProviderHarness,
-} from "./provider-harness";
+  type Harness,
+} from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let kaas: KindProvider;
 
 /** The creation scope of the cluster these tests declare, and the owner tag it leaves on the cluster. */
@@ -27,9 +28,6 @@ const OWNER_TAG = expectedOwnerTag(SCOPE);
 const CREATION_TAG = expectedCreationTag(SCOPE, BACKEND);
 
 /** The tags the service holds on a cluster. */
-const liveTags = async (id: string) =>
-  (await h.client.call("getKaas", { projectId: PROJECT, id })).metadata.tags;
-
 beforeEach(async () => {
   h = await startHarness();
   kaas = h.kind("Kaas");
@@ -104,7 +102,7 @@ describe("create", () => {
     expectJsonSafe(outs);
     // The creation tag stays until the engine has recorded the id: the program releases it then.
     expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
-    expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual([CREATION_TAG, OWNER_TAG]);
     expect(h.lines).toContain(`[vendor-container] Kaas "prod" (kaas-0001) is Active after 0s`);
     expect(h.lines.filter((l) => l.includes("recording the owner"))).toEqual([]);
   });
@@ -115,7 +113,7 @@ describe("create", () => {
 
     expect(await h.release("Kaas", id, outs)).toBe("retagged");
     expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
-    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
     expect(h.lines).toContain(`[vendor-container] Kaas "prod": ${RELEASE_LINE} ${id}`);
 
     h.running.emulator.clearRequests();
@@ -126,7 +124,11 @@ describe("create", () => {
   it("sends the creation token of the scope and backend, and leaves exactly the user tags and the owner tag on the cluster once released", async () => {
     const { inputs, outs } = await create({ tags: ["team:a", "env:prod"] });
     expect(inputs.creationToken).toBe(expectedCreationToken(SCOPE, BACKEND));
-    expect(await liveTags(outs.kaasId as string)).toEqual(["team:a", "env:prod", OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id: outs.kaasId as string })).toEqual([
+      "team:a",
+      "env:prod",
+      OWNER_TAG,
+    ]);
     expect(outs.tags).toEqual(["team:a", "env:prod"]);
   });
 
@@ -144,14 +146,14 @@ describe("create", () => {
     expect(id).toBe(orphan.metadata.id);
     expect(h.mutating()).toEqual([]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
-    expect(await liveTags(id)).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
     expect(h.lines).toContain(
       `[vendor-container] Kaas "prod": resuming the creation of ${id} started by an earlier run`,
     );
 
     await h.release("Kaas", id, outs);
     expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
-    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
   });
 
   it("reports a resumed cluster as the service shows it, so the next preview plans the update", async () => {
@@ -168,7 +170,7 @@ describe("create", () => {
 
     expect(id).toBe(orphan.metadata.id);
     expect([outs.tags, outs.billingPeriod]).toEqual([["old"], "Hour"]);
-    expect(await liveTags(id)).toEqual(["old", CREATION_TAG, OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["old", CREATION_TAG, OWNER_TAG]);
     const program = await checked(kaas, outs, args({ tags: ["new"], billingPeriod: "Year" }));
     expect(await kaas.diff(id, outs, program)).toEqual({
       changes: true,
@@ -222,7 +224,7 @@ describe("create", () => {
     expect(outs.kubeconfig).toEqual(expect.any(String));
     expect(h.mutating()).toEqual([{ method: "PUT", path: "/kaas/kaas-0001" }]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
-    expect(await liveTags("kaas-0001")).toEqual([OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id: "kaas-0001" })).toEqual([OWNER_TAG]);
   });
 });
 
@@ -249,7 +251,7 @@ describe("update", () => {
     const result = await change(id, outs, args({ tags: ["team:a"], creationScope: renamed }));
     expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
-    expect(await liveTags(id)).toEqual(["team:a", expectedOwnerTag(renamed)]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", expectedOwnerTag(renamed)]);
     expect(result.outs.creationScope).toBe(renamed);
     expect(result.after.changes).toBe(false);
   });
@@ -520,7 +522,7 @@ describe("adopt", () => {
       { method: "PUT", path: `/kaas/${id}` },
     ]);
     expect(h.running.emulator.state().kaas).toHaveLength(1);
-    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
     expect(
       (await h.client.call("getKaas", { projectId: PROJECT, id })).properties.billingPlan?.billingPeriod,
     ).toMatch(/^year/i);
@@ -531,7 +533,7 @@ describe("adopt", () => {
     const { id } = await create({ adoptId: existing });
     expect(id).toBe(existing);
     expect(h.mutating()).toEqual([]);
-    expect(await liveTags(id)).toEqual([OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual([OWNER_TAG]);
   });
 
   it("refuses to adopt a cluster another resource owns, naming its scope, with no mutating request", async () => {
@@ -542,7 +544,10 @@ describe("adopt", () => {
         `retired, and taking it over is intended, also set adoptFromScope: "${OTHER_SCOPE}".`,
     );
     expect(h.mutating()).toEqual([]);
-    expect(await liveTags(existing)).toEqual(["team:a", expectedOwnerTag(OTHER_SCOPE)]);
+    expect(await liveTags(h, { kind: "Kaas", id: existing })).toEqual([
+      "team:a",
+      expectedOwnerTag(OTHER_SCOPE),
+    ]);
   });
 
   it("refuses to adopt a cluster another resource owns when adoptFromScope names a third resource", async () => {
@@ -559,7 +564,7 @@ describe("adopt", () => {
     expect(id).toBe(existing);
     expect(outs).toMatchObject({ adoptFromScope: OTHER_SCOPE, tags: ["team:a"], state: "Active" });
     expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
-    expect(await liveTags(id)).toEqual(["team:a", OWNER_TAG]);
+    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
     expect(h.lines).toContain(
       `[vendor-container] Kaas "prod": recording the owner of ${id} (tags: the creation tag released)`,
     );

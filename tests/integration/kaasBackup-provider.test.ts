@@ -6,15 +6,16 @@ import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token
 import {
   asChecked,
   checked,
+  liveTags,
   expectJsonSafe,
   startHarness,
   BACKEND,
   PROJECT,
   RELEASE_LINE,
-  type ProviderHarness,
-} from "./provider-harness";
+  type Harness,
+} from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let backups: KindProvider;
 let kaasId: string;
 
@@ -45,9 +46,6 @@ const OWNER_TAG = expectedOwnerTag("proj/dev/nightly");
 const CREATION_TAG = expectedCreationTag("proj/dev/nightly", BACKEND);
 
 /** The tags the service holds on a backup. */
-const liveTags = async (id: string) =>
-  (await h.client.call("getBackup", { projectId: PROJECT, kaasId, id })).metadata.tags;
-
 const args = (overrides: Record<string, unknown> = {}) => ({
   kaasId,
   name: "nightly",
@@ -83,14 +81,14 @@ it("creates a backup with one POST, waits until Active and returns its outputs; 
   expect(outs.expiresAt).toEqual(expect.any(String));
   expectJsonSafe(outs);
   expect(h.mutating()).toEqual([{ method: "POST", path: `/kaas/${kaasId}/backups` }]);
-  expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([CREATION_TAG, OWNER_TAG]);
 
   expect(await h.release("KaasBackup", id, outs)).toBe("retagged");
   expect(h.mutating()).toEqual([
     { method: "POST", path: `/kaas/${kaasId}/backups` },
     { method: "PUT", path: `/kaas/${kaasId}/backups/backup-0001` },
   ]);
-  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([OWNER_TAG]);
   expect(h.lines).toContain(`[vendor-container] KaasBackup "nightly": ${RELEASE_LINE} ${id}`);
 });
 
@@ -131,7 +129,7 @@ it.each([
   // carries once the program released it. Its lookup still finds the first backup by the owner tag; the
   // state's id (`trackedId`) tells the replacement's create that it is the object being replaced.
   expect((await checked(backups, {}, args(patch))).creationToken).toBe(inputs.creationToken);
-  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([OWNER_TAG]);
 });
 
 it("makes a new backup for a replacement, leaving the one the state tracks as it is", async () => {
@@ -144,7 +142,7 @@ it("makes a new backup for a replacement, leaving the one the state tracks as it
 
   expect(replacement.id).not.toBe(id);
   expect(h.mutating()).toEqual([{ method: "POST", path: `/kaas/${kaasId}/backups` }]);
-  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([OWNER_TAG]);
   expect(replacement.outs).toMatchObject({ retentionDays: 30, currentRetentionDays: 30 });
   expect(outs.currentRetentionDays).toBe(7);
 });
@@ -161,11 +159,11 @@ it("does not create a duplicate after an interrupted create, and leaves its crea
   const { id, outs } = await backups.create(inputs);
   expect(id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
-  expect(await liveTags(id)).toEqual([CREATION_TAG, OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([CREATION_TAG, OWNER_TAG]);
 
   await h.release("KaasBackup", id, outs);
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
-  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([OWNER_TAG]);
 });
 
 it("keeps a failed backup in the stack with its id and the service's reason", async () => {
@@ -229,7 +227,7 @@ it("adopts a backup no resource owns by adoptId, recording its owner in one PUT"
   const { id } = await create({ adoptId: existing, tags: ["keep"] });
   expect(id).toBe(existing);
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
-  expect(await liveTags(id)).toEqual(["keep", OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual(["keep", OWNER_TAG]);
 });
 
 it("refuses to adopt a backup another resource owns, with no mutating request", async () => {
@@ -240,7 +238,9 @@ it("refuses to adopt a backup another resource owns, with no mutating request", 
       'retired, and taking it over is intended, also set adoptFromScope: "x/y/z".',
   );
   expect(h.mutating()).toEqual([]);
-  expect(await liveTags(existing)).toEqual([expectedOwnerTag("x/y/z")]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id: existing })).toEqual([
+    expectedOwnerTag("x/y/z"),
+  ]);
 });
 
 it("adopts a backup another resource owns when adoptFromScope names it, taking over its owner tag", async () => {
@@ -248,7 +248,7 @@ it("adopts a backup another resource owns when adoptFromScope names it, taking o
   const { id } = await create({ adoptId: existing, adoptFromScope: "x/y/z" });
   expect(id).toBe(existing);
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
-  expect(await liveTags(id)).toEqual([OWNER_TAG]);
+  expect(await liveTags(h, { kind: "KaasBackup", kaasId, id })).toEqual([OWNER_TAG]);
 });
 
 it("deletes a backup, and treats one gone with its cluster as deleted", async () => {

@@ -5,7 +5,7 @@
  * and the limit, in every shape of the problem body, and no cluster is left behind.
  */
 import type { KindProvider } from "../../provider";
-import { startHarness, type ProviderHarness } from "./provider-harness";
+import { startHarness, type Harness } from "./support/harness";
 import { harnessWire } from "./support/wire";
 
 const cluster = (nodes: number) => ({
@@ -26,7 +26,7 @@ const REFUSED_IN = {
 };
 
 describe.each(["array", "map", "absent"] as const)("a 1000-node pool, field errors %s", (errors) => {
-  let h: ProviderHarness;
+  let h: Harness;
   let kaas: KindProvider;
   beforeAll(async () => {
     h = await startHarness({ wire: { ...harnessWire(), errors } });

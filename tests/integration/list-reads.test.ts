@@ -18,9 +18,9 @@ import {
   type KaasInfo,
   type RegistryInfo,
 } from "../../sdk/functions";
-import { checked, startHarness, PROJECT, TOKEN, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let options: { settings: { baseUrl: string; token: string; projectId: string } };
 /** The warnings the SDK's functions printed (`pulumi.log.warn` outside an engine writes to console.warn). */
 let warnings: string[];

@@ -5,9 +5,9 @@
  */
 import type { KindProvider } from "../../provider";
 import { resetCurrentStack } from "../../provider/common/context";
-import { checked, startHarness, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, type Harness } from "./support/harness";
 
-let h: ProviderHarness;
+let h: Harness;
 let registries: KindProvider;
 const saved = { project: process.env.PULUMI_PROJECT, stack: process.env.PULUMI_STACK };
 

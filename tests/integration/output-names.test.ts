@@ -3,8 +3,7 @@
  * returns for a created resource, with every argument set, are the names the SDK classes declare
  * (tests/unit/sdk-types.test.ts checks the classes against the same literal lists).
  */
-import { kaasBody, pool } from "./helpers";
-import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import { checked, kaasBody, pool, startHarness, PROJECT, type Harness } from "./support/harness";
 import {
   KAAS_BACKUP_OUTPUTS,
   KAAS_OUTPUTS,
@@ -12,7 +11,7 @@ import {
   VOLUME_ATTACHMENT_OUTPUTS,
 } from "../support/output-names";
 
-let h: ProviderHarness;
+let h: Harness;
 
 beforeEach(async () => {
   h = await startHarness();
@@ -31,7 +30,7 @@ const BOOKKEEPING = ["creationScope", "creationToken", "adoptId", "adoptFromScop
 
 /** The output names of one create through the provider (check, then create), bookkeeping left out. */
 async function outputNames(
-  kind: Parameters<ProviderHarness["kind"]>[0],
+  kind: Parameters<Harness["kind"]>[0],
   args: Record<string, unknown>,
 ): Promise<string[]> {
   const provider = h.kind(kind);

@@ -9,18 +9,16 @@ import type { Emulator } from "../../emulator";
 import type { KindProvider } from "../../provider";
 import type { VendorContainerClient } from "../../rest/client";
 import { isVendorApiError, type VendorApiError } from "../../rest/errors";
-import type { KaasInsert } from "../../schemas/kaas";
 import {
   PROJECT,
-  QUICK_DURATIONS,
+  activeKaas,
+  checked,
   kaasBody,
   makeClient,
   raw,
   startHarness,
-  within,
   type Harness,
-} from "./helpers";
-import { checked, startHarness as startProviderHarness, type ProviderHarness } from "./provider-harness";
+} from "./support/harness";
 import { expectBusyUpdateRetriedUntilSettled } from "./support/busy-retry";
 
 type Shape = "array" | "map" | "absent";
@@ -49,7 +47,7 @@ async function rejection(promise: Promise<unknown>): Promise<VendorApiError> {
 describe("the emulator's problem bodies", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ durations: QUICK_DURATIONS });
+    h = await startHarness();
   });
   afterAll(() => h.close());
   beforeEach(() => h.running.emulator.reset());
@@ -174,7 +172,7 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   let emu: Emulator;
   let client: VendorContainerClient;
   beforeAll(async () => {
-    h = await startHarness({ durations: QUICK_DURATIONS, wire: { errors: shape } });
+    h = await startHarness({ wire: { errors: shape } });
     emu = h.running.emulator;
     client = makeClient(h.url);
   });
@@ -184,17 +182,11 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
     emu.updateConfig({ wire: { errors: shape } });
   });
 
-  const settleKaas = (id: string) =>
-    client.waitUntilSettled(() => client.find("getKaas", { projectId: PROJECT, id }), {
-      what: `Kaas ${id}`,
-      path: `/kaas/${id}`,
-      deadline: within(),
-    });
-  async function activeKaas(overrides: Partial<KaasInsert["properties"]> = {}): Promise<string> {
-    const created = await client.call("createKaas", { projectId: PROJECT }, kaasBody("prod", overrides));
-    await settleKaas(created.metadata.id);
+  /** An active cluster, with the request log cleared after its creation. */
+  async function activeCluster(body = kaasBody()): Promise<string> {
+    const id = await activeKaas(h, body);
     emu.clearRequests();
-    return created.metadata.id;
+    return id;
   }
   const requests = () => emu.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")} ${r.status}`);
 
@@ -212,7 +204,7 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   });
 
   it("reports an update a rule refuses after one request, without probing the settled cluster", async () => {
-    const id = await activeKaas({ ha: true });
+    const id = await activeCluster(kaasBody("prod", { ha: true }));
     const error = await rejection(
       client.call(
         "updateKaas",
@@ -231,15 +223,15 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   });
 
   it("still retries a mutation refused as busy until the cluster settles", async () => {
-    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeKaas());
+    await expectBusyUpdateRetriedUntilSettled(emu, client, await activeCluster());
   });
 });
 
 describe("the Kaas provider with errors=absent", () => {
-  let h: ProviderHarness;
+  let h: Harness;
   let kaas: KindProvider;
   beforeAll(async () => {
-    h = await startProviderHarness({ wire: { errors: "absent" } });
+    h = await startHarness({ wire: { errors: "absent" } });
     kaas = h.kind("Kaas");
   });
   afterAll(() => h.close());

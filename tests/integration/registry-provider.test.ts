@@ -4,20 +4,21 @@ import { registryInsertBody } from "../../provider/registry/mapping";
 import type { CheckedRegistryInputs } from "../../provider/registry/types";
 import type { WireReadings } from "../../emulator";
 import { expectedCreationTag, expectedOwnerTag } from "../support/creation-token";
-import { raw } from "./helpers";
 import {
   asChecked,
+  raw,
   checked,
+  liveTags,
   expectJsonSafe,
   startHarness,
   BACKEND,
   PROJECT,
   TOKEN,
-  type ProviderHarness,
-} from "./provider-harness";
+  type Harness,
+} from "./support/harness";
 import { harnessWire } from "./support/wire";
 
-let h: ProviderHarness;
+let h: Harness;
 let registries: KindProvider;
 
 beforeEach(async () => {
@@ -140,9 +141,6 @@ it("never resets the password twice when the reset's answer was lost", async () 
 });
 
 /** The tags the service holds on a registry. */
-const liveTags = async (id: string) =>
-  (await h.client.call("getRegistry", { projectId: PROJECT, id })).metadata.tags;
-
 it("does not create a duplicate after an interrupted create, and leaves its creation tag to the program's release", async () => {
   const inputs = await checked(registries, {}, args());
   const orphan = await h.client.call(
@@ -154,14 +152,14 @@ it("does not create a duplicate after an interrupted create, and leaves its crea
   const { id, outs } = await registries.create(inputs);
   expect(id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
-  expect(await liveTags(id)).toEqual([
+  expect(await liveTags(h, { kind: "Registry", id })).toEqual([
     expectedCreationTag("proj/dev/images", BACKEND),
     expectedOwnerTag("proj/dev/images"),
   ]);
 
   await h.release("Registry", id, outs);
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
-  expect(await liveTags(id)).toEqual([expectedOwnerTag("proj/dev/images")]);
+  expect(await liveTags(h, { kind: "Registry", id })).toEqual([expectedOwnerTag("proj/dev/images")]);
 });
 
 it("adopts a registry another resource owns only when adoptFromScope names that resource", async () => {
@@ -190,7 +188,7 @@ it("adopts a registry another resource owns only when adoptFromScope names that 
   expect(h.running.emulator.state().registries).toHaveLength(1);
   // The other resource's creation tag released and its owner tag replaced by this resource's, in one PUT.
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
-  expect(await liveTags(id)).toEqual([expectedOwnerTag("proj/dev/other")]);
+  expect(await liveTags(h, { kind: "Registry", id })).toEqual([expectedOwnerTag("proj/dev/other")]);
 });
 
 it("keeps a failed registry in the stack and resumes a stuck one in update", async () => {

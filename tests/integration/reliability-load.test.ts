@@ -3,10 +3,10 @@
  * independent resources, against an emulator that rate-limits with a token bucket and answers 429 with
  * Retry-After beyond it. All succeed, none twice, no call runs past its deadline, and the calls are counted.
  */
-import { checked, startHarness, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, type Harness } from "./support/harness";
 
 const COUNT = 50;
-let h: ProviderHarness;
+let h: Harness;
 
 beforeAll(async () => {
   h = await startHarness({ faults: { rateLimit: { ratePerSecond: 100, burst: 20 }, retryAfterSeconds: 1 } });

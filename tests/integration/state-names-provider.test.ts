@@ -6,10 +6,10 @@
  */
 import { FAST_DURATIONS, type WireReadings } from "../../emulator";
 import type { KindProvider } from "../../provider";
-import { checked, startHarness, type ProviderHarness } from "./provider-harness";
+import { checked, startHarness, type Harness } from "./support/harness";
 import { harnessWire } from "./support/wire";
 
-let h: ProviderHarness;
+let h: Harness;
 let kaas: KindProvider;
 
 /**

@@ -10,11 +10,10 @@ import { VolumeAttachmentProvider } from "../../provider/volumeAttachment/provid
 import { VendorContainerClient, type ClientOptions } from "../../rest/client";
 import { resolveSettings } from "../../rest/settings";
 import { keepAliveTransport, TransportError, type Transport } from "../../rest/transport";
-import { kaasBody, pool } from "./helpers";
-import { checked, startHarness, PROJECT, type ProviderHarness } from "./provider-harness";
+import { checked, kaasBody, pool, startHarness, PROJECT, type Harness } from "./support/harness";
 import { volumeAction } from "../../schemas/volumeAction";
 
-let h: ProviderHarness;
+let h: Harness;
 let attachments: KindProvider;
 let kaasId: string;
 let nodes: string[];

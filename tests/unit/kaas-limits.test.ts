@@ -3,8 +3,6 @@
  * enforced by a cluster's `check` with the property, the limit and the setting named, nothing enforced where
  * nothing is declared, and the setting read from the stack configuration before the environment.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { CheckFailure, Inputs } from "../../provider/common/check";
 import { configure, declaredLimits } from "../../provider/common/context";
 import { LIMIT_KEYS, parseDeclaredLimits, type DeclaredLimits } from "../../provider/common/limits";
@@ -40,13 +38,6 @@ function withPool(index: number, patch: Inputs): Inputs {
   return inputs;
 }
 
-/** The `vendor:limits` value of the README's "Configuration" example. */
-const README_EXAMPLE = (() => {
-  const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
-  const match = /pulumi config set vendor:limits '([^']+)'/.exec(readme);
-  if (!match) throw new Error("README.md has no `pulumi config set vendor:limits` example");
-  return match[1];
-})();
 const SHAPE = 'vendor:limits must be a JSON object like {"maxNode": 50, "maxNodePool": 10}';
 const KNOWN =
   "maxNodePool, minNodePool, maxNode, minNode, minClusterBlockStorageSize, maxClusterBlockStorageSize, " +
@@ -55,20 +46,6 @@ const KNOWN =
 describe("parseDeclaredLimits", () => {
   it("knows the seven limits of a cluster type, in the order of spec §2.8", () => {
     expect(LIMIT_KEYS).toEqual(KNOWN.split(", "));
-  });
-
-  it("reads every limit of the README's example", () => {
-    expect(parseDeclaredLimits(README_EXAMPLE, "vendor:limits")).toEqual(
-      declared({
-        maxNode: 50,
-        minNode: 1,
-        maxNodePool: 10,
-        minNodePool: 1,
-        maxClusterBlockStorageSize: 1000,
-        minClusterBlockStorageSize: 10,
-        maxWhitelistCount: 20,
-      }),
-    );
   });
 
   it("declares nothing when the setting is not set", () => {

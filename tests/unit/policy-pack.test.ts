@@ -1,8 +1,8 @@
 /**
  * The policy pack as a whole: its rules, their default enforcement levels and configuration schemas (whose
  * defaults are the rules' own), the helpers every rule reads values with, the pack folder users point
- * `--policy-pack` at (shipped in the npm package, with a version, an entry point and an executable launcher),
- * and the README's section on it (its configuration example valid against the rules' schemas, its table true).
+ * `--policy-pack` at (shipped in the npm package, with a version, an entry point and an executable launcher).
+ * The README's section on it is checked in tests/docs/readme-policy-pack.test.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -318,50 +318,5 @@ describe("the pack folder", () => {
     });
     expect(manifest.peerDependencies["@pulumi/policy"]).toBe("^1.21.0");
     expect(manifest.peerDependenciesMeta["@pulumi/policy"]).toEqual({ optional: true });
-  });
-});
-
-describe("the README's Policy pack section", () => {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Policy pack\n");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const policies = vendorContainerPolicies();
-
-  it("gives a configuration example the engine accepts: known rules, levels and parameters in their schemas", () => {
-    expect(start).toBeGreaterThan(0);
-    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]) as Record<string, unknown>;
-    expect(Object.keys(example).sort()).toEqual(policies.map((p) => p.name).sort());
-    const ajv = new Ajv({ strict: false });
-    const level = { type: "string", enum: ["advisory", "mandatory", "disabled"] };
-    for (const policy of policies) {
-      const validate = ajv.compile({
-        anyOf: [
-          level,
-          {
-            type: "object",
-            properties: { enforcementLevel: level, ...policy.configSchema!.properties },
-            additionalProperties: false,
-          },
-        ],
-      });
-      expect([policy.name, validate(example[policy.name]), validate.errors ?? null]).toEqual([
-        policy.name,
-        true,
-        null,
-      ]);
-    }
-  });
-
-  it("lists every rule with its default level, marking the stack rules", () => {
-    for (const policy of policies) {
-      const marker = "validateStack" in policy ? " (stack)" : "";
-      expect(section).toContain(`| \`${policy.name}\`${marker} | ${policy.enforcementLevel} | `);
-    }
-  });
-
-  it("shows the launcher and the folder as they ship", () => {
-    expect(section).toContain("--policy-pack node_modules/pulumi-vendor-container/policy/run-policy-pack");
-    expect(section).toContain("--policy-pack node_modules/pulumi-vendor-container/policy ");
-    expect(section).toContain("npm install pulumi-vendor-container @pulumi/pulumi @pulumi/policy");
   });
 });

@@ -1,10 +1,8 @@
 /**
  * Resource options the classes honour or refuse (issue 21): `customTimeouts` merged into `timeouts`,
  * `replaceOnChanges` passed to the provider's diff, `import` refused before any service call, and `get`
- * registered as a read of the id; the README's table of them quotes the refusals as the classes word them.
+ * registered as a read of the id. The README's table of them is checked in tests/docs/readme-resource-options.test.ts.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { checkArguments, diffArguments, checkReplaceOnChanges } from "../../provider/common/arguments";
 import { Problems } from "../../provider/common/check";
@@ -282,51 +280,5 @@ describe("get", () => {
     const { Registry } = await import("../../sdk");
     const registry = Registry.get("typed", "registry-0002");
     expect(await settle(registry.registryId)).toBe("registry-0002");
-  });
-});
-
-describe("the README's Resource options table", () => {
-  const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Resource options"), readme.indexOf("## Resources"));
-  const rows = section.split("\n").filter((line) => line.startsWith("| `") || line.startsWith("| any other"));
-  const messageOf = (run: () => unknown) => {
-    try {
-      run();
-    } catch (error) {
-      return (error as Error).message;
-    }
-    throw new Error("did not throw");
-  };
-
-  it("has a row for each option a class turns into an input, refuses or sets, and one for the rest", () => {
-    expect(rows.map((row) => row.split(" | ")[0].slice(2))).toEqual([
-      "`customTimeouts`",
-      "`replaceOnChanges`",
-      "`import`",
-      "`id`",
-      "`additionalSecretOutputs`",
-      "`deleteBeforeReplace`",
-      "any other (`dependsOn`, `protect`, `ignoreChanges`, `parent`, `aliases`, ...)",
-    ]);
-  });
-
-  it("quotes the refusals as the classes word them", () => {
-    const quoted = [
-      messageOf(() => timeoutsFromCustomTimeouts("Registry", "timed", { create: "soon" })),
-      messageOf(() => mergeTimeouts("Registry", "images", { create: "40m" }, { create: "1h" })).replace(
-        'Registry "images": ',
-        "",
-      ),
-      messageOf(() => refuseImport("Registry", "images", { import: "registry-0001" })),
-    ];
-    for (const message of quoted) expect(section).toContain(`\`${message}\``);
-    const problems = new Problems();
-    checkReplaceOnChanges(["tags[0]"], ["tags"], problems);
-    expect(problems.failures[0].reason).toMatch(
-      /^"tags\[0\]" is not an argument of this resource; name top-level arguments \(.*\) or "\*"$/,
-    );
-    expect(section).toContain(
-      '`"tags[0]" is not an argument of this resource; name top-level arguments (...) or "*"`',
-    );
   });
 });

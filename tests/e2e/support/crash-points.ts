@@ -24,6 +24,7 @@
  * stopped at a point of its own, and one kill, one cancel and one recovery serve them all.
  */
 import type { Emulator, HoldSpec, RequestHold, RequestLogEntry } from "../../../emulator";
+import { escapeRegExp } from "../../support/expressions";
 import { killWhen, type ProcessInfo } from "./processes";
 import type { CliRun } from "./suite";
 
@@ -184,8 +185,6 @@ interface RunContext {
   /** The id of the object named `name` that appeared during the run, if any yet. */
   created(name: string): string | undefined;
 }
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The emulator's hold of a planned one, for `target` in the run `run`. */
 export function holdSpecOf(hold: PlannedHold, target: Target, run: RunContext): HoldSpec {

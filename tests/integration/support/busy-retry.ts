@@ -6,7 +6,7 @@
  */
 import type { Emulator } from "../../../emulator";
 import type { VendorContainerClient } from "../../../rest/client";
-import { PROJECT, within } from "../helpers";
+import { PROJECT, within } from "./harness";
 
 /**
  * Updates active cluster `id` twice in a row and checks that the second update, refused as busy while the

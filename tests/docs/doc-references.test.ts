@@ -20,7 +20,7 @@ const ROOT = path.resolve(__dirname, "../..");
 /** Extensions of the sources scanned; extensionless tracked files are scanned when they start with `#!`. */
 const SOURCE_EXTENSIONS = new Set([".ts", ".js", ".mjs", ".cjs", ".sh", ".md", ".yaml", ".yml"]);
 /** This check's own files, whose fixtures and grammar examples are not citations. */
-const SELF = new Set(["tests/unit/doc-references.test.ts", "tests/unit/support/doc-references.ts"]);
+const SELF = new Set(["tests/docs/doc-references.test.ts", "tests/docs/support/doc-references.ts"]);
 
 function trackedSources(): Map<string, string> {
   const listed = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" }).split("\0");
