@@ -1,0 +1,112 @@
+/**
+ * What a stack on a file backend (`PULUMI_BACKEND_URL=file://...`) holds, read from the backend's files.
+ *
+ * After every `up`, `refresh` and `destroy` the Automation API asks the CLI for the stack's outputs (two runs of
+ * `pulumi stack output`) and for its last update (`pulumi stack history --show-secrets`); two of those three
+ * runs derive the passphrase key (a deliberately slow PBKDF2), and together they cost about a third of the CPU
+ * of the operation itself. The file backend keeps both in plain files: the checkpoint
+ * (`.pulumi/stacks/<project>/<stack>.json`, whose `latest` is what `pulumi stack export` prints) and one history
+ * file per update (`.pulumi/history/<project>/<stack>/<stack>-<time>.history.json`, what `stack history`
+ * prints). `fastReads` reads those, and asks the CLI only for what it must decrypt. Any other backend
+ * (PostgreSQL) keeps the Automation API's own calls.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { OutputMap, Stack, UpdateSummary } from "@pulumi/pulumi/automation";
+
+const runFile = promisify(execFile);
+
+/** The property Pulumi marks a secret value with in state, and its value. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_MARK = "1b47061264138c4ac30d75fd1eb44270";
+
+/** A resource of a checkpoint, as far as the suite reads it. */
+export interface CheckpointResource {
+  urn: string;
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+/** Where `stack`'s files lie, or undefined when its backend is not a file backend laid out by project. */
+function filesOf(stack: Stack): { checkpoint: string; history: string } | undefined {
+  const url = stack.workspace.envVars.PULUMI_BACKEND_URL ?? "";
+  if (!url.startsWith("file://")) return undefined;
+  const manifest = fs.readFileSync(path.join(stack.workspace.workDir, "Pulumi.yaml"), "utf8");
+  const project = /^name:\s*(\S+)\s*$/m.exec(manifest)?.[1];
+  if (!project) return undefined;
+  const root = path.join(url.slice("file://".length), ".pulumi");
+  const checkpoint = path.join(root, "stacks", project, `${stack.name}.json`);
+  if (!fs.existsSync(checkpoint)) return undefined;
+  return { checkpoint, history: path.join(root, "history", project, stack.name) };
+}
+
+/** The resources of `stack`'s checkpoint (secrets still encrypted), or undefined on another backend. */
+export function checkpointResources(stack: Stack): CheckpointResource[] | undefined {
+  const files = filesOf(stack);
+  if (!files) return undefined;
+  const { checkpoint } = JSON.parse(fs.readFileSync(files.checkpoint, "utf8")) as {
+    checkpoint: { latest?: { resources?: CheckpointResource[] } };
+  };
+  return checkpoint.latest?.resources ?? [];
+}
+
+/** The last update of `stack` as `stack.info()` returns it, from the newest history file. */
+function lastUpdate(historyDir: string, stackName: string): UpdateSummary | undefined {
+  const time = (file: string) => BigInt(file.slice(stackName.length + 1, -".history.json".length));
+  const files = fs
+    .readdirSync(historyDir)
+    .filter((f) => f.startsWith(`${stackName}-`) && f.endsWith(".history.json"))
+    .sort((a, b) => (time(a) < time(b) ? -1 : time(a) > time(b) ? 1 : 0));
+  if (files.length === 0) return undefined;
+  const update = JSON.parse(fs.readFileSync(path.join(historyDir, files[files.length - 1]), "utf8"));
+  // The history file holds times in Unix seconds; `stack history --json` prints them as dates.
+  return {
+    ...update,
+    startTime: new Date(update.startTime * 1000),
+    endTime: new Date(update.endTime * 1000),
+  };
+}
+
+/**
+ * Makes `stack.info()` read the newest history file and `stack.outputs()` take the secret marks from the
+ * checkpoint and the values from one `pulumi stack output --show-secrets`, where the stack's backend is a file
+ * backend (at the time of each call: a test may point a stack at another backend).
+ */
+export function fastReads(stack: Stack): Stack {
+  const info = stack.info.bind(stack);
+  const outputs = stack.outputs.bind(stack);
+  stack.info = async (showSecrets?: boolean) => {
+    const files = filesOf(stack);
+    return files ? lastUpdate(files.history, stack.name) : info(showSecrets);
+  };
+  stack.outputs = async (): Promise<OutputMap> => {
+    const resources = checkpointResources(stack);
+    const root = resources?.find((r) => r.type === "pulumi:pulumi:Stack");
+    if (!resources) return outputs();
+    if (!root?.outputs) return {};
+    const { stdout } = await runFile(
+      stack.workspace.pulumiCommand.command,
+      ["stack", "output", "--json", "--show-secrets", "--stack", stack.name, "--non-interactive"],
+      {
+        cwd: stack.workspace.workDir,
+        env: {
+          ...(stack.workspace.pulumiHome ? { PULUMI_HOME: stack.workspace.pulumiHome } : {}),
+          ...stack.workspace.envVars,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+    const plain: Record<string, unknown> = JSON.parse(stdout);
+    const isSecret = (value: unknown) =>
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<string, unknown>)[SECRET_SIG] === SECRET_MARK;
+    return Object.fromEntries(
+      Object.entries(plain).map(([key, value]) => [key, { value, secret: isSecret(root.outputs?.[key]) }]),
+    );
+  };
+  return stack;
+}
