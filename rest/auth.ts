@@ -17,7 +17,8 @@ export interface TokenSource {
   readonly refreshable: boolean;
   /**
    * The settings that supplied the credentials, as a user names them (never their values), e.g.
-   * `stack config vendor:token (or VENDOR_TOKEN)`: a 401 tells the user which ones to check (issue 21).
+   * `stack config vendor:token (or VENDOR_TOKEN)`: a 401 tells the user which ones to check
+   * (api-notes "Errors").
    */
   readonly credentialSettings?: string;
 }

@@ -10,7 +10,7 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { ListPage } from "./common";
-import type { WireSchemaName, WireSchemas } from "./index";
+import type { WireSchemaName, WireSchemas } from "./wire";
 
 /** The HTTP methods of the API. */
 export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";

@@ -17,7 +17,7 @@ import path from "node:path";
 import type Ajv from "ajv";
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import type { TSchema } from "@sinclair/typebox";
-import type { WireSchemaName } from "./index";
+import type { WireSchemaName } from "./wire";
 
 /** The options of every validator, compiled at run time or generated at build time. */
 export const AJV_OPTIONS: Options = { allErrors: true, strict: false };
@@ -76,7 +76,7 @@ export function runtimeAjv(): Ajv {
  */
 export function wireSchema(name: WireSchemaName): TSchema {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
-  return (require("./index") as typeof import("./index")).WIRE_SCHEMAS[name];
+  return (require("./wire") as typeof import("./wire")).WIRE_SCHEMAS[name];
 }
 
 /**
