@@ -14,6 +14,7 @@ import {
   type Endpoint,
   type EndpointName,
   type PathParams,
+  type ProbeName,
   type QueryOf,
   type ResponseOf,
   type SchemaType,
@@ -104,7 +105,7 @@ export type ListQueryOf<N extends ListEndpoint> = ListQueries[N];
 export type ItemOf<N extends ListEndpoint> = SchemaType<Endpoints[N]["list"]>;
 
 /** The endpoints that read one object by id: those the table names as the probe of a mutation. */
-export type GetEndpoint = NonNullable<Endpoint["probe"]>;
+export type GetEndpoint = ProbeName;
 
 /** The object get endpoint `N` reads. */
 export type ObjectOf<N extends GetEndpoint> = SchemaType<Endpoints[N]["response"]>;

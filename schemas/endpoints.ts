@@ -10,7 +10,24 @@
  */
 import type { Static } from "@sinclair/typebox";
 import type { ListPage } from "./common";
+import type { KindName } from "./kinds";
 import type { WireSchemaName, WireSchemas } from "./wire";
+
+/**
+ * The GET that reads one object of each kind, by id: the probe of the kind's mutations (`Endpoint.probe`).
+ * Each is an endpoint of the table: the REST client indexes the table with them (`ObjectOf`, rest/client.ts).
+ */
+export const READ_ENDPOINTS = {
+  Kaas: "getKaas",
+  KaasBackup: "getBackup",
+  Registry: "getRegistry",
+  // An attachment is no object of the service: a cluster shows it, where it shows attachments (api-notes
+  // "Attachments"), so reading one reads the cluster.
+  VolumeAttachment: null,
+} as const satisfies Record<KindName, string | null>;
+
+/** The name of an endpoint that reads one object by id. */
+export type ProbeName = NonNullable<(typeof READ_ENDPOINTS)[KindName]>;
 
 /** The HTTP methods of the API. */
 export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -40,7 +57,7 @@ export interface Endpoint {
    * (a 400, `rest/busy.ts`), the client reads it to tell a transitional target, worth waiting for, from a
    * settled one. Its path parameters are a subset of this endpoint's.
    */
-  readonly probe?: "getKaas" | "getBackup" | "getRegistry";
+  readonly probe?: ProbeName;
   /**
    * True where a 2xx without a body is a plausible answer although the published interface shows one (the
    * node pool update: nothing reads its answer). Elsewhere an endpoint with a `response` schema that answers
