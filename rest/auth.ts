@@ -3,6 +3,7 @@
  * OAuth2 client-credentials exchange against a token URL with caching, refresh before expiry, and one
  * forced refresh when the service answers 401.
  */
+import { messageOf } from "../schemas/typed";
 import { VendorApiError } from "./errors";
 import { registerSecret } from "./redact";
 import type { Transport, WireResponse } from "./transport";
@@ -147,7 +148,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
         kind: "network",
         method: "POST",
         path,
-        detail: (cause as Error).message,
+        detail: messageOf(cause),
         retryable: true,
       });
     }

@@ -14,6 +14,7 @@
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
+import { isRecord } from "../schemas/typed";
 import { formatProblems, validateSchema, type SchemaProblem, type SchemaRef } from "../schemas/validate";
 import { credentialHint, type TokenSource } from "./auth";
 import { busyVerdict, mayBeBusyRefusal } from "./busy";
@@ -331,7 +332,10 @@ export class HttpClient {
   }
 
   private classifyNetworkError(spec: RequestSpec, cause: unknown): Attempt {
-    const err = cause as { code?: string; message?: string };
+    const err = {
+      code: isRecord(cause) && typeof cause.code === "string" ? cause.code : undefined,
+      message: isRecord(cause) && typeof cause.message === "string" ? cause.message : undefined,
+    };
     const timedOut = err.code === "ETIMEDOUT";
     const notSent = err.code !== undefined && NOT_SENT_ERROR_CODES.has(err.code);
     const error = new VendorApiError({

@@ -8,6 +8,7 @@
  * client sends from it and validates by those names with the validators generated at build time, so it loads
  * no schema, nor TypeBox, at run time; the types below look the names up.
  */
+import { keysOf } from "./typed";
 import type { Static } from "@sinclair/typebox";
 import type { ListPage } from "./common";
 import type { KindName } from "./kinds";
@@ -264,7 +265,7 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** The endpoint names, in table order. */
-export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+export const ENDPOINT_NAMES: EndpointName[] = keysOf(ENDPOINTS);
 
 /** The parameter names of a path pattern: `"/kaas/:id/nodePools/:pool"` gives `"id" | "pool"`. */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
