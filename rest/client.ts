@@ -64,6 +64,19 @@ interface WithStatus {
   status?: { state?: string | null } | null;
 }
 
+/** What a wait of the client reports on, and until when. */
+export interface WaitArgs {
+  /** The resource, as progress lines and errors name it. */
+  what: string;
+  /** Its path, as progress lines and errors show it. */
+  path: string;
+  /** The deadline of the wait (absolute epoch ms). */
+  deadline: number;
+  onProgress?: (line: string) => void;
+  /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
+  afterMutation?: boolean;
+}
+
 /** The endpoints of the table. */
 type Endpoints = typeof ENDPOINTS;
 
@@ -328,16 +341,10 @@ export class VendorContainerClient {
    */
   waitUntilSettled<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: {
-      what: string;
-      path: string;
-      deadline: number;
-      onProgress?: (line: string) => void;
+    args: WaitArgs & {
       judge?: (t: T, states: StateNames) => WaitVerdict;
       /** What a custom `judge` waits for, for progress lines and errors. Default `Active`. */
       target?: string;
-      /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
-      afterMutation?: boolean;
     },
   ): Promise<T> {
     return waitFor(
@@ -363,13 +370,7 @@ export class VendorContainerClient {
    */
   async waitUntilGone<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: {
-      what: string;
-      path: string;
-      deadline: number;
-      onProgress?: (line: string) => void;
-      afterMutation?: boolean;
-    },
+    args: WaitArgs,
   ): Promise<void> {
     await waitFor(
       observe,

@@ -155,7 +155,7 @@ export type ProjectedKaas = Projected<KaasObject>;
 // the reference on purpose (typedoc.json `intentionallyNotExported`): they are the service's objects.
 /* eslint-disable @typescript-eslint/no-empty-object-type */
 interface KaasObject extends KaasResponse {}
-interface BackupObject extends BackupResponse {}
+interface KaasBackupObject extends BackupResponse {}
 interface RegistryObject extends RegistryResponse {}
 /* eslint-enable @typescript-eslint/no-empty-object-type */
 
@@ -248,9 +248,9 @@ export type BackupInfo = KaasBackupComputed & {
 };
 
 /** A backup as a list with a `projection` answers it (see {@link ProjectedKaas}). */
-export type ProjectedBackup = Projected<BackupObject>;
+export type ProjectedBackup = Projected<KaasBackupObject>;
 
-function backupInfo(b: BackupResponse): BackupInfo {
+function kaasBackupInfo(b: BackupResponse): BackupInfo {
   return {
     ...backupComputed(b),
     name: b.metadata.name ?? null,
@@ -291,7 +291,9 @@ export async function listBackups(
   const onUnreadable = warnSkipped("listBackups");
   if (typeof projection === "string")
     return collect(client.iterate("listBackups", params, { ...query, projection, onUnreadable }));
-  return (await collect(client.iterate("listBackups", params, { ...query, onUnreadable }))).map(backupInfo);
+  return (await collect(client.iterate("listBackups", params, { ...query, onUnreadable }))).map(
+    kaasBackupInfo,
+  );
 }
 
 /** {@link listBackups} for Inputs, with a projection. */
