@@ -25,6 +25,7 @@ import {
 import { kaasBackupRequired } from "./kaasBackup";
 import { registryBillingPeriod } from "./registry";
 import { volumeAttachmentNodePool } from "./volumeAttachment";
+import { KIND_NAMES, type KindName } from "../schemas/kinds";
 
 export * from "./kaas";
 export * from "./kaasBackup";
@@ -47,18 +48,32 @@ export interface VendorContainerPolicyOptions {
   now?: () => Date;
 }
 
+/** A rule of the pack. */
+type VendorContainerPolicy = ResourceValidationPolicy | StackValidationPolicy;
+
+/**
+ * The rules of each kind, in the pack's order. Every kind has an entry, so a new kind states what the pack
+ * checks of it (an empty list for none).
+ */
+function policiesByKind(now: () => Date): { readonly [K in KindName]: readonly VendorContainerPolicy[] } {
+  return {
+    Kaas: [
+      kaasHaInProduction,
+      kaasAuthorizedIpRanges,
+      kaasKubernetesMinimumVersion,
+      kaasKubernetesEndOfSupport(now),
+      kaasNodePoolSize,
+    ],
+    KaasBackup: [kaasBackupRequired],
+    Registry: [registryBillingPeriod],
+    VolumeAttachment: [volumeAttachmentNodePool],
+  } satisfies Record<KindName, readonly VendorContainerPolicy[]>;
+}
+
 /** Every rule of the pack, each with its default enforcement level and configuration schema. */
 export function vendorContainerPolicies(
   options: VendorContainerPolicyOptions = {},
 ): (ResourceValidationPolicy | StackValidationPolicy)[] {
-  return [
-    kaasHaInProduction,
-    kaasAuthorizedIpRanges,
-    kaasKubernetesMinimumVersion,
-    kaasKubernetesEndOfSupport(options.now ?? (() => new Date())),
-    kaasNodePoolSize,
-    kaasBackupRequired,
-    registryBillingPeriod,
-    volumeAttachmentNodePool,
-  ];
+  const byKind = policiesByKind(options.now ?? (() => new Date()));
+  return KIND_NAMES.flatMap((kind) => byKind[kind]);
 }

@@ -2,6 +2,7 @@
  * The pack's rule on VolumeAttachment: the node pool it names is a pool of its cluster (when that cluster is in
  * the stack) and one volumes may be attached to. A stack rule, since it reads the cluster's pools.
  */
+import { isRecord } from "../schemas/typed";
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { clusterOf, isUnknown, matchesAny, named, resourcesOfKind, settings } from "./values";
 import { closedParameters } from "./parameters";
@@ -53,9 +54,7 @@ export const volumeAttachmentNodePool = closedParameters<StackValidationPolicy>(
       const cluster = clusterOf(attachment, clusters);
       const pools = cluster?.props.nodePools;
       if (!cluster || !Array.isArray(pools)) continue;
-      const names = pools.map((p: unknown) =>
-        p !== null && typeof p === "object" ? (p as { name?: unknown }).name : p,
-      );
+      const names = pools.map((p: unknown) => (isRecord(p) ? p.name : p));
       // A pool whose name is not known yet may be the one named.
       if (names.some((n) => typeof n !== "string" || isUnknown(n)) || names.includes(pool)) continue;
       report(

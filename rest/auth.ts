@@ -3,6 +3,7 @@
  * OAuth2 client-credentials exchange against a token URL with caching, refresh before expiry, and one
  * forced refresh when the service answers 401.
  */
+import { messageOf } from "../schemas/typed";
 import { VendorApiError } from "./errors";
 import { registerSecret } from "./redact";
 import type { Transport, WireResponse } from "./transport";
@@ -17,7 +18,8 @@ export interface TokenSource {
   readonly refreshable: boolean;
   /**
    * The settings that supplied the credentials, as a user names them (never their values), e.g.
-   * `stack config vendor:token (or VENDOR_TOKEN)`: a 401 tells the user which ones to check (issue 21).
+   * `stack config vendor:token (or VENDOR_TOKEN)`: a 401 tells the user which ones to check
+   * (api-notes "Errors").
    */
   readonly credentialSettings?: string;
 }
@@ -146,7 +148,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
         kind: "network",
         method: "POST",
         path,
-        detail: (cause as Error).message,
+        detail: messageOf(cause),
         retryable: true,
       });
     }

@@ -14,6 +14,7 @@ import {
   type Endpoint,
   type EndpointName,
   type PathParams,
+  type ProbeName,
   type QueryOf,
   type ResponseOf,
   type SchemaType,
@@ -63,6 +64,19 @@ interface WithStatus {
   status?: { state?: string | null } | null;
 }
 
+/** What a wait of the client reports on, and until when. */
+export interface WaitArgs {
+  /** The resource, as progress lines and errors name it. */
+  what: string;
+  /** Its path, as progress lines and errors show it. */
+  path: string;
+  /** The deadline of the wait (absolute epoch ms). */
+  deadline: number;
+  onProgress?: (line: string) => void;
+  /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
+  afterMutation?: boolean;
+}
+
 /** The endpoints of the table. */
 type Endpoints = typeof ENDPOINTS;
 
@@ -104,7 +118,7 @@ export type ListQueryOf<N extends ListEndpoint> = ListQueries[N];
 export type ItemOf<N extends ListEndpoint> = SchemaType<Endpoints[N]["list"]>;
 
 /** The endpoints that read one object by id: those the table names as the probe of a mutation. */
-export type GetEndpoint = NonNullable<Endpoint["probe"]>;
+export type GetEndpoint = ProbeName;
 
 /** The object get endpoint `N` reads. */
 export type ObjectOf<N extends GetEndpoint> = SchemaType<Endpoints[N]["response"]>;
@@ -327,16 +341,10 @@ export class VendorContainerClient {
    */
   waitUntilSettled<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: {
-      what: string;
-      path: string;
-      deadline: number;
-      onProgress?: (line: string) => void;
+    args: WaitArgs & {
       judge?: (t: T, states: StateNames) => WaitVerdict;
       /** What a custom `judge` waits for, for progress lines and errors. Default `Active`. */
       target?: string;
-      /** True right after a mutating call: the first poll waits one interval (see `WaitOptions`). */
-      afterMutation?: boolean;
     },
   ): Promise<T> {
     return waitFor(
@@ -362,13 +370,7 @@ export class VendorContainerClient {
    */
   async waitUntilGone<T extends WithStatus>(
     observe: () => Promise<T | undefined>,
-    args: {
-      what: string;
-      path: string;
-      deadline: number;
-      onProgress?: (line: string) => void;
-      afterMutation?: boolean;
-    },
+    args: WaitArgs,
   ): Promise<void> {
     await waitFor(
       observe,

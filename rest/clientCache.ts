@@ -4,6 +4,7 @@
  * keep-alive pool serve every resource and every function of the process. The client module is loaded when
  * the first client is made (see rest/lazy.ts), so importing this module stays light.
  */
+import { keysOf } from "../schemas/typed";
 import type { VendorContainerClient } from "./client";
 import { clientModule } from "./lazy";
 import { redact } from "./redact";
@@ -23,7 +24,7 @@ function printRetry(line: string): void {
 export function sharedClient(settings: VendorSettings): VendorContainerClient {
   // Keyed by every set field in a fixed order, so equal settings built differently share a client.
   const key = JSON.stringify(
-    (Object.keys(settings) as (keyof VendorSettings)[])
+    keysOf(settings)
       .filter((k) => settings[k] !== undefined)
       .sort()
       .map((k) => [k, settings[k]]),

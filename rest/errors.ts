@@ -268,11 +268,7 @@ export class VendorApiError extends Error {
 
 /** True for any error thrown by the REST layer, whichever copy of the package threw it. */
 export function isVendorApiError(error: unknown): error is VendorApiError {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    (error as { isVendorApiError?: unknown }).isVendorApiError === true
-  );
+  return isRecord(error) && error.isVendorApiError === true;
 }
 
 /** True for a 404 answer. */

@@ -14,6 +14,7 @@
  *      failure; only while a probe GET sees the resource transitional, or once when it settled meanwhile);
  *   7. turns every failure into a `VendorApiError` with secrets redacted.
  */
+import { isRecord } from "../schemas/typed";
 import { formatProblems, validateSchema, type SchemaProblem, type SchemaRef } from "../schemas/validate";
 import { credentialHint, type TokenSource } from "./auth";
 import { busyVerdict, mayBeBusyRefusal } from "./busy";
@@ -75,14 +76,14 @@ export interface RequestSpec {
   emptyAnswer?: boolean;
   /**
    * Problems of the response body that do not fail the request; they are handed back in
-   * `HttpResult.tolerated`. A list tolerates those of its items (rest/client.ts, issue 20 part 4).
+   * `HttpResult.tolerated`. A list tolerates those of its items (rest/client.ts, rest/paginate.ts).
    */
   tolerates?: (problem: SchemaProblem) => boolean;
   /**
    * False for a create: a failure after the request may have reached the service (timeout, dropped
    * connection, any 5xx including 503) is thrown with `ambiguous: true` instead of being retried, so the
-   * caller can look the object up before trying again (Kaas issue: idempotent create; issue 19: a gateway
-   * may answer 503 after the service processed the create). Only a 429 or a refused connection is re-sent.
+   * caller can look the object up before trying again (api-notes "Errors": a gateway may answer 503 after
+   * the service processed the create). Only a 429 or a refused connection is re-sent.
    */
   idempotent: boolean;
   /** Answers whether the target is transitional; enables the retry of a busy 400 (`rest/busy.ts`). */
@@ -278,11 +279,11 @@ export class HttpClient {
       ambiguous: !spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status) && status >= 500,
       busy: verdict === "busy",
       afterLostAnswer,
-      // A 401 names the settings the credentials came from, never their values (issue 21).
+      // A 401 names the settings the credentials came from, never their values (api-notes "Errors").
       hint: status === 401 ? credentialHint(this.settings.tokenSource) : undefined,
     });
     if (RETRYABLE_STATUSES.has(status)) {
-      // Only 429 proves a create was not processed; a 5xx may come from a gateway after it was (issue 19).
+      // Only 429 proves a create was not processed; a 5xx may come from a gateway after it was (api-notes "Errors").
       if (!spec.idempotent && !SAFE_FOR_CREATE_STATUSES.has(status)) return { outcome: "fail", error };
       return { outcome: "retry", error, retryAfterMs, unanswered: status >= 500 };
     }
@@ -331,7 +332,10 @@ export class HttpClient {
   }
 
   private classifyNetworkError(spec: RequestSpec, cause: unknown): Attempt {
-    const err = cause as { code?: string; message?: string };
+    const err = {
+      code: isRecord(cause) && typeof cause.code === "string" ? cause.code : undefined,
+      message: isRecord(cause) && typeof cause.message === "string" ? cause.message : undefined,
+    };
     const timedOut = err.code === "ETIMEDOUT";
     const notSent = err.code !== undefined && NOT_SENT_ERROR_CODES.has(err.code);
     const error = new VendorApiError({

@@ -3,7 +3,7 @@ import type { ListPage } from "../schemas/common";
 import type { SchemaProblem } from "../schemas/validate";
 
 /**
- * An item of a list answer that fails the item schema (issue 20, part 4: the published schemas mark
+ * An item of a list answer that fails the item schema (the published schemas mark
  * `metadata.id`, a pool's `name` and most fields nullable, so one such item may be answered among good ones).
  */
 export interface UnreadableItem {

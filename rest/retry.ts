@@ -47,8 +47,8 @@ export const RATE_LIMITED_STATUS = 429;
  * Statuses after which a non-idempotent request (POST create) is known not to have been processed, so it can
  * be sent again without risking a duplicate: only the rate-limit answer (429). Every 5xx, 503 included, is
  * thrown as ambiguous instead, because the published interface does not say what 503 means and a gateway
- * may answer it after the service processed the request (issue 19: a create never takes over what is not
- * its own).
+ * may answer it after the service processed the request (api-notes "Errors": a create never takes over what
+ * is not its own).
  */
 export const SAFE_FOR_CREATE_STATUSES: ReadonlySet<number> = new Set([429]);
 

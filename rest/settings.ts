@@ -5,7 +5,7 @@
  * {@link readSetting}, so a resource and a function never disagree on a value. Credentials are read here, in
  * the process that calls the service, and are never captured into the serialized provider or into state.
  */
-import type { StateClass } from "./waiter";
+import { isStateClass, STATE_CLASSES, type StateClass } from "./states";
 
 /** Resolved settings of one client. */
 export interface VendorSettings {
@@ -121,15 +121,6 @@ function positiveInt(name: MsSetting, text: string | undefined, fallback: number
   return value;
 }
 
-/** Every state class, checked complete by the compiler: what `vendor:stateNames` may map a name to. */
-const STATE_CLASS_NAMES: Record<StateClass, true> = {
-  settled: true,
-  transitional: true,
-  deleting: true,
-  deleted: true,
-  failed: true,
-};
-
 /**
  * Parses `vendor:stateNames`: a JSON object of state names to state classes (`settled`, `transitional`,
  * `deleting`, `deleted`, `failed`). Names and classes are compared case-insensitively, as the waiter compares
@@ -138,7 +129,7 @@ const STATE_CLASS_NAMES: Record<StateClass, true> = {
 export function parseStateNames(text: string | undefined): Record<string, StateClass> | undefined {
   if (text === undefined || text.trim() === "") return undefined;
   const key = SETTING_SOURCES.stateNames[0];
-  const classes = Object.keys(STATE_CLASS_NAMES).join(", ");
+  const classes = STATE_CLASSES.join(", ");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -156,7 +147,7 @@ export function parseStateNames(text: string | undefined): Record<string, StateC
   for (const [name, value] of Object.entries(parsed)) {
     const cls = typeof value === "string" ? value.trim().toLowerCase() : undefined;
     if (name.trim() === "") problems.push("a state name must not be empty");
-    else if (cls === undefined || !Object.hasOwn(STATE_CLASS_NAMES, cls))
+    else if (cls === undefined || !isStateClass(cls))
       problems.push(`${JSON.stringify(name)} must map to one of ${classes}, got ${JSON.stringify(value)}`);
     else if (seen.has(name.trim().toLowerCase()))
       problems.push(
@@ -165,7 +156,7 @@ export function parseStateNames(text: string | undefined): Record<string, StateC
       );
     else {
       seen.set(name.trim().toLowerCase(), name);
-      names[name.trim()] = cls as StateClass;
+      names[name.trim()] = cls;
     }
   }
   if (problems.length > 0) throw new SettingsError(`${key}: ${problems.join("; ")}`);

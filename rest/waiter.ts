@@ -4,6 +4,7 @@
  */
 import { VendorApiError, isVendorApiError } from "./errors";
 import { SETTING_SOURCES } from "./settings";
+import { STATE_CLASSES, type StateClass } from "./states";
 
 /** Errors after which polling again later can succeed: retryable failures and exhausted call deadlines. */
 function isTransientError(error: unknown): boolean {
@@ -56,20 +57,7 @@ export interface WaitOptions {
 /** Default time a wait gives a state the provider does not know: 5 minutes, a fraction of a create timeout. */
 export const DEFAULT_UNKNOWN_STATE_TIMEOUT_MS = 300_000;
 
-/**
- * What a state means to the provider: `settled` (a wait for it is done), `transitional` (work in progress),
- * `deleting` (a deletion in progress), `deleted` (gone, final) or `failed` (final, with the service's reason).
- */
-export type StateClass = "settled" | "transitional" | "deleting" | "deleted" | "failed";
-
-/** Every state class, in the order messages list them. */
-export const STATE_CLASSES: readonly StateClass[] = [
-  "settled",
-  "transitional",
-  "deleting",
-  "deleted",
-  "failed",
-];
+export { STATE_CLASSES, type StateClass } from "./states";
 
 /**
  * The states seen on the wire (api-notes "Conventions on the wire"), by class, in the service's spelling. The
@@ -191,7 +179,7 @@ const namedStates = (states: readonly string[]): string =>
 
 /**
  * The end of a wait that met only states it does not know for too long: names them, and says how to tell
- * the provider what they mean (the interface does not list the states; issue 20 "State names").
+ * the provider what they mean (the interface does not list the states; api-notes "States").
  */
 function unknownStateError(options: WaitOptions, states: readonly string[], forMs: number): VendorApiError {
   const last = states[states.length - 1];

@@ -8,9 +8,27 @@
  * client sends from it and validates by those names with the validators generated at build time, so it loads
  * no schema, nor TypeBox, at run time; the types below look the names up.
  */
+import { keysOf } from "./typed";
 import type { Static } from "@sinclair/typebox";
 import type { ListPage } from "./common";
-import type { WireSchemaName, WireSchemas } from "./index";
+import type { KindName } from "./kinds";
+import type { WireSchemaName, WireSchemas } from "./wire";
+
+/**
+ * The GET that reads one object of each kind, by id: the probe of the kind's mutations (`Endpoint.probe`).
+ * Each is an endpoint of the table: the REST client indexes the table with them (`ObjectOf`, rest/client.ts).
+ */
+export const READ_ENDPOINTS = {
+  Kaas: "getKaas",
+  KaasBackup: "getBackup",
+  Registry: "getRegistry",
+  // An attachment is no object of the service: a cluster shows it, where it shows attachments (api-notes
+  // "Attachments"), so reading one reads the cluster.
+  VolumeAttachment: null,
+} as const satisfies Record<KindName, string | null>;
+
+/** The name of an endpoint that reads one object by id. */
+export type ProbeName = NonNullable<(typeof READ_ENDPOINTS)[KindName]>;
 
 /** The HTTP methods of the API. */
 export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";
@@ -40,7 +58,7 @@ export interface Endpoint {
    * (a 400, `rest/busy.ts`), the client reads it to tell a transitional target, worth waiting for, from a
    * settled one. Its path parameters are a subset of this endpoint's.
    */
-  readonly probe?: "getKaas" | "getBackup" | "getRegistry";
+  readonly probe?: ProbeName;
   /**
    * True where a 2xx without a body is a plausible answer although the published interface shows one (the
    * node pool update: nothing reads its answer). Elsewhere an endpoint with a `response` schema that answers
@@ -247,7 +265,7 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 
 /** The endpoint names, in table order. */
-export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+export const ENDPOINT_NAMES: EndpointName[] = keysOf(ENDPOINTS);
 
 /** The parameter names of a path pattern: `"/kaas/:id/nodePools/:pool"` gives `"id" | "pool"`. */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

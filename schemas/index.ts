@@ -1,27 +1,9 @@
 /**
- * Every wire schema of the service, by kind, and the schemas the endpoint table names, by those names.
- *
- * The table (`schemas/endpoints.ts`) refers to its schemas by name rather than holding the schema objects, so
- * that the REST client, which sends from the table, loads no TypeBox at run time: a provider process's first
- * read of a `pulumi refresh` would otherwise load TypeBox's 200 modules and build every schema of the service
- * (about 45 ms, issue 23). Each named schema's validator is generated at build time under its name
- * (`scripts/validators.mjs`); this module is loaded only to compile a schema that has no generated validator
- * (a run from the sources), for a projected list (`schemas/projection.ts`), and by the emulator and the build.
+ * The wire schemas of the service, the kinds and the schemas the endpoint table names (schemas/wire.ts), with
+ * their validation (schemas/validate.ts).
  */
-import type { TSchema } from "@sinclair/typebox";
-import { GetQuery, ListQuery } from "./common";
-import { KaasDeleteQuery, KaasInsert, KaasList, KaasResponse, KaasUpdate, NodePoolUpdate } from "./kaas";
-import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./kaasBackup";
-import {
-  RegistryInsert,
-  RegistryList,
-  RegistryListQuery,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryUpdate,
-} from "./registry";
 import { nameValidators } from "./validate";
-import { VolumeAction } from "./volume";
+import { WIRE_SCHEMAS } from "./wire";
 
 export * from "./common";
 export * from "./kinds";
@@ -30,36 +12,8 @@ export * from "./kaasBackup";
 export * from "./registry";
 export * from "./volume";
 export * from "./validate";
-
-/** The schemas of the endpoint table, by name: request bodies, answers, list items and queries. */
-export const WIRE_SCHEMAS = {
-  KaasInsert,
-  KaasUpdate,
-  NodePoolUpdate,
-  KaasResponse,
-  KaasList,
-  KaasDeleteQuery,
-  VolumeAction,
-  BackupInsert,
-  BackupUpdate,
-  BackupResponse,
-  BackupList,
-  RegistryInsert,
-  RegistryUpdate,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryList,
-  RegistryListQuery,
-  ListQuery,
-  GetQuery,
-} as const satisfies Record<string, TSchema>;
-
-/** The schemas of the endpoint table, by name, as types. */
-export type WireSchemas = typeof WIRE_SCHEMAS;
+export * from "./wire";
 
 // A schema object handed to `validateSchema` (the emulator checks bodies with the objects) finds the validator
 // generated under its name too.
 nameValidators(Object.entries(WIRE_SCHEMAS));
-
-/** The name of a schema of the endpoint table. */
-export type WireSchemaName = keyof WireSchemas;

@@ -1,5 +1,5 @@
 /**
- * Projected answers (issue 20, part 3). A list asked with `projection` answers the fields the projection
+ * Projected answers. A list asked with `projection` answers the fields the projection
  * names, and which fields those are is not documented (spec §4.1 "Syntax and semantics of `filter`, `sort`
  * and `projection`: not shown"): a projected item is a partial object by definition. It is checked against
  * the deep-partial form of the item schema, where every field is optional and a field that is present still
@@ -7,7 +7,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { wireSchema } from "./validate";
-import type { WireSchemaName } from "./index";
+import type { WireSchemaName } from "./wire";
 
 /**
  * A response object as a projected list answers it: every field optional, at every depth, with its type where

@@ -15,9 +15,10 @@
  */
 import path from "node:path";
 import type Ajv from "ajv";
-import type { ErrorObject, Options, ValidateFunction } from "ajv";
+import type { DefinedError, Options, ValidateFunction } from "ajv";
+import { isRecord } from "./typed";
 import type { TSchema } from "@sinclair/typebox";
-import type { WireSchemaName } from "./index";
+import type { WireSchemaName } from "./wire";
 
 /** The options of every validator, compiled at run time or generated at build time. */
 export const AJV_OPTIONS: Options = { allErrors: true, strict: false };
@@ -50,11 +51,29 @@ function generated(name: string): ValidateFunction | undefined {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates
     return require(file) as ValidateFunction;
   } catch (error) {
-    const missing =
-      (error as { code?: string }).code === "MODULE_NOT_FOUND" && (error as Error).message.includes(file);
-    if (missing) return undefined;
+    if (isMissingModule(error, file)) return undefined;
     throw error;
   }
+}
+
+/** Whether `error` is Node's failure to find the module `file` (not a failure inside it). */
+function isMissingModule(error: unknown, file: string): boolean {
+  // Not `instanceof Error`: a loader (jest's) may throw an error of another realm.
+  return (
+    isRecord(error) &&
+    error.code === "MODULE_NOT_FOUND" &&
+    typeof error.message === "string" &&
+    error.message.includes(file)
+  );
+}
+
+/**
+ * The errors of a failed validation, as ajv's union of its own keywords' errors, which narrows on `keyword`.
+ * The schemas of the package use no custom keyword, so every error is one of them (ajv's documentation,
+ * "Error objects": `DefinedError`).
+ */
+function definedErrors(validate: ValidateFunction): DefinedError[] {
+  return (validate.errors ?? []) as DefinedError[];
 }
 
 /** The ajv instance that compiles at run time, made (and ajv loaded) on the first compile. */
@@ -76,7 +95,7 @@ export function runtimeAjv(): Ajv {
  */
 export function wireSchema(name: WireSchemaName): TSchema {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
-  return (require("./index") as typeof import("./index")).WIRE_SCHEMAS[name];
+  return (require("./wire") as typeof import("./wire")).WIRE_SCHEMAS[name];
 }
 
 /**
@@ -113,15 +132,15 @@ export interface SchemaProblem {
   message: string;
 }
 
-function describe(error: ErrorObject): SchemaProblem {
+function describe(error: DefinedError): SchemaProblem {
   const base = error.instancePath || "/";
   switch (error.keyword) {
     case "additionalProperties": {
-      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      const extra = error.params.additionalProperty;
       return { path: `${error.instancePath}/${extra}`, message: "is not an allowed property" };
     }
     case "required": {
-      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const missing = error.params.missingProperty;
       return { path: `${error.instancePath}/${missing}`, message: "is required" };
     }
     default:
@@ -129,8 +148,8 @@ function describe(error: ErrorObject): SchemaProblem {
   }
 }
 
-function isNullBranch(error: ErrorObject): boolean {
-  return error.keyword === "type" && (error.params as { type?: unknown }).type === "null";
+function isNullBranch(error: DefinedError): boolean {
+  return error.keyword === "type" && error.params.type === "null";
 }
 
 /**
@@ -146,21 +165,18 @@ export function problemsOf(validate: ValidateFunction, value: unknown): SchemaPr
   if (validate(value)) return [];
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
-  const errors = (validate.errors ?? []).filter((e) => e.keyword !== "anyOf");
+  const errors = definedErrors(validate).filter((e) => e.keyword !== "anyOf");
   // A union of literals (`"Hour" | "Month" | "Year"`) fails one `const` per branch: name them all at once.
   const allowed = new Map<string, unknown[]>();
   for (const e of errors) {
     if (e.keyword === "const") {
-      allowed.set(e.instancePath, [
-        ...(allowed.get(e.instancePath) ?? []),
-        (e.params as { allowedValue: unknown }).allowedValue,
-      ]);
+      allowed.set(e.instancePath, [...(allowed.get(e.instancePath) ?? []), e.params.allowedValue]);
     }
   }
   for (const error of errors) {
     // A wrong item inside a nullable container (`tags: [1]`) also fails the `null` branch at the container;
     // the other branch's errors explain the problem, so that "must be null" is noise.
-    const below = (e: ErrorObject) =>
+    const below = (e: DefinedError) =>
       e.instancePath === error.instancePath || e.instancePath.startsWith(`${error.instancePath}/`);
     if (isNullBranch(error) && errors.some((e) => !isNullBranch(e) && below(e))) continue;
     const values = error.keyword === "const" ? allowed.get(error.instancePath) : undefined;

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { VendorContainerClient } from "../rest/client";
-import { collect, hasProjection } from "../rest/paginate";
+import { collect } from "../rest/paginate";
 import type { VendorSettings } from "../rest/settings";
 import { programClient } from "./programClient";
 import { backupComputed } from "../provider/kaasBackup/mapping";
@@ -155,7 +155,7 @@ export type ProjectedKaas = Projected<KaasObject>;
 // the reference on purpose (typedoc.json `intentionallyNotExported`): they are the service's objects.
 /* eslint-disable @typescript-eslint/no-empty-object-type */
 interface KaasObject extends KaasResponse {}
-interface BackupObject extends BackupResponse {}
+interface KaasBackupObject extends BackupResponse {}
 interface RegistryObject extends RegistryResponse {}
 /* eslint-enable @typescript-eslint/no-empty-object-type */
 
@@ -188,15 +188,12 @@ export async function listKaas(
   options?: FunctionOptions,
 ): Promise<KaasInfo[] | ProjectedKaas[]> {
   const { client, settings } = api(options);
-  const { projectId, ...query } = args;
-  const clusters = await collect(
-    client.iterate(
-      "listKaas",
-      { projectId: project(projectId, settings) },
-      { ...query, onUnreadable: warnSkipped("listKaas") },
-    ),
-  );
-  return hasProjection(query) ? clusters : (clusters as KaasResponse[]).map(kaasInfo);
+  const { projectId, projection, ...query } = args;
+  const params = { projectId: project(projectId, settings) };
+  const onUnreadable = warnSkipped("listKaas");
+  if (typeof projection === "string")
+    return collect(client.iterate("listKaas", params, { ...query, projection, onUnreadable }));
+  return (await collect(client.iterate("listKaas", params, { ...query, onUnreadable }))).map(kaasInfo);
 }
 
 /** {@link listKaas} for Inputs, with a projection. */
@@ -251,9 +248,9 @@ export type BackupInfo = KaasBackupComputed & {
 };
 
 /** A backup as a list with a `projection` answers it (see {@link ProjectedKaas}). */
-export type ProjectedBackup = Projected<BackupObject>;
+export type ProjectedBackup = Projected<KaasBackupObject>;
 
-function backupInfo(b: BackupResponse): BackupInfo {
+function kaasBackupInfo(b: BackupResponse): BackupInfo {
   return {
     ...backupComputed(b),
     name: b.metadata.name ?? null,
@@ -289,18 +286,14 @@ export async function listBackups(
   options?: FunctionOptions,
 ): Promise<BackupInfo[] | ProjectedBackup[]> {
   const { client, settings } = api(options);
-  const { projectId, kaasId, ...query } = args;
-  const backups = await collect(
-    client.iterate(
-      "listBackups",
-      { projectId: project(projectId, settings), kaasId },
-      {
-        ...query,
-        onUnreadable: warnSkipped("listBackups"),
-      },
-    ),
+  const { projectId, kaasId, projection, ...query } = args;
+  const params = { projectId: project(projectId, settings), kaasId };
+  const onUnreadable = warnSkipped("listBackups");
+  if (typeof projection === "string")
+    return collect(client.iterate("listBackups", params, { ...query, projection, onUnreadable }));
+  return (await collect(client.iterate("listBackups", params, { ...query, onUnreadable }))).map(
+    kaasBackupInfo,
   );
-  return hasProjection(query) ? backups : (backups as BackupResponse[]).map(backupInfo);
 }
 
 /** {@link listBackups} for Inputs, with a projection. */
@@ -386,18 +379,14 @@ export async function listRegistries(
   options?: FunctionOptions,
 ): Promise<RegistryInfo[] | ProjectedRegistry[]> {
   const { client, settings } = api(options);
-  const { projectId, ...query } = args;
-  const registries = await collect(
-    client.iterate(
-      "listRegistries",
-      { projectId: project(projectId, settings) },
-      {
-        ...query,
-        onUnreadable: warnSkipped("listRegistries"),
-      },
-    ),
+  const { projectId, projection, ...query } = args;
+  const params = { projectId: project(projectId, settings) };
+  const onUnreadable = warnSkipped("listRegistries");
+  if (typeof projection === "string")
+    return collect(client.iterate("listRegistries", params, { ...query, projection, onUnreadable }));
+  return (await collect(client.iterate("listRegistries", params, { ...query, onUnreadable }))).map(
+    registryInfo,
   );
-  return hasProjection(query) ? registries : (registries as RegistryResponse[]).map(registryInfo);
 }
 
 /** {@link listRegistries} for Inputs, with a projection. */

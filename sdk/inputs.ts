@@ -23,7 +23,7 @@ export type ResourceOutputs<T> = {
 /**
  * The argument names of a class, each `undefined`, for its props, the ones in `leftOut` (adoption) aside: an
  * argument a program leaves out is then an output too (resolving to undefined), like one it sets, so every
- * argument can be read back (issue 21). Pulumi sends no property whose value is undefined, so the provider
+ * argument can be read back. Pulumi sends no property whose value is undefined, so the provider
  * receives the same inputs. Read from the kind's argument schema, so every argument is seeded.
  */
 export function argumentSeeds<S extends object, L extends Extract<keyof S, string> = never>(

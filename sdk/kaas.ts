@@ -5,18 +5,8 @@ import {
   type KaasComputed,
   type KaasInputs,
 } from "../provider/kaas/types";
-import { MODULE } from "../provider/kinds";
-import { skipUnreadLeakTraces } from "./leakTraces";
-import { optionInputs, readOnlyProps } from "./options";
-import { releaseWhenRecorded, trackedIdInput } from "./persisted";
-import {
-  argumentSeeds,
-  creationScope,
-  idOutput,
-  outputSeeds,
-  type ResourceArgs,
-  type ResourceOutputs,
-} from "./inputs";
+import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
+import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
 import shell from "./shells/Kaas";
 
 export type {
@@ -36,6 +26,19 @@ const COMPUTED = outputSeeds(KAAS_COMPUTED_KEYS, "kaasId");
 
 /** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
 const ARGUMENTS = argumentSeeds(KAAS_ARGUMENTS, ["adoptId", "adoptFromScope"]);
+
+/** What the class registers (sdk/resource.ts). */
+const SPEC: TaggedKindSpec<KaasArgs> = {
+  kind: "Kaas",
+  shell,
+  seededArguments: ARGUMENTS,
+  seededComputed: COMPUTED,
+  lookup: (args) => ({ projectId: args?.projectId }),
+  // The identity carries a client secret: the input is stored encrypted in state even when the program passed
+  // it in plain text.
+  overrides: (args) => ({ identity: args.identity === undefined ? undefined : pulumi.secret(args.identity) }),
+  secretOutputs: ["kubeconfig", "identity"],
+};
 
 /**
  * The outputs of a {@link Kaas} besides those the class declares itself: every computed value
@@ -95,40 +98,14 @@ export class Kaas extends pulumi.dynamic.Resource {
    *   does.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
-    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
-    const restoreTraces = skipUnreadLeakTraces();
-    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
-    const tracked = opts?.id === undefined ? trackedIdInput("Kaas", name, opts) : undefined;
+    const registration = beginRegistration(SPEC, name, args, opts);
     try {
-      const scope = creationScope(pulumi, name);
-      super(
-        shell,
-        name,
-        opts?.id !== undefined
-          ? { ...ARGUMENTS, ...readOnlyProps(scope, { projectId: args?.projectId }), ...COMPUTED }
-          : {
-              ...ARGUMENTS,
-              ...args,
-              ...optionInputs("Kaas", name, args.timeouts, opts),
-              // The identity carries a client secret: the input is stored encrypted in state even when the
-              // program passed it in plain text.
-              identity: args.identity === undefined ? undefined : pulumi.secret(args.identity),
-              creationScope: scope,
-              trackedId: tracked,
-              ...COMPUTED,
-            },
-        {
-          ...opts,
-          additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "kubeconfig", "identity"],
-        },
-        MODULE,
-        "Kaas",
-      );
+      super(...registration.superArgs);
     } finally {
-      restoreTraces();
+      registration.end();
     }
     this.kaasId = idOutput(this);
-    releaseWhenRecorded(this, "Kaas", name, tracked);
+    registration.recorded(this);
   }
   /**
    * Reads an existing cluster as a read-only resource of the stack: the stack never updates or deletes it,
@@ -142,6 +119,6 @@ export class Kaas extends pulumi.dynamic.Resource {
    * @param opts Resource options; the project is `vendor:projectId` (or `VENDOR_PROJECT_ID`).
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Kaas {
-    return new Kaas(name, {} as KaasArgs, { ...opts, id });
+    return new Kaas(name, lookupArgs<KaasArgs>({}), { ...opts, id });
   }
 }

@@ -5,18 +5,8 @@ import {
   type KaasBackupComputed,
   type KaasBackupInputs,
 } from "../provider/kaasBackup/types";
-import { MODULE } from "../provider/kinds";
-import { skipUnreadLeakTraces } from "./leakTraces";
-import { optionInputs, readOnlyProps } from "./options";
-import { releaseWhenRecorded, trackedIdInput } from "./persisted";
-import {
-  argumentSeeds,
-  creationScope,
-  idOutput,
-  outputSeeds,
-  type ResourceArgs,
-  type ResourceOutputs,
-} from "./inputs";
+import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
+import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
 import shell from "./shells/KaasBackup";
 
 export type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/kaasBackup/types";
@@ -37,6 +27,15 @@ const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
 
 /** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
 const ARGUMENTS = argumentSeeds(KAAS_BACKUP_ARGUMENTS, ["adoptId", "adoptFromScope"]);
+
+/** What the class registers (sdk/resource.ts). */
+const SPEC: TaggedKindSpec<KaasBackupArgs> = {
+  kind: "KaasBackup",
+  shell,
+  seededArguments: ARGUMENTS,
+  seededComputed: COMPUTED,
+  lookup: (args) => ({ projectId: args?.projectId, kaasId: args?.kaasId }),
+};
 
 /**
  * The outputs of a {@link KaasBackup} besides its id and project: every computed value
@@ -79,38 +78,14 @@ export class KaasBackup extends pulumi.dynamic.Resource {
    *   needs only `kaasId`, and `projectId` when it is not the configured one).
    */
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
-    const restoreTraces = skipUnreadLeakTraces();
-    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
-    const tracked = opts?.id === undefined ? trackedIdInput("KaasBackup", name, opts) : undefined;
+    const registration = beginRegistration(SPEC, name, args, opts);
     try {
-      const scope = creationScope(pulumi, name);
-      super(
-        shell,
-        name,
-        opts?.id !== undefined
-          ? {
-              ...ARGUMENTS,
-              ...readOnlyProps(scope, { projectId: args?.projectId, kaasId: args?.kaasId }),
-              ...COMPUTED,
-            }
-          : {
-              ...ARGUMENTS,
-              ...args,
-              ...optionInputs("KaasBackup", name, args.timeouts, opts),
-              creationScope: scope,
-              trackedId: tracked,
-              ...COMPUTED,
-            },
-        opts,
-        MODULE,
-        "KaasBackup",
-      );
+      super(...registration.superArgs);
     } finally {
-      restoreTraces();
+      registration.end();
     }
     this.backupId = idOutput(this);
-    releaseWhenRecorded(this, "KaasBackup", name, tracked);
+    registration.recorded(this);
   }
   /**
    * Reads an existing backup as a read-only resource of the stack: the stack never updates or deletes it, and
@@ -130,6 +105,6 @@ export class KaasBackup extends pulumi.dynamic.Resource {
     lookup: KaasBackupLookup,
     opts?: pulumi.CustomResourceOptions,
   ): KaasBackup {
-    return new KaasBackup(name, lookup as KaasBackupArgs, { ...opts, id });
+    return new KaasBackup(name, lookupArgs<KaasBackupArgs>(lookup), { ...opts, id });
   }
 }

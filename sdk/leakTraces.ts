@@ -1,7 +1,7 @@
 /**
  * The Pulumi SDK's promise-leak traces, left unformatted while a resource of this package registers: nothing
- * reads them unless `PULUMI_DEBUG_PROMISE_LEAKS` is set (issue 12: formatting them was most of the time this
- * package added to a `pulumi preview`).
+ * reads them unless `PULUMI_DEBUG_PROMISE_LEAKS` is set (formatting them was most of the time this package
+ * added to a `pulumi preview`: bench/results/latest.md).
  *
  * For every property of a resource, output-only ones included, the SDK makes four promises and records
  * `new Error().stack` on each (`debuggablePromise` in `@pulumi/pulumi/runtime/debuggable`). It reads that trace

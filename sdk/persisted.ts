@@ -25,6 +25,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type * as ProviderModule from "../provider";
 import { MODULE, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
+import { isRecord, keysOf, messageOf } from "../schemas/typed";
 import { programClient } from "./programClient";
 
 /** An object of a tagged kind that the state holds, with only what the bookkeeping needs. */
@@ -50,7 +51,7 @@ const typeOf = (kind: TaggedKind): string => `pulumi-nodejs:dynamic/${MODULE}:${
 
 /** The tagged kind of a type token, or undefined. */
 function kindOfType(type: unknown): TaggedKind | undefined {
-  return (Object.keys(TAGGED_KINDS) as TaggedKind[]).find((kind) => typeOf(kind) === type);
+  return keysOf(TAGGED_KINDS).find((kind) => typeOf(kind) === type);
 }
 
 /** `<project>/<stack>` of this program. */
@@ -62,9 +63,6 @@ function partsOfUrn(urn: string): { stack: string; project: string; name: string
   if (!head?.startsWith("urn:pulumi:") || project === undefined || name.length === 0) return undefined;
   return { stack: head.slice("urn:pulumi:".length), project, name: name.join("::") };
 }
-
-/** The message of any thrown value. */
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The provider module, loaded when the program first changes a tag (never in a preview). */
 function provider(): typeof ProviderModule {
@@ -99,12 +97,13 @@ async function readPersisted(): Promise<Map<string, PersistedObject> | undefined
     );
     return undefined;
   }
-  const resources = (answer as { outputs?: unknown } | undefined)?.outputs;
-  if (typeof resources !== "object" || resources === null) return undefined;
+  const resources = isRecord(answer) ? answer.outputs : undefined;
+  if (!isRecord(resources)) return undefined;
   const here = { stack: pulumi.getStack(), project: pulumi.getProject() };
   const objects = new Map<string, PersistedObject>();
-  for (const [urn, entry] of Object.entries(resources as Record<string, unknown>)) {
-    const { type, outputs } = (entry ?? {}) as { type?: unknown; outputs?: Record<string, unknown> };
+  for (const [urn, entry] of Object.entries(resources)) {
+    const type = isRecord(entry) ? entry.type : undefined;
+    const outputs = isRecord(entry) && isRecord(entry.outputs) ? entry.outputs : undefined;
     const kind = kindOfType(type);
     const parts = partsOfUrn(urn);
     const id = outputs?.[kind === undefined ? "" : TAGGED_KINDS[kind]];
@@ -203,19 +202,19 @@ export function trackedIdInput(
 /** The outputs of `resource` that locate its object (`LOCATOR`), as one Output. */
 function locatorOf(resource: pulumi.CustomResource): pulumi.Output<Record<string, unknown>> {
   // The classes declare these outputs (every argument is one); read by name, so one helper serves them all.
-  const outputs = resource as unknown as Record<string, unknown>;
-  const present = LOCATOR.filter((key) => pulumi.Output.isInstance(outputs[key]));
-  const entries = present.map((key): [string, pulumi.Output<unknown>] => [
-    key,
-    outputs[key] as pulumi.Output<unknown>,
-  ]);
+  const entries: [string, pulumi.Output<unknown>][] = [];
+  for (const key of LOCATOR) {
+    const output: unknown = Reflect.get(resource, key);
+    if (pulumi.Output.isInstance(output)) entries.push([key, output]);
+  }
   return pulumi.all(Object.fromEntries(entries)).apply((values): Record<string, unknown> => values);
 }
 
 /** The value an Output settles to, or its failure (a failed registration): `Output.promise`, the SDK's own. */
 function settled<T>(output: pulumi.Output<T>): Promise<T> | undefined {
-  const promise = (output as unknown as { promise?: () => Promise<T> }).promise;
-  return typeof promise === "function" ? promise.call(output) : undefined;
+  // `promise` is internal to the SDK (not in its types), hence read by name.
+  const promise: unknown = Reflect.get(output, "promise");
+  return typeof promise === "function" ? Promise.resolve<T>(promise.call(output)) : undefined;
 }
 
 /**
@@ -231,16 +230,20 @@ export function releaseWhenRecorded(
   name: string,
   tracked: pulumi.Output<string | null | undefined> | undefined,
 ): void {
-  const pending = tracked && [settled(resource.id), settled(tracked), settled(locatorOf(resource))];
-  if (!pending || pending.some((p) => p === undefined)) return;
+  if (!tracked) return;
+  const [idSettled, trackedSettled, locatorSettled] = [
+    settled(resource.id),
+    settled(tracked),
+    settled(locatorOf(resource)),
+  ];
+  if (!idSettled || !trackedSettled || !locatorSettled) return;
   const done = pulumi.runtime.rpcKeepAlive();
   const what = `${kind} "${name}"`;
-  void Promise.all(pending)
+  void Promise.all([idSettled, trackedSettled, locatorSettled])
     .then(async ([id, before, where]) => {
       if (before === undefined || typeof id !== "string" || id === "" || id === before) return;
-      const state = where as Record<string, unknown>;
       try {
-        await provider().retagObject(kind, programClient().client, state, id, {
+        await provider().retagObject(kind, programClient().client, where, id, {
           owner: `${programStack()}/${name}`,
           what,
           describe: "the engine recorded the id: releasing the creation tag of",

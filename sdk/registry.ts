@@ -1,22 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MODULE } from "../provider/kinds";
 import {
   REGISTRY_ARGUMENTS,
   REGISTRY_COMPUTED_KEYS,
   type RegistryComputed,
   type RegistryInputs,
 } from "../provider/registry/types";
-import { skipUnreadLeakTraces } from "./leakTraces";
-import { optionInputs, readOnlyProps } from "./options";
-import { releaseWhenRecorded, trackedIdInput } from "./persisted";
-import {
-  argumentSeeds,
-  creationScope,
-  idOutput,
-  outputSeeds,
-  type ResourceArgs,
-  type ResourceOutputs,
-} from "./inputs";
+import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
+import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
 import shell from "./shells/Registry";
 
 export type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
@@ -29,6 +19,15 @@ const COMPUTED = outputSeeds(REGISTRY_COMPUTED_KEYS, "registryId");
 
 /** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
 const ARGUMENTS = argumentSeeds(REGISTRY_ARGUMENTS, ["adoptId", "adoptFromScope"]);
+
+/** What the class registers (sdk/resource.ts). */
+const SPEC: TaggedKindSpec<RegistryArgs> = {
+  kind: "Registry",
+  shell,
+  seededArguments: ARGUMENTS,
+  seededComputed: COMPUTED,
+  lookup: (args) => ({ projectId: args?.projectId }),
+};
 
 /**
  * The outputs of a {@link Registry} besides those the class declares itself: every computed value
@@ -73,34 +72,14 @@ export class Registry extends pulumi.dynamic.Resource {
    *   registry over. With `id`, the registry is read, as {@link Registry.get} does.
    */
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    // Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted (see leakTraces.ts).
-    const restoreTraces = skipUnreadLeakTraces();
-    // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
-    const tracked = opts?.id === undefined ? trackedIdInput("Registry", name, opts) : undefined;
+    const registration = beginRegistration(SPEC, name, args, opts);
     try {
-      const scope = creationScope(pulumi, name);
-      super(
-        shell,
-        name,
-        opts?.id !== undefined
-          ? { ...ARGUMENTS, ...readOnlyProps(scope, { projectId: args?.projectId }), ...COMPUTED }
-          : {
-              ...ARGUMENTS,
-              ...args,
-              ...optionInputs("Registry", name, args.timeouts, opts),
-              creationScope: scope,
-              trackedId: tracked,
-              ...COMPUTED,
-            },
-        opts,
-        MODULE,
-        "Registry",
-      );
+      super(...registration.superArgs);
     } finally {
-      restoreTraces();
+      registration.end();
     }
     this.registryId = idOutput(this);
-    releaseWhenRecorded(this, "Registry", name, tracked);
+    registration.recorded(this);
   }
   /**
    * Reads an existing registry as a read-only resource of the stack: the stack never updates or deletes it,
@@ -113,6 +92,6 @@ export class Registry extends pulumi.dynamic.Resource {
    * @param opts Resource options; the project is `vendor:projectId` (or `VENDOR_PROJECT_ID`).
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Registry {
-    return new Registry(name, {} as RegistryArgs, { ...opts, id });
+    return new Registry(name, lookupArgs<RegistryArgs>({}), { ...opts, id });
   }
 }

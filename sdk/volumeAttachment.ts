@@ -10,6 +10,7 @@ import {
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
 import { argumentSeeds, creationScope, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import { lookupArgs } from "./resource";
 import shell from "./shells/VolumeAttachment";
 
 export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
@@ -162,6 +163,6 @@ export class VolumeAttachment extends pulumi.dynamic.Resource {
     id: pulumi.Input<pulumi.ID>,
     opts?: pulumi.CustomResourceOptions,
   ): VolumeAttachment {
-    return new VolumeAttachment(name, {} as VolumeAttachmentArgs, { ...opts, id });
+    return new VolumeAttachment(name, lookupArgs<VolumeAttachmentArgs>({}), { ...opts, id });
   }
 }

@@ -109,6 +109,7 @@ describe("the built package (`npm test` builds first; run alone, this needs `npm
       schemas: [
         "dist/schemas/endpoints.js",
         "dist/schemas/projection.js",
+        "dist/schemas/typed.js",
         "dist/schemas/validate.js",
         "dist/schemas/volumeAction.js",
       ],

@@ -1,0 +1,27 @@
+/**
+ * Typed forms of the `Object` functions and of the guards every layer needs: `Object.keys` and
+ * `Object.entries` type their results by string whatever the object, so the one assertion of each lives here,
+ * next to the reason it holds.
+ */
+
+/** The own enumerable keys of `object`, typed as its keys (true of objects built as literals of `T`). */
+export function keysOf<T extends object>(object: T): Extract<keyof T, string>[] {
+  // `Object.keys` answers exactly the own enumerable string keys; the tables passed here have no others.
+  return Object.keys(object) as Extract<keyof T, string>[];
+}
+
+/** The own enumerable entries of `object`, typed by its keys and values. */
+export function entriesOf<T extends object>(object: T): [Extract<keyof T, string>, T[keyof T]][] {
+  // As `keysOf`: the entries of a table built as a literal of `T` are its keys and their values.
+  return Object.entries(object) as [Extract<keyof T, string>, T[keyof T]][];
+}
+
+/** Whether `value` is a non-null object (an array included), whose properties can be read by name. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/** The message of any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,44 @@
+/**
+ * The SDK by kind: every kind of `KIND_NAMES` (schemas/kinds.ts) has its class and its functions here, so a kind
+ * left out does not compile. Not part of the package's entry point (sdk/index.ts exports each by its name).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { KindName } from "../schemas/kinds";
+import {
+  getKaas,
+  getKaasOutput,
+  getKubeconfig,
+  getKubeconfigOutput,
+  getRegistry,
+  getRegistryOutput,
+  listBackups,
+  listBackupsOutput,
+  listKaas,
+  listKaasOutput,
+  listRegistries,
+  listRegistriesOutput,
+} from "./functions";
+import { Kaas } from "./kaas";
+import { KaasBackup } from "./kaasBackup";
+import { Registry } from "./registry";
+import { VolumeAttachment } from "./volumeAttachment";
+
+/** The class of each kind; its name is the kind's, as its type token ends (`...:vendor-container:Kaas`). */
+export const RESOURCE_CLASSES = {
+  Kaas,
+  KaasBackup,
+  Registry,
+  VolumeAttachment,
+} as const satisfies Record<KindName, abstract new (...args: never[]) => pulumi.CustomResource>;
+
+/**
+ * The functions that read each kind, each with its `...Output` form. A VolumeAttachment has none: it is no
+ * object of the service, whose clusters show attachments only where they show them at all (api-notes
+ * "Attachments"), so there is nothing of its own to read.
+ */
+export const FUNCTIONS = {
+  Kaas: { getKaas, getKaasOutput, listKaas, listKaasOutput, getKubeconfig, getKubeconfigOutput },
+  KaasBackup: { listBackups, listBackupsOutput },
+  Registry: { getRegistry, getRegistryOutput, listRegistries, listRegistriesOutput },
+  VolumeAttachment: null,
+} as const satisfies Record<KindName, Readonly<Record<string, (...args: never[]) => unknown>> | null>;
