@@ -3,7 +3,7 @@
  * it, send raw HTTP requests, and valid request bodies to start from.
  */
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../emulator";
-import { mulberry32 } from "../../emulator/faults";
+import { mulberry32 } from "../../emulator/composition/faults";
 import { VendorContainerClient, type ClientOptions } from "../../rest/client";
 import type { RetryPolicy } from "../../rest/retry";
 import type { VendorSettings } from "../../rest/settings";

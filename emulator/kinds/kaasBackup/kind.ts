@@ -3,20 +3,20 @@
  * those every kind shares, `resources.ts`), its rendering and its seeding. Backups are addressed under their
  * cluster, which must exist (404 otherwise).
  */
-import type { EndpointName } from "../schemas/endpoints";
-import type { BackupInsert, BackupResponse } from "../schemas/kaasBackup";
-import { iso } from "./clock";
-import { findKaas, kaasUri, type KaasRecord } from "./kaas";
-import type { KindModule, PathRequest } from "./kind";
-import { ApiProblem, validationProblem } from "./problems";
-import { metadataResponse, phase, provisioned, statusResponse, type RenderContext } from "./render";
-import { deleteHandler, getHandler, listHandler } from "./resources";
-import type { EndpointReply, EndpointRequest } from "./routes";
-import { checkBackupInsert, checkLocationOnUpdate } from "./rules";
-import { newRecordBase, rejectIf, type Service } from "./service";
-import type { BaseRecord } from "./store";
-import { beginUpdate, settleLife } from "./transitions";
-import { withWireOverrides } from "./wireOverrides";
+import type { EndpointName } from "../../../schemas/endpoints";
+import type { BackupInsert, BackupResponse } from "../../../schemas/kaasBackup";
+import { iso } from "../../base/clock";
+import { findKaas, kaasUri, type KaasRecord } from "../kaas/kind";
+import type { KindModule, PathRequest } from "../../generic/kind";
+import { ApiProblem, validationProblem } from "../../base/problems";
+import { metadataResponse, phase, provisioned, statusResponse, type RenderContext } from "../../base/render";
+import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import type { EndpointReply, EndpointRequest } from "../../transport/routes";
+import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
+import { newRecordBase, rejectIf, type Service } from "../../generic/service";
+import type { BaseRecord } from "../../generic/store";
+import { beginUpdate, settleLife } from "../../base/transitions";
+import { withWireOverrides } from "../../base/wireOverrides";
 
 // ---- The stored backup ----
 

@@ -6,11 +6,11 @@
  * handler (`routes.ts`).
  */
 import type { IncomingMessage } from "node:http";
-import type { EmulatorCore } from "./core";
-import { JSON_TYPES, parseJson } from "./http";
-import { ApiProblem } from "./problems";
+import type { EmulatorCore } from "../composition/core";
+import { JSON_TYPES, parseJson } from "../base/http";
+import { ApiProblem } from "../base/problems";
 import { API_ROUTES, matchRoute, type Route } from "./routes";
-import type { Reply } from "./service";
+import type { Reply } from "../generic/service";
 
 const ACCEPTED_API_VERSIONS = new Set(["1", "1.0"]);
 

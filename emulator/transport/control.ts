@@ -29,16 +29,16 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Emulator } from "./app";
-import type { EmulatorConfigInput } from "./config";
-import type { FaultConfig } from "./faults";
-import type { HoldSpec } from "./holds";
-import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "./http";
-import { ApiProblem } from "./problems";
+import type { EmulatorConfigInput } from "../base/config";
+import type { FaultConfig } from "../composition/faults";
+import type { HoldSpec } from "../base/holds";
+import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "../base/http";
+import { ApiProblem } from "../base/problems";
 import { matchRoute } from "./routes";
-import type { SeedRequest } from "./seed";
-import type { Reply } from "./service";
-import { kindNames } from "./kind";
-import { KINDS, type Kind } from "./kinds";
+import type { SeedRequest } from "../composition/seed";
+import type { Reply } from "../generic/service";
+import { kindNames } from "../generic/kind";
+import { KINDS, type Kind } from "../kinds/index";
 
 /** The reserved prefix of the control API. */
 export const CONTROL_PREFIX = "/_emulator";

@@ -3,15 +3,15 @@
  * rule reports a field error naming the field in the request's spelling; all problems are reported at once.
  * The functions are pure: they read the request, the stored record and the configuration.
  */
-import type { BackupInsert } from "../schemas/kaasBackup";
-import type { MetadataRequest } from "../schemas/common";
-import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../schemas/kaas";
-import type { RegistryInsert } from "../schemas/registry";
-import { cidrWithin, PRIVATE_RANGES as PRIVATE_RANGE_TEXTS } from "../provider/common/cidr";
-import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
-import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "./config";
-import type { WireFieldError } from "./problems";
-import type { KaasRecord } from "./kaas";
+import type { BackupInsert } from "../../../schemas/kaasBackup";
+import type { MetadataRequest } from "../../../schemas/common";
+import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../../../schemas/kaas";
+import type { RegistryInsert } from "../../../schemas/registry";
+import { cidrWithin, PRIVATE_RANGES as PRIVATE_RANGE_TEXTS } from "../../../provider/common/cidr";
+import { compareVersions, VERSION_PATTERN } from "../../../provider/kaas/version";
+import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "../../base/config";
+import type { WireFieldError } from "../../base/problems";
+import type { KaasRecord } from "./kind";
 
 // ---- IPv4 and CIDR ----
 //

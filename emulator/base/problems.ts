@@ -7,7 +7,7 @@
  * dotted spelling, e.g. `properties.nodeCidr.address` or `properties.nodePools[1].name`. How they reach the
  * wire is the reading `wire.errors` of the configuration (see `ApiProblem.toBody`).
  */
-import type { SchemaProblem } from "../schemas/validate";
+import type { SchemaProblem } from "../../schemas/validate";
 import type { WireReadings } from "./config";
 
 /** One field-level error as the live service spells it. */

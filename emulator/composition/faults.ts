@@ -5,9 +5,9 @@
  * request, so a run is reproducible from its seed. Faults never touch the control API or the token endpoint.
  */
 
-import { byKind, isKindOf, kindNamesProjectFirst } from "./kind";
-import { KINDS, type Kind } from "./kinds";
-import type { WireFieldError } from "./problems";
+import { byKind, isKindOf, kindNamesProjectFirst } from "../generic/kind";
+import { KINDS, type Kind } from "../kinds/index";
+import type { WireFieldError } from "../base/problems";
 
 /** The provisioning outcomes, in the order refusals name them. */
 const PROVISIONING_OUTCOMES = ["ok", "stuck", "fail"] as const;

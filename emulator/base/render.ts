@@ -9,7 +9,7 @@
  */
 import { iso } from "./clock";
 import type { EmulatorConfig, WireReadings } from "./config";
-import type { BaseRecord, LifeState, Store } from "./store";
+import type { BaseRecord, LifeState, Store } from "../generic/store";
 import { PHASE_NAMES } from "./transitions";
 
 /** What rendering needs besides the record. */

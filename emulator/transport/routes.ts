@@ -7,7 +7,7 @@
  * by the table and answers the type of the endpoint's response schema.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { ListPage } from "../schemas/common";
+import type { ListPage } from "../../schemas/common";
 import {
   ENDPOINTS,
   ENDPOINT_NAMES,
@@ -18,18 +18,18 @@ import {
   type QueryOf,
   type ResponseOf,
   type SchemaType,
-} from "../schemas/endpoints";
-import type { KubeconfigDownload } from "../schemas/kaas";
-import { RegistryInsert } from "../schemas/registry";
-import { validateSchema } from "../schemas/validate";
-import { WIRE_SCHEMAS, type WireSchemaName } from "../schemas";
-import type { WireReadings } from "./config";
-import { kindNames, type EndpointHandlers } from "./kind";
-import { KINDS, type HandledEndpoint } from "./kinds";
-import { schemaFieldErrors, validationProblem } from "./problems";
-import { queryOptions } from "./query";
-import { RegistryInsertWithVpc } from "./registries";
-import type { ApiRequest, Reply, RoutedRequest, Service } from "./service";
+} from "../../schemas/endpoints";
+import type { KubeconfigDownload } from "../../schemas/kaas";
+import { RegistryInsert } from "../../schemas/registry";
+import { validateSchema } from "../../schemas/validate";
+import { WIRE_SCHEMAS, type WireSchemaName } from "../../schemas/index";
+import type { WireReadings } from "../base/config";
+import { kindNames, type EndpointHandlers } from "../generic/kind";
+import { KINDS, type HandledEndpoint } from "../kinds/index";
+import { schemaFieldErrors, validationProblem } from "../base/problems";
+import { queryOptions } from "../base/query";
+import { RegistryInsertWithVpc } from "../kinds/registry/kind";
+import type { ApiRequest, Reply, RoutedRequest, Service } from "../generic/service";
 
 type Endpoints = typeof ENDPOINTS;
 

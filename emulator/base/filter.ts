@@ -23,7 +23,7 @@
  * is the typed list options: the grammars above, and the bounds of `offset` and `limit`, which are the list's
  * and not the schema's (its integers are any `Int32`).
  */
-import type { ListQuery } from "../schemas/common";
+import type { ListQuery } from "../../schemas/common";
 import type { WireReadings } from "./config";
 import { ApiProblem, type WireFieldError } from "./problems";
 import { integerMessage } from "./query";

@@ -3,15 +3,15 @@
  * fault settings, lazy settling of lifecycles, lookups that answer 404, and the "busy" rule. Request bodies are
  * checked, and queries read, before a handler runs, by the schemas of the endpoint table (`routes.ts`).
  */
-import type { EmulatorClock } from "./clock";
-import type { EmulatorConfig } from "./config";
-import type { FaultInjector } from "./faults";
+import type { EmulatorClock } from "../base/clock";
+import type { EmulatorConfig } from "../base/config";
+import type { FaultInjector } from "../composition/faults";
 import { kindNames } from "./kind";
-import type { AnyRecord, AnyResponse, Kind, RecordByKind } from "./kinds";
-import { ApiProblem, validationProblem, type WireFieldError } from "./problems";
-import type { RenderContext } from "./render";
+import type { AnyRecord, AnyResponse, Kind, RecordByKind } from "../kinds/index";
+import { ApiProblem, validationProblem, type WireFieldError } from "../base/problems";
+import type { RenderContext } from "../base/render";
 import { TRANSITIONAL, type BaseRecord, type Store } from "./store";
-import { creationLife } from "./transitions";
+import { creationLife } from "../base/transitions";
 
 /** An HTTP answer of a handler: status, optional JSON body (of type `B`) and headers. */
 export interface Reply<B = unknown> {

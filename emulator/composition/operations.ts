@@ -4,9 +4,9 @@
  * of a stored resource). The control API (`control.ts`) serves them over HTTP; the `Emulator` object exposes
  * them as methods.
  */
-import type { KaasResponse } from "../schemas/kaas";
-import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
-import { iso } from "./clock";
+import type { KaasResponse } from "../../schemas/kaas";
+import { compareVersions, VERSION_PATTERN } from "../../provider/kaas/version";
+import { iso } from "../base/clock";
 import {
   CONFIG_KEYS,
   checkConfig,
@@ -14,15 +14,15 @@ import {
   mergePatch,
   type EmulatorConfig,
   type EmulatorConfigInput,
-} from "./config";
+} from "../base/config";
 import type { EmulatorCore } from "./core";
 import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
-import { renderKaas, resizePool, type KaasRecord } from "./kaas";
-import { byStateField } from "./kind";
-import type { AnyRecord, AnyResponse, Kind, StateFieldByKind } from "./kinds";
-import { ApiProblem, type WireFieldError } from "./problems";
-import type { LifeState } from "./store";
-import { checkWireOverrides } from "./wireOverrides";
+import { renderKaas, resizePool, type KaasRecord } from "../kinds/kaas/kind";
+import { byStateField } from "../generic/kind";
+import type { AnyRecord, AnyResponse, Kind, StateFieldByKind } from "../kinds/index";
+import { ApiProblem, type WireFieldError } from "../base/problems";
+import type { LifeState } from "../generic/store";
+import { checkWireOverrides } from "../base/wireOverrides";
 
 /** Out-of-band change of a stored resource (`PATCH /_emulator/resources/{kind}/{id}`). */
 export interface ResourcePatch {

@@ -4,8 +4,8 @@
  * `Deleting`, then `Deleted` for a tombstone period, then the resource is gone (404). The real service has no
  * operation endpoint; completion is observed by polling GET (api-notes "Conventions on the wire").
  */
-import type { BaseRecord, LifeState, Lifecycle } from "./store";
-import type { ProvisioningOutcome } from "./faults";
+import type { BaseRecord, LifeState, Lifecycle } from "../generic/store";
+import type { ProvisioningOutcome } from "../composition/faults";
 
 /**
  * Moves `rec` through every transition whose time has come. Returns `Gone` when the tombstone period is

@@ -5,13 +5,13 @@
  * (the typed `req.options`). Kind modules name these handlers in their endpoint tables, so this module reaches
  * the modules through the store (`Store.kinds`), never by importing the list.
  */
-import type { SchemaType } from "../schemas/endpoints";
-import type { WireSchemaName } from "../schemas";
-import { listEnvelope, parseListParams, type ListEnvelopeBody } from "./filter";
+import type { SchemaType } from "../../schemas/endpoints";
+import type { WireSchemaName } from "../../schemas/index";
+import { listEnvelope, parseListParams, type ListEnvelopeBody } from "../base/filter";
 import type { DeleteOptions, HandledEndpointWith, SharedOptions } from "./kind";
-import type { Kind, ResponseByKind } from "./kinds";
+import type { Kind, ResponseByKind } from "../kinds/index";
 import type { ApiRequest, Reply, Service } from "./service";
-import { beginDelete } from "./transitions";
+import { beginDelete } from "../base/transitions";
 
 /**
  * The options a list reads: those of every list endpoint a kind handles (`SharedOptions`; the table marks a

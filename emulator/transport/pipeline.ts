@@ -6,14 +6,14 @@
  * status answered instead of the real answer.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { EmulatorCore } from "./core";
+import type { EmulatorCore } from "../composition/core";
 import { dispatchApi } from "./dispatch";
-import type { FaultDecision, InjectableStatus } from "./faults";
-import { MAX_BODY_BYTES, asProblem, problemReply, readBody, send, traceIdOf } from "./http";
+import type { FaultDecision, InjectableStatus } from "../composition/faults";
+import { MAX_BODY_BYTES, asProblem, problemReply, readBody, send, traceIdOf } from "../base/http";
 import { TOKEN_PATH, tokenEndpointReply } from "./oauth";
-import { ApiProblem, FAULT_PROBLEMS } from "./problems";
-import type { RequestLogEntry } from "./requests";
-import type { Reply } from "./service";
+import { ApiProblem, FAULT_PROBLEMS } from "../base/problems";
+import type { RequestLogEntry } from "../base/requests";
+import type { Reply } from "../generic/service";
 
 /** The problem of an injected status; 429 and 503 carry `Retry-After` like real ones. */
 function faultProblem(core: EmulatorCore, status: InjectableStatus, detail: string): ApiProblem {

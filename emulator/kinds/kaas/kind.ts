@@ -4,15 +4,15 @@
  * every kind shares, `resources.ts`, with what a cluster's delete does besides), its lifecycle (scheduled
  * upgrades, detachments), its rendering and its seeding.
  */
-import type { EndpointName } from "../schemas/endpoints";
-import type { KaasInsert, KaasResponse, NodePoolRequest, AttachedVolumeResponse } from "../schemas/kaas";
-import type { VolumeAction } from "../schemas/volume";
-import { compareVersions } from "../provider/kaas/version";
-import { deriveSecret } from "./auth";
-import { iso } from "./clock";
-import { instanceSizeOf, type Durations } from "./config";
-import type { DeleteOptions, KindModule } from "./kind";
-import { ApiProblem, validationProblem } from "./problems";
+import type { EndpointName } from "../../../schemas/endpoints";
+import type { KaasInsert, KaasResponse, NodePoolRequest, AttachedVolumeResponse } from "../../../schemas/kaas";
+import type { VolumeAction } from "../../../schemas/volume";
+import { compareVersions } from "../../../provider/kaas/version";
+import { deriveSecret } from "../../base/auth";
+import { iso } from "../../base/clock";
+import { instanceSizeOf, type Durations } from "../../base/config";
+import type { DeleteOptions, KindModule } from "../../generic/kind";
+import { ApiProblem, validationProblem } from "../../base/problems";
 import {
   billingPeriodResponse,
   metadataResponse,
@@ -23,9 +23,9 @@ import {
   provisioned,
   statusResponse,
   type RenderContext,
-} from "./render";
-import { deleteHandler, getHandler, listHandler } from "./resources";
-import type { EndpointReply, EndpointRequest } from "./routes";
+} from "../../base/render";
+import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import type { EndpointReply, EndpointRequest } from "../../transport/routes";
 import {
   attachedSizeGb,
   checkKaasInsert,
@@ -35,10 +35,10 @@ import {
   limitsFor,
   parseCidr,
 } from "./rules";
-import { newRecordBase, rejectIf, type Reply, type Service } from "./service";
-import type { BaseRecord, LifeState } from "./store";
-import { beginUpdate, settleLife } from "./transitions";
-import { withWireOverrides } from "./wireOverrides";
+import { newRecordBase, rejectIf, type Reply, type Service } from "../../generic/service";
+import type { BaseRecord, LifeState } from "../../generic/store";
+import { beginUpdate, settleLife } from "../../base/transitions";
+import { withWireOverrides } from "../../base/wireOverrides";
 
 // ---- The stored cluster ----
 

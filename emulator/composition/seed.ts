@@ -6,10 +6,10 @@
  * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
 import type { EmulatorCore } from "./core";
-import { isKindOf, kindNames, kindNamesProjectFirst } from "./kind";
-import { KINDS, type Kind } from "./kinds";
-import { ApiProblem, type WireFieldError } from "./problems";
-import { newRecordBase } from "./service";
+import { isKindOf, kindNames, kindNamesProjectFirst } from "../generic/kind";
+import { KINDS, type Kind } from "../kinds/index";
+import { ApiProblem, type WireFieldError } from "../base/problems";
+import { newRecordBase } from "../generic/service";
 
 /** Largest `count` of one seeding. */
 export const MAX_SEED_COUNT = 5000;

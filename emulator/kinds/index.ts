@@ -10,10 +10,10 @@
  * (`core.ts`), and the shared modules that kind modules import (`service.ts`, `store.ts`, `render.ts`,
  * `resources.ts`) reach it through the store, so no import cycle runs through a kind module.
  */
-import type { KindModule } from "./kind";
-import { kaasKind } from "./kaas";
-import { backupKind } from "./kaasBackups";
-import { registryKind } from "./registries";
+import type { KindModule } from "../generic/kind";
+import { kaasKind } from "./kaas/kind";
+import { backupKind } from "./kaasBackup/kind";
+import { registryKind } from "./registry/kind";
 
 const KIND_MODULES = {
   kaas: kaasKind,

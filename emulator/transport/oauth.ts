@@ -3,10 +3,10 @@
  * service but not of the API: no fault injection, no bearer auth.
  */
 import type { IncomingMessage } from "node:http";
-import type { EmulatorCore } from "./core";
-import { problemReply } from "./http";
-import { ApiProblem } from "./problems";
-import type { Reply } from "./service";
+import type { EmulatorCore } from "../composition/core";
+import { problemReply } from "../base/http";
+import { ApiProblem } from "../base/problems";
+import type { Reply } from "../generic/service";
 
 /** Path of the token endpoint. */
 export const TOKEN_PATH = "/oauth2/token";

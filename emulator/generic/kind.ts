@@ -7,14 +7,14 @@
  * This module imports types only, so a kind module can name them without importing the list of kinds; the
  * shared code builds its per-kind tables with the helpers at the end, from the list it is given.
  */
-import type { ENDPOINTS, EndpointName, QueryOf } from "../schemas/endpoints";
-import type { Durations } from "./config";
-import type { RenderContext } from "./render";
-import type { ApiHandler } from "./routes";
-import type { SeedRequest } from "./seed";
+import type { ENDPOINTS, EndpointName, QueryOf } from "../../schemas/endpoints";
+import type { Durations } from "../base/config";
+import type { RenderContext } from "../base/render";
+import type { ApiHandler } from "../transport/routes";
+import type { SeedRequest } from "../composition/seed";
 import type { ApiRequest, Service } from "./service";
 import type { BaseRecord, LifeState, Store } from "./store";
-import type { HandledEndpoint, Kind, KindTable, StateFieldByKind } from "./kinds";
+import type { HandledEndpoint, Kind, KindTable, StateFieldByKind } from "../kinds/index";
 
 type Endpoints = typeof ENDPOINTS;
 

@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { byKind, byStateField, kindNames } from "./kind";
-import type { AnyRecord, Kind, KindTable, RecordByKind, StateFieldByKind } from "./kinds";
+import type { AnyRecord, Kind, KindTable, RecordByKind, StateFieldByKind } from "../kinds/index";
 
 /** Lifecycle states the emulator produces (api-notes: the seen values it models). */
 export type LifeState = "InCreation" | "Updating" | "Deleting" | "Active" | "Failed" | "Deleted";

@@ -3,8 +3,8 @@
  * rules), fault injector, token issuer, request log and holds. The request pipeline (`pipeline.ts`), the control
  * operations (`operations.ts`) and the app (`app.ts`) all work on these parts.
  */
-import { TokenIssuer, type ClientCredentials } from "./auth";
-import { EmulatorClock } from "./clock";
+import { TokenIssuer, type ClientCredentials } from "../base/auth";
+import { EmulatorClock } from "../base/clock";
 import {
   CONFIG_KEYS,
   checkConfig,
@@ -12,13 +12,13 @@ import {
   mergeConfig,
   type EmulatorConfig,
   type EmulatorConfigInput,
-} from "./config";
+} from "../base/config";
 import { FaultInjector, checkFaults, defaultFaults, type FaultConfig } from "./faults";
-import { Holds } from "./holds";
-import { KINDS } from "./kinds";
-import { RequestLog } from "./requests";
-import { Service } from "./service";
-import { Store } from "./store";
+import { Holds } from "../base/holds";
+import { KINDS } from "../kinds/index";
+import { RequestLog } from "../base/requests";
+import { Service } from "../generic/service";
+import { Store } from "../generic/store";
 
 /** Options of `createEmulator`; every field is optional. Configuration fields are those of `EmulatorConfig`. */
 export interface EmulatorOptions extends EmulatorConfigInput {

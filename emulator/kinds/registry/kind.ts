@@ -4,11 +4,11 @@
  * its seeding.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Strict, UriRef } from "../schemas/common";
-import type { EndpointName } from "../schemas/endpoints";
-import { RegistryInsert, type RegistryResponse } from "../schemas/registry";
-import { iso } from "./clock";
-import type { KindModule } from "./kind";
+import { Strict, UriRef } from "../../../schemas/common";
+import type { EndpointName } from "../../../schemas/endpoints";
+import { RegistryInsert, type RegistryResponse } from "../../../schemas/registry";
+import { iso } from "../../base/clock";
+import type { KindModule } from "../../generic/kind";
 import {
   billingPeriodResponse,
   metadataResponse,
@@ -17,14 +17,14 @@ import {
   provisioned,
   statusResponse,
   type RenderContext,
-} from "./render";
-import { deleteHandler, getHandler, listHandler } from "./resources";
-import type { EndpointReply, EndpointRequest } from "./routes";
-import { checkLocationOnUpdate, checkRegistryInsert } from "./rules";
-import { newRecordBase, rejectIf, type Service } from "./service";
-import type { BaseRecord } from "./store";
-import { beginUpdate, settleLife } from "./transitions";
-import { withWireOverrides } from "./wireOverrides";
+} from "../../base/render";
+import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import type { EndpointReply, EndpointRequest } from "../../transport/routes";
+import { checkLocationOnUpdate, checkRegistryInsert } from "../kaas/rules";
+import { newRecordBase, rejectIf, type Service } from "../../generic/service";
+import type { BaseRecord } from "../../generic/store";
+import { beginUpdate, settleLife } from "../../base/transitions";
+import { withWireOverrides } from "../../base/wireOverrides";
 
 // ---- The stored registry ----
 

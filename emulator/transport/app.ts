@@ -8,28 +8,28 @@
  * pipeline (`pipeline.ts`: request log, faults, the token endpoint, API dispatch).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KaasResponse } from "../schemas/kaas";
-import type { EmulatorClock } from "./clock";
-import type { EmulatorConfig, EmulatorConfigInput } from "./config";
+import type { KaasResponse } from "../../schemas/kaas";
+import type { EmulatorClock } from "../base/clock";
+import type { EmulatorConfig, EmulatorConfigInput } from "../base/config";
 import { CONTROL_PREFIX, serveControl } from "./control";
-import { createCore, type EmulatorCore, type EmulatorOptions } from "./core";
-import type { FaultConfig } from "./faults";
-import { send } from "./http";
-import { checkHoldSpec, type HoldSpec, type HoldStatus, type RequestHold } from "./holds";
-import { kubeconfigToken } from "./kaas";
-import * as operations from "./operations";
-import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
+import { createCore, type EmulatorCore, type EmulatorOptions } from "../composition/core";
+import type { FaultConfig } from "../composition/faults";
+import { send } from "../base/http";
+import { checkHoldSpec, type HoldSpec, type HoldStatus, type RequestHold } from "../base/holds";
+import { kubeconfigToken } from "../kinds/kaas/kind";
+import * as operations from "../composition/operations";
+import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "../composition/operations";
 import { serveApi } from "./pipeline";
-import type { RequestLogEntry } from "./requests";
-import { seedResources, type SeedRequest, type SeedResult } from "./seed";
-import { ApiProblem, validationProblem } from "./problems";
-import type { AnyResponse, Kind } from "./kinds";
+import type { RequestLogEntry } from "../base/requests";
+import { seedResources, type SeedRequest, type SeedResult } from "../composition/seed";
+import { ApiProblem, validationProblem } from "../base/problems";
+import type { AnyResponse, Kind } from "../kinds/index";
 
-export type { EmulatorOptions } from "./core";
-export type { HoldSpec, HoldStage, HoldStatus, RequestHold } from "./holds";
-export type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "./operations";
-export type { RequestLogEntry } from "./requests";
-export type { SeedRequest, SeedResult } from "./seed";
+export type { EmulatorOptions } from "../composition/core";
+export type { HoldSpec, HoldStage, HoldStatus, RequestHold } from "../base/holds";
+export type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "../composition/operations";
+export type { RequestLogEntry } from "../base/requests";
+export type { SeedRequest, SeedResult } from "../composition/seed";
 
 /** The emulator: a request listener plus the control operations. */
 export interface Emulator {

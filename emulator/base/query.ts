@@ -9,8 +9,8 @@
  * `limit`, and the grammars of `filter`, `sort` and `projection`, are checked by `filter.ts` on the typed values.
  */
 import { KindGuard, type TInteger, type TObject, type TSchema } from "@sinclair/typebox";
-import { ENDPOINTS, type Endpoint, type EndpointName, type QueryOf } from "../schemas/endpoints";
-import { WIRE_SCHEMAS } from "../schemas";
+import { ENDPOINTS, type Endpoint, type EndpointName, type QueryOf } from "../../schemas/endpoints";
+import { WIRE_SCHEMAS } from "../../schemas/index";
 import { ApiProblem, type WireFieldError } from "./problems";
 
 type Endpoints = typeof ENDPOINTS;
