@@ -6,7 +6,7 @@
  * The real service takes 10-20 minutes to provision a cluster and 20-40 for a registry (api-notes
  * "Conventions on the wire"); the defaults here are deliberately fast for tests.
  */
-import { VERSION_PATTERN } from "../../provider/kaas/version";
+import { VERSION_PATTERN } from "./versions";
 
 /** Durations (milliseconds) of every asynchronous operation, measured on the emulator clock. */
 export interface Durations {

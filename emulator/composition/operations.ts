@@ -5,7 +5,7 @@
  * them as methods.
  */
 import type { KaasResponse } from "../../schemas/kaas";
-import { compareVersions, VERSION_PATTERN } from "../../provider/kaas/version";
+import { compareVersions, VERSION_PATTERN } from "../base/versions";
 import { iso } from "../base/clock";
 import {
   CONFIG_KEYS,

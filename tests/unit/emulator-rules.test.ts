@@ -4,7 +4,8 @@
  * on purpose (leading zeros, host bits). These tables pin both readings.
  */
 import { checkConfig, defaultConfig, mergeConfig } from "../../emulator/base/config";
-import { checkNodeCidr, cidrOverlaps, parseCidr } from "../../emulator/kinds/kaas/rules";
+import { cidrOverlaps, parseCidr } from "../../emulator/base/cidr";
+import { checkNodeCidr } from "../../emulator/kinds/kaas/rules";
 import { parseCidr as parseProviderCidr } from "../../provider/common/cidr";
 import { compareVersions, VERSION_PATTERN } from "../../provider/kaas/version";
 

@@ -7,7 +7,7 @@
 import type { EndpointName } from "../../../schemas/endpoints";
 import type { KaasInsert, KaasResponse, NodePoolRequest, AttachedVolumeResponse } from "../../../schemas/kaas";
 import type { VolumeAction } from "../../../schemas/volume";
-import { compareVersions } from "../../../provider/kaas/version";
+import { compareVersions } from "../../base/versions";
 import { deriveSecret } from "../../base/auth";
 import { iso } from "../../base/clock";
 import { instanceSizeOf, type Durations } from "../../base/config";
@@ -31,10 +31,9 @@ import {
   checkKaasInsert,
   checkKaasUpdate,
   checkPoolValues,
-  cidrOverlaps,
   limitsFor,
-  parseCidr,
 } from "./rules";
+import { cidrOverlaps, parseCidr } from "../../base/cidr";
 import { newRecordBase, rejectIf, type Reply, type Service } from "../../generic/service";
 import type { BaseRecord, LifeState } from "../../generic/store";
 import { beginUpdate, settleLife } from "../../base/transitions";

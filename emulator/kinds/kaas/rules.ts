@@ -7,64 +7,13 @@ import type { BackupInsert } from "../../../schemas/kaasBackup";
 import type { MetadataRequest } from "../../../schemas/common";
 import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../../../schemas/kaas";
 import type { RegistryInsert } from "../../../schemas/registry";
-import { cidrWithin, PRIVATE_RANGES as PRIVATE_RANGE_TEXTS } from "../../../provider/common/cidr";
-import { compareVersions, VERSION_PATTERN } from "../../../provider/kaas/version";
+import { cidrOverlaps, cidrWithin, parseCidr, parseIPv4, PRIVATE_RANGES, PRIVATE_RANGE_TEXTS } from "../../base/cidr";
+import { compareVersions, VERSION_PATTERN } from "../../base/versions";
 import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "../../base/config";
 import type { WireFieldError } from "../../base/problems";
 import type { KaasRecord } from "./kind";
 
-// ---- IPv4 and CIDR ----
-//
-// The ranges and the containment test are the provider's (provider/common/cidr.ts). The parsing here is the
-// emulator's stricter reading of what the service accepts, on purpose: an octet with a leading zero is refused
-// (`010.0.0.0/8`: parsers in the inet_aton tradition read it as octal, so which network it names is ambiguous), and an
-// address with host bits set (`10.0.0.1/16`) is refused as a node CIDR (`checkNodeCidr`). The provider's
-// check accepts both and leaves the refusal to the service; it also has no parser of a bare address, which an
-// authorized IP range may be.
-
-/** A parsed IPv4 CIDR: network base as an unsigned 32-bit number and prefix length. */
-export interface Cidr {
-  base: number;
-  prefix: number;
-}
-
-/** Parses a dotted IPv4 address; undefined when malformed. */
-export function parseIPv4(text: string): number | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4) return undefined;
-  let value = 0;
-  for (const part of parts) {
-    if (!/^(0|[1-9]\d{0,2})$/.test(part)) return undefined;
-    const n = Number(part);
-    if (n > 255) return undefined;
-    value = value * 256 + n;
-  }
-  return value;
-}
-
-/** The network mask of a prefix length, as an unsigned 32-bit number. */
-function maskOf(prefix: number): number {
-  return prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-}
-
-/** Parses `a.b.c.d/n`; undefined when malformed. `hostBitsSet` tells whether the address is not the network. */
-export function parseCidr(text: string): (Cidr & { hostBitsSet: boolean }) | undefined {
-  const match = /^([^/]+)\/(\d{1,2})$/.exec(text.trim());
-  if (!match) return undefined;
-  const address = parseIPv4(match[1]);
-  const prefix = Number(match[2]);
-  if (address === undefined || prefix > 32) return undefined;
-  const base = (address & maskOf(prefix)) >>> 0;
-  return { base, prefix, hostBitsSet: base !== address };
-}
-
-/** True when the two ranges share an address. */
-export function cidrOverlaps(a: Cidr, b: Cidr): boolean {
-  return cidrWithin(a, b) || cidrWithin(b, a);
-}
-
-/** The private ranges a node CIDR must lie in (spec §2.2, §8), parsed. */
-const PRIVATE_RANGES: Cidr[] = PRIVATE_RANGE_TEXTS.map((text) => parseCidr(text) as Cidr);
+// ---- Node CIDRs ----
 
 /** The private ranges as a refusal names them: `10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16`. */
 const NODE_CIDR_RANGES_TEXT = `${PRIVATE_RANGE_TEXTS.slice(0, -1).join(", ")} or ${PRIVATE_RANGE_TEXTS.at(-1)}`;
@@ -84,7 +33,7 @@ export function checkNodeCidr(address: string, fieldName: string): WireFieldErro
 
 // ---- Kubernetes versions ----
 //
-// Versions are ordered by the provider's `compareVersions` (provider/kaas/version.ts), which orders
+// Versions are ordered by `compareVersions` (base/versions.ts), which orders
 // `major.minor[.patch]` versions only. The configuration admits no other (config.ts `checkConfig`), so a
 // stored version always has that form; a requested one is compared only when it has it too.
 
