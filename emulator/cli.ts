@@ -17,9 +17,10 @@ import {
   type WireReadings,
 } from "./index";
 // Straight from the module rather than through `index.ts`, so the package's public exports stay as they are.
-import { PROVISIONED_KINDS, defaultFaults, isProvisioningOutcome } from "./composition/faults";
-import { isKindOf } from "./generic/kind";
-import { KINDS } from "./kinds/index";
+import { isProvisioningOutcome } from "./base/transitions";
+import { PROVISIONED_KINDS, defaultFaults } from "./composition/faults";
+import { isKindOf } from "./generic/tables";
+import { KINDS } from "./kinds";
 
 /** One element of the command line as `parseArgs` reads it. */
 type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];

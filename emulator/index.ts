@@ -60,4 +60,4 @@ export { DEFAULT_LIMIT, MAX_LIMIT } from "./base/filter";
 export { PROBLEMS, type ProblemBody, type ProblemCode, type WireFieldError } from "./base/problems";
 export { MAX_SEED_COUNT, SEED_LOCATION } from "./composition/seed";
 export { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "./transport/server";
-export type { LifeState } from "./generic/store";
+export type { LifeState } from "./base/record";

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WireReadings } from "./config";
 import { ApiProblem, PROBLEMS, type ProblemBody } from "./problems";
-import type { Reply } from "../generic/service";
+import type { Reply } from "./api";
 
 /** Largest request body accepted (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;

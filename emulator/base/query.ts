@@ -10,7 +10,7 @@
  */
 import { KindGuard, type TInteger, type TObject, type TSchema } from "@sinclair/typebox";
 import { ENDPOINTS, type Endpoint, type EndpointName, type QueryOf } from "../../schemas/endpoints";
-import { WIRE_SCHEMAS } from "../../schemas/index";
+import { WIRE_SCHEMAS } from "../../schemas";
 import { ApiProblem, type WireFieldError } from "./problems";
 
 type Endpoints = typeof ENDPOINTS;

@@ -9,16 +9,19 @@
  */
 import { iso } from "./clock";
 import type { EmulatorConfig, WireReadings } from "./config";
-import type { BaseRecord, LifeState, Store } from "../generic/store";
+import type { BaseRecord, LifeState } from "./record";
 import { PHASE_NAMES } from "./transitions";
 
-/** What rendering needs besides the record. */
-export interface RenderContext {
+/**
+ * What rendering needs besides the record. `M` names the records, by kind, that a response may show something
+ * of (the `kaas` summary of a backup): the kind modules say which they read.
+ */
+export interface RenderContext<M = object> {
   namespace: string;
   now: number;
   config: EmulatorConfig;
   /** The records of every kind, for what a response shows of another record (the `kaas` summary of a backup). */
-  records: Store["records"];
+  records: { readonly [K in keyof M]: ReadonlyMap<string, M[K]> };
   /** Fill `data.info.version` of registries (only lists with `loadEngineVersion=true` do). */
   loadEngineVersion?: boolean;
 }

@@ -4,8 +4,18 @@
  * `Deleting`, then `Deleted` for a tombstone period, then the resource is gone (404). The real service has no
  * operation endpoint; completion is observed by polling GET (api-notes "Conventions on the wire").
  */
-import type { BaseRecord, LifeState, Lifecycle } from "../generic/store";
-import type { ProvisioningOutcome } from "../composition/faults";
+import type { BaseRecord, LifeState, Lifecycle } from "./record";
+
+/** The provisioning outcomes, in the order refusals name them. */
+const PROVISIONING_OUTCOMES = ["ok", "stuck", "fail"] as const;
+
+/** Outcome of provisioning a new resource: `ok` ends `Active`, `stuck` never leaves `InCreation`, `fail` ends `Failed`. */
+export type ProvisioningOutcome = (typeof PROVISIONING_OUTCOMES)[number];
+
+/** Whether `name` is a provisioning outcome. */
+export function isProvisioningOutcome(name: unknown): name is ProvisioningOutcome {
+  return PROVISIONING_OUTCOMES.some((outcome) => outcome === name);
+}
 
 /**
  * Moves `rec` through every transition whose time has come. Returns `Gone` when the tombstone period is

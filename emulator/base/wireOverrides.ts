@@ -5,7 +5,7 @@
  * so tests can show how a list, a lookup and a read cope with such an object.
  */
 import type { WireFieldError } from "./problems";
-import type { BaseRecord } from "../generic/store";
+import type { BaseRecord } from "./record";
 
 /** The reference tokens of a JSON pointer (RFC 6901): `/properties/nodePools/0/name`. */
 function tokensOf(pointer: string): string[] {

@@ -15,7 +15,7 @@ import {
 } from "../base/config";
 import { FaultInjector, checkFaults, defaultFaults, type FaultConfig } from "./faults";
 import { Holds } from "../base/holds";
-import { KINDS } from "../kinds/index";
+import { KINDS, type EmulatorService, type EmulatorStore } from "../kinds";
 import { RequestLog } from "../base/requests";
 import { Service } from "../generic/service";
 import { Store } from "../generic/store";
@@ -48,10 +48,10 @@ export interface EmulatorCore {
   readonly namespace: string;
   /** Seed of derived secrets and of the default fault configuration. */
   readonly seed: number;
-  readonly store: Store;
+  readonly store: EmulatorStore;
   readonly clock: EmulatorClock;
   readonly faults: FaultInjector;
-  readonly svc: Service;
+  readonly svc: EmulatorService;
   readonly issuer: TokenIssuer;
   readonly log: RequestLog;
   /** Holds of the control API on API requests. */

@@ -5,15 +5,13 @@
  * request, so a run is reproducible from its seed. Faults never touch the control API or the token endpoint.
  */
 
-import { byKind, isKindOf, kindNamesProjectFirst } from "../generic/kind";
-import { KINDS, type Kind } from "../kinds/index";
+import { kindNamesProjectFirst } from "../generic/kind";
+import { byKind, isKindOf } from "../generic/tables";
+import { KINDS, type Kind } from "../kinds";
 import type { WireFieldError } from "../base/problems";
+import { isProvisioningOutcome, type ProvisioningOutcome } from "../base/transitions";
 
-/** The provisioning outcomes, in the order refusals name them. */
-const PROVISIONING_OUTCOMES = ["ok", "stuck", "fail"] as const;
-
-/** Outcome of provisioning a new resource: `ok` ends `Active`, `stuck` never leaves `InCreation`, `fail` ends `Failed`. */
-export type ProvisioningOutcome = (typeof PROVISIONING_OUTCOMES)[number];
+export type { ProvisioningOutcome };
 
 /** The kinds whose provisioning outcome can be chosen: every kind of the emulator (`kinds.ts`). */
 export type ProvisionedKind = Kind;
@@ -24,11 +22,6 @@ export type ProvisionedKind = Kind;
  * is provisioned like the others without a line here.
  */
 export const PROVISIONED_KINDS: readonly ProvisionedKind[] = kindNamesProjectFirst(KINDS);
-
-/** Whether `name` is a provisioning outcome. */
-export function isProvisioningOutcome(name: unknown): name is ProvisioningOutcome {
-  return PROVISIONING_OUTCOMES.some((outcome) => outcome === name);
-}
 
 /** Statuses that can be injected. */
 export type InjectableStatus = 429 | 500 | 502 | 503 | 504;
@@ -99,7 +92,7 @@ export function defaultFaults(): FaultConfig {
     provisioning: byKind<Record<ProvisionedKind, ProvisioningOutcome>>(
       KINDS,
       () => "ok",
-      kindNamesProjectFirst,
+      kindNamesProjectFirst(KINDS),
     ),
     failureReason: "Provisioning failed: insufficient capacity in the selected zone",
   };

@@ -17,11 +17,20 @@ import {
 } from "../base/config";
 import type { EmulatorCore } from "./core";
 import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
-import { renderKaas, resizePool, type KaasRecord } from "../kinds/kaas/kind";
-import { byStateField } from "../generic/kind";
-import type { AnyRecord, AnyResponse, Kind, StateFieldByKind } from "../kinds/index";
+import { resizePool, type KaasRecord } from "../kinds/kaas/record";
+import { renderKaas } from "../kinds/kaas/render";
+import { byStateField } from "../generic/tables";
+import {
+  KINDS,
+  type AnyRecord,
+  type AnyResponse,
+  type Kind,
+  type RecordByKind,
+  type ResponseByKind,
+  type StateFieldByKind,
+} from "../kinds";
 import { ApiProblem, type WireFieldError } from "../base/problems";
-import type { LifeState } from "../generic/store";
+import type { LifeState } from "../base/record";
 import { checkWireOverrides } from "../base/wireOverrides";
 
 /** Out-of-band change of a stored resource (`PATCH /_emulator/resources/{kind}/{id}`). */
@@ -127,14 +136,24 @@ export function reset(core: EmulatorCore): void {
   core.persist();
 }
 
+/** The response of a record of kind `kind`, by its kind's module. */
+function renderAs<K extends Kind>(core: EmulatorCore, kind: K, rec: RecordByKind[K]): ResponseByKind[K] {
+  return KINDS[kind].render(rec, core.svc.renderContext());
+}
+
+/** The response of any record. */
+function renderRecord(core: EmulatorCore, rec: AnyRecord): AnyResponse {
+  return renderAs(core, rec.kind, rec);
+}
+
 /** Everything the emulator holds, tombstones included. */
 export function stateSnapshot(core: EmulatorCore): EmulatorStateSnapshot {
   core.svc.settleAll();
-  const render = (r: AnyRecord) => core.svc.render(r);
+  const render = (r: AnyRecord) => renderRecord(core, r);
   return {
     now: iso(core.clock.now()),
     counters: { ...core.store.counters },
-    ...byStateField(core.store.kinds, (kind) => [...core.store.mapOf(kind).values()].map(render)),
+    ...byStateField(KINDS, (kind) => [...core.store.mapOf(kind).values()].map(render)),
   };
 }
 
@@ -232,5 +251,5 @@ export function patchResource(core: EmulatorCore, kind: Kind, id: string, patch:
     rec.life.failureReason = patch.failureReason;
   }
   core.persist();
-  return core.svc.render(rec);
+  return renderRecord(core, rec);
 }

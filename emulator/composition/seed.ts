@@ -6,8 +6,9 @@
  * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
 import type { EmulatorCore } from "./core";
-import { isKindOf, kindNames, kindNamesProjectFirst } from "../generic/kind";
-import { KINDS, type Kind } from "../kinds/index";
+import { kindNamesProjectFirst } from "../generic/kind";
+import { isKindOf, kindNames } from "../generic/tables";
+import { KINDS, type Kind } from "../kinds";
 import { ApiProblem, type WireFieldError } from "../base/problems";
 import { newRecordBase } from "../generic/service";
 
@@ -101,7 +102,7 @@ export function seedResources(core: EmulatorCore, input: SeedRequest): SeedResul
  */
 function seedKind<K extends Kind>(core: EmulatorCore, kind: K, request: SeedRequest): string[] {
   const svc = core.svc;
-  const plan = svc.store.kinds[kind].seeding.plan(svc, request);
+  const plan = KINDS[kind].seeding.plan(svc, request);
   const location = { value: plan.location ?? SEED_LOCATION };
   const prefix = request.namePrefix ?? "seed";
   const map = core.store.mapOf(kind);

@@ -2,15 +2,17 @@
  * The list, get and delete of every resource kind (spec §4.1-§4.3), written once: the kinds differ only in
  * what their modules say (`kind.ts`: where a record of a path lives, which records a list holds, how long a
  * deletion takes, what else it does, how a record renders) and in what their endpoints' query schemas declare
- * (the typed `req.options`). Kind modules name these handlers in their endpoint tables, so this module reaches
- * the modules through the store (`Store.kinds`), never by importing the list.
+ * (the typed `req.options`). A kind module builds these handlers from its own parts (`KindResources`), so this
+ * module never imports the list of kinds.
  */
 import type { SchemaType } from "../../schemas/endpoints";
-import type { WireSchemaName } from "../../schemas/index";
+import type { WireSchemaName } from "../../schemas";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "../base/filter";
-import type { DeleteOptions, HandledEndpointWith, SharedOptions } from "./kind";
-import type { Kind, ResponseByKind } from "../kinds/index";
-import type { ApiRequest, Reply, Service } from "./service";
+import type { ApiRequest, Reply } from "../base/api";
+import type { BaseRecord } from "../base/record";
+import type { DeleteOptions, EndpointWith, KindResources, SharedOptions } from "./kind";
+import type { KindService } from "./service";
+import type { RecordMap } from "./store";
 import { beginDelete } from "../base/transitions";
 
 /**
@@ -18,7 +20,7 @@ import { beginDelete } from "../base/transitions";
  * list by the schema of its items, `list`), today the list query's and the registry list's
  * `loadEngineVersion` (spec §2.7: only registry lists fill `data.info.version`), which the other lists lack.
  */
-type ListOptions = SharedOptions<HandledEndpointWith<{ list: WireSchemaName }>>;
+type ListOptions = SharedOptions<EndpointWith<{ list: WireSchemaName }>>;
 
 /** The options a get reads. */
 type GetOptions = SchemaType<"GetQuery">;
@@ -27,18 +29,23 @@ type GetOptions = SchemaType<"GetQuery">;
  * The list of `kind` (`GET P/kaas`, `GET P/kaas/{kaasId}/backups`, `GET P/registries`): filtered, sorted,
  * paged and projected (`filter.ts`); `Deleted` records are not listed.
  */
-export function listHandler<K extends Kind>(
-  kind: K,
+export function listHandler<
+  K extends string,
+  R extends BaseRecord,
+  Response extends object,
+  M extends RecordMap & { readonly [P in K]: R },
+>(
+  row: KindResources<K, R, Response, M>,
 ): (
-  svc: Service,
+  svc: KindService<M>,
   req: ApiRequest<undefined, ListOptions>,
-) => Reply<ListEnvelopeBody<Partial<ResponseByKind[K]>>> {
+) => Reply<ListEnvelopeBody<Partial<Response>>> {
   return (svc, req) => {
-    const row = svc.store.kinds[kind];
     const params = parseListParams(req.options, svc.config.wire.filters);
     const inScope = row.listScope(svc, req);
     const ctx = svc.renderContext(req.options.loadEngineVersion ?? false);
-    const items = [...svc.store.records[kind].values()]
+    const records: ReadonlyMap<string, R> = svc.store.records[row.kind];
+    const items = [...records.values()]
       .filter((rec) => inScope(rec) && rec.life.state !== "Deleted")
       .map((rec) => row.render(rec, ctx));
     return { status: 200, body: listEnvelope(items, params, req.pageUrl) };
@@ -50,11 +57,10 @@ export function listHandler<K extends Kind>(
  * `Deleted` tombstone answers with its state, or 404 with `ignoreDeletedStatus=true`. A registry's
  * `data.info.version` is null here: only lists load it.
  */
-export function getHandler<K extends Kind>(
-  kind: K,
-): (svc: Service, req: ApiRequest<undefined, GetOptions>) => Reply<ResponseByKind[K]> {
+export function getHandler<K extends string, R extends BaseRecord, Response, M extends RecordMap>(
+  row: KindResources<K, R, Response, M>,
+): (svc: KindService<M>, req: ApiRequest<undefined, GetOptions>) => Reply<Response> {
   return (svc, req) => {
-    const row = svc.store.kinds[kind];
     const ignoreDeleted = req.options.ignoreDeletedStatus ?? false;
     const rec = row.find(svc, req, !ignoreDeleted);
     return { status: 200, body: row.render(rec, svc.renderContext()) };
@@ -66,11 +72,15 @@ export function getHandler<K extends Kind>(
  * 202; the record reads `Deleting`, then `Deleted`, then is gone. A DELETE of a record already `Deleting`
  * answers 202 again, so a retried DELETE is harmless.
  */
-export function deleteHandler<K extends Kind>(
-  kind: K,
-): (svc: Service, req: ApiRequest<undefined, DeleteOptions>) => Reply<undefined> {
+export function deleteHandler<
+  K extends string,
+  R extends BaseRecord & { kind: keyof M & string },
+  Response,
+  M extends RecordMap,
+>(
+  row: KindResources<K, R, Response, M>,
+): (svc: KindService<M>, req: ApiRequest<undefined, DeleteOptions>) => Reply<undefined> {
   return (svc, req) => {
-    const row = svc.store.kinds[kind];
     const effects = row.deleteEffects?.(req.options);
     const rec = row.find(svc, req, false);
     if (rec.life.state === "Deleting") return { status: 202 };

@@ -3,54 +3,63 @@
  * fault settings, lazy settling of lifecycles, lookups that answer 404, and the "busy" rule. Request bodies are
  * checked, and queries read, before a handler runs, by the schemas of the endpoint table (`routes.ts`).
  */
+import type { ApiRequest } from "../base/api";
 import type { EmulatorClock } from "../base/clock";
 import type { EmulatorConfig } from "../base/config";
-import type { FaultInjector } from "../composition/faults";
-import { kindNames } from "./kind";
-import type { AnyRecord, AnyResponse, Kind, RecordByKind } from "../kinds/index";
 import { ApiProblem, validationProblem, type WireFieldError } from "../base/problems";
+import { TRANSITIONAL, type BaseRecord, type Lifecycle } from "../base/record";
 import type { RenderContext } from "../base/render";
-import { TRANSITIONAL, type BaseRecord, type Store } from "./store";
-import { creationLife } from "../base/transitions";
+import { creationLife, type ProvisioningOutcome } from "../base/transitions";
+import type { RecordMap, Store } from "./store";
+import { kindNames } from "./tables";
 
-/** An HTTP answer of a handler: status, optional JSON body (of type `B`) and headers. */
-export interface Reply<B = unknown> {
-  status: number;
-  body?: B;
-  headers?: Record<string, string>;
+/** Where the provisioning outcome of a new record comes from (the fault configuration, `composition/faults.ts`). */
+export interface ProvisioningSource {
+  provisioning(kind: string): { outcome: ProvisioningOutcome; failureReason: string };
 }
 
-/** A routed API request as the resource handlers see it, its body of type `B` and its query options of type `Q`. */
-export interface ApiRequest<B = unknown, Q = unknown> {
-  projectId: string;
-  /** Path parameters, decoded. */
-  params: Record<string, string>;
-  /**
-   * The query parameters the endpoint's query schema declares, read as it types them (`query.ts`); the others,
-   * and `api-version`, are not the handler's.
-   */
-  options: Q;
-  /** Parsed JSON body, valid against the endpoint's body schema; undefined for an endpoint that takes none. */
-  body: B;
-  /** Absolute URL of the same list with another page (list envelope links). */
-  pageUrl: (offset: number, limit: number) => string;
-}
-
-/** An API request as the dispatch routes it: its query still text, its body not yet checked (`routes.ts`). */
-export interface RoutedRequest extends Omit<ApiRequest, "options"> {
-  query: URLSearchParams;
+/** What `assertMutable` reads of a record: its kind, id and lifecycle. */
+interface MutableRecord<M extends RecordMap> {
+  readonly kind: keyof M & string;
+  readonly id: string;
+  readonly life: Lifecycle;
 }
 
 /** Operations that can be refused on a resource's state. */
 export type Mutation = "update" | "delete" | "action";
 
-/** State and helpers shared by the resource handlers. */
-export class Service {
+/**
+ * What a kind module's handlers see of the service (`Service`), over the records `M` they read by kind: its own
+ * and those of the kinds it reads. It shows the records, not the store's table of kinds, so that the service of
+ * the whole emulator is the service of each part of it (a view with fewer kinds).
+ */
+export interface KindService<M extends RecordMap> {
+  readonly store: {
+    readonly records: { readonly [K in keyof M]: Map<string, M[K]> };
+    nextId(kind: keyof M & string): string;
+  };
+  readonly config: EmulatorConfig;
+  readonly faults: ProvisioningSource;
+  readonly namespace: string;
+  readonly seed: number;
+  now(): number;
+  commit(): void;
+  renderContext(loadEngineVersion?: boolean): RenderContext<M>;
+  lookup<K extends keyof M & string>(kind: K, projectId: string, id: string, allowDeleted: boolean): M[K];
+  notFound(kind: keyof M & string, id: string): ApiProblem;
+  assertMutable(rec: MutableRecord<M>, mutation: Mutation): void;
+}
+
+/**
+ * State and helpers shared by the resource handlers, over the records `M` by kind: every kind's in the emulator,
+ * the part a kind module reads in its handlers (a backup's handlers read clusters too).
+ */
+export class Service<M extends RecordMap> implements KindService<M> {
   constructor(
-    readonly store: Store,
+    readonly store: Store<M>,
     readonly clock: EmulatorClock,
     public config: EmulatorConfig,
-    readonly faults: FaultInjector,
+    readonly faults: ProvisioningSource,
     readonly namespace: string,
     readonly seed: number,
   ) {}
@@ -69,13 +78,13 @@ export class Service {
     for (const kind of kindNames(this.store.kinds)) this.settleKind(kind, now);
   }
 
-  private settleKind<K extends Kind>(kind: K, now: number): void {
+  private settleKind<K extends keyof M & string>(kind: K, now: number): void {
     const module = this.store.kinds[kind];
     const records = this.store.records[kind];
     for (const rec of [...records.values()]) {
       if (module.settle(rec, now, this.config.durations) === "Gone") {
         records.delete(rec.id);
-        module.purge?.(this.store, rec);
+        module.purge?.(this.store.records, rec);
       }
     }
   }
@@ -86,7 +95,7 @@ export class Service {
   }
 
   /** Rendering context at the current time. */
-  renderContext(loadEngineVersion = false): RenderContext {
+  renderContext(loadEngineVersion = false): RenderContext<M> {
     return {
       namespace: this.namespace,
       now: this.now(),
@@ -96,20 +105,10 @@ export class Service {
     };
   }
 
-  /** The response of a record of kind `kind`. */
-  renderAs<K extends Kind>(kind: K, rec: RecordByKind[K], ctx: RenderContext = this.renderContext()) {
-    return this.store.kinds[kind].render(rec, ctx);
-  }
-
-  /** Renders any record. */
-  render(rec: AnyRecord): AnyResponse {
-    return this.renderAs(rec.kind, rec);
-  }
-
   /**
    * The record `id` of `kind` in the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise.
    */
-  lookup<K extends Kind>(kind: K, projectId: string, id: string, allowDeleted: boolean): RecordByKind[K] {
+  lookup<K extends keyof M & string>(kind: K, projectId: string, id: string, allowDeleted: boolean): M[K] {
     const rec = this.store.records[kind].get(id);
     if (!rec || rec.projectId !== projectId || (!allowDeleted && rec.life.state === "Deleted")) {
       throw this.notFound(kind, id);
@@ -118,7 +117,7 @@ export class Service {
   }
 
   /** The 404 problem of a missing resource. */
-  notFound(kind: Kind, id: string): ApiProblem {
+  notFound(kind: keyof M & string, id: string): ApiProblem {
     return new ApiProblem("notFound", { detail: `${this.store.kinds[kind].label} "${id}" was not found.` });
   }
 
@@ -127,7 +126,7 @@ export class Service {
    * treats it as transient and retries (api-notes "Conventions on the wire"). A `Failed` resource accepts only
    * deletion.
    */
-  assertMutable(rec: AnyRecord, mutation: Mutation): void {
+  assertMutable(rec: MutableRecord<M>, mutation: Mutation): void {
     const state = rec.life.state;
     const label = this.store.kinds[rec.kind].label;
     if (TRANSITIONAL.has(state)) {
@@ -155,10 +154,10 @@ export function rejectIf(errors: WireFieldError[]): void {
  * location and tags, timestamps, and a lifecycle that starts `InCreation` for `createMs` (or stays stuck, or
  * fails, as the faults say).
  */
-export function newRecordBase(
-  svc: Service,
+export function newRecordBase<M extends RecordMap>(
+  svc: KindService<M>,
   req: Pick<ApiRequest, "projectId">,
-  kind: Kind,
+  kind: keyof M & string,
   metadata: { name: string; location?: { value: string }; tags?: string[] | null },
   createMs: number,
 ): BaseRecord {

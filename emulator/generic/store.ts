@@ -8,103 +8,94 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { byKind, byStateField, kindNames } from "./kind";
-import type { AnyRecord, Kind, KindTable, RecordByKind, StateFieldByKind } from "../kinds/index";
-
-/** Lifecycle states the emulator produces (api-notes: the seen values it models). */
-export type LifeState = "InCreation" | "Updating" | "Deleting" | "Active" | "Failed" | "Deleted";
-
-/** States during which mutations are refused with a "busy" 400 (api-notes "Conventions on the wire"). */
-export const TRANSITIONAL: ReadonlySet<LifeState> = new Set(["InCreation", "Updating", "Deleting"]);
+import type { Durations } from "../base/config";
+import type { BaseRecord, LifeState } from "../base/record";
+import { byKind, byStateField, kindNames } from "./tables";
 
 /**
- * Where a resource is in its lifecycle: in `state` since `since`; at `until` (if not null) it becomes `next`.
- * `Gone` means the record is purged (404).
+ * The records of an emulator, or of the part of it a kind module reads, by kind name: each kind's record type,
+ * whose `kind` is that name (`kaas` holds `KaasRecord`s).
  */
-export interface Lifecycle {
-  state: LifeState;
-  since: number;
-  until: number | null;
-  next: LifeState | "Gone" | null;
-  failureReason: string | null;
+export type RecordMap = { readonly [kind: string]: BaseRecord };
+
+/**
+ * What the store and the service read of a kind (`generic/kind.ts` says the rest): its label, the field of the
+ * state file that holds its records, and how its records live and are purged.
+ */
+export interface StoredKind<M extends RecordMap, R extends BaseRecord> {
+  /** The kind as problem details name it: `KaaS "kaas-0001" was not found.` */
+  readonly label: string;
+  /**
+   * The field of the state file, and of the control API's state snapshot, that holds the records. The file
+   * format is public (a state file written by an earlier version is read as it is), so these names stay.
+   */
+  readonly stateField: string;
+  /**
+   * Applies every transition of `rec` whose time has come (`transitions.ts`); `Gone` when the tombstone period
+   * is over and the record is to be purged.
+   */
+  settle(rec: R, now: number, durations: Durations): LifeState | "Gone";
+  /** What goes with a purged record besides itself (a cluster's backups), from the records of every kind. */
+  purge?(records: RecordMaps<M>, rec: R): void;
 }
 
-/** Fields common to every stored resource. */
-export interface BaseRecord {
-  id: string;
-  projectId: string;
-  name: string;
-  location: string;
-  tags: string[];
-  createdAt: number;
-  updatedAt: number;
-  /** Incremented by every accepted mutation; rendered as `metadata.version`. */
-  version: number;
-  life: Lifecycle;
-  /** When provisioning completed (`InCreation` -> `Active`), null before. */
-  provisionedAt: number | null;
-  /**
-   * Why the service disabled the resource (`status.disableStatusInfo.reasons`); absent or empty when it is not
-   * disabled. Set only through the control API (`ResourcePatch.disabledReasons`).
-   */
-  disabledReasons?: string[];
-  /**
-   * Values that replace parts of the rendered response, by JSON pointer (`wireOverrides.ts`); set only through
-   * the control API (`ResourcePatch.wireOverrides`).
-   */
-  wireOverrides?: Record<string, unknown>;
-}
+/** The kinds whose records a store holds, by kind name. */
+export type StoredKinds<M extends RecordMap> = { readonly [K in keyof M]: StoredKind<M, M[K]> };
 
 /** What the state file holds besides the records. */
-interface StateHeader {
+export interface StateHeader<M extends RecordMap> {
   format: "pulumi-vendor-container-emulator/1";
   clockOffsetMs: number;
-  counters: Record<Kind, number>;
+  counters: Record<keyof M, number>;
 }
 
-/** The persisted document: the records of each kind under its state-file field (`KindModule.stateField`). */
-export type StateDocument = StateHeader & { [K in Kind as StateFieldByKind[K]]: RecordByKind[K][] };
-
 /** The records of each kind, by id. */
-type RecordMaps = { readonly [K in Kind]: Map<string, RecordByKind[K]> };
+export type RecordMaps<M extends RecordMap> = { readonly [K in keyof M]: Map<string, M[K]> };
 
 /** A fresh count of the ids handed out for each kind of `kinds`: none yet. */
-function zeroCounters(kinds: KindTable): Record<Kind, number> {
-  return byKind<Record<Kind, number>>(kinds, () => 0);
+function zeroCounters<M extends RecordMap>(kinds: StoredKinds<M>): Record<keyof M, number> {
+  return byKind<Record<keyof M, number>>(kinds, () => 0);
+}
+
+/**
+ * The records of `field` of a state file, as `toDocument` wrote them. The file is the emulator's own, read back
+ * as it was written (its format is checked), so its records are taken for the kind's without a check of each.
+ */
+function recordsUnder<R>(doc: { readonly [field: string]: unknown }, field: string): R[] {
+  const records = doc[field];
+  return Array.isArray(records) ? (records as R[]) : [];
 }
 
 /** Holds every record, hands out deterministic ids and persists to the optional state file. */
-export class Store {
+export class Store<M extends RecordMap> {
   /** The records of each kind, by id, in creation order. */
-  readonly records: RecordMaps;
-  counters: Record<Kind, number>;
+  readonly records: RecordMaps<M>;
+  counters: Record<keyof M, number>;
   /** The clock offset read from the state file (applied by the app at start). */
   loadedClockOffsetMs = 0;
 
   /**
-   * @param kinds The kinds whose records the store holds (`kinds.ts`).
+   * @param kinds The kinds whose records the store holds (`kinds/index.ts`).
    * @param file JSON state file: read now if it exists, written by `persist`.
    */
   constructor(
-    readonly kinds: KindTable,
+    readonly kinds: StoredKinds<M>,
     readonly file?: string,
   ) {
     this.counters = zeroCounters(kinds);
-    this.records = byKind<RecordMaps>(kinds, () => new Map());
+    this.records = byKind<RecordMaps<M>>(kinds, () => new Map());
     const doc = file && fs.existsSync(file) ? this.load(file) : undefined;
     if (doc) for (const kind of kindNames(kinds)) this.fill(kind, doc);
   }
 
   /** Adds the records of `kind` that `doc` holds under the kind's field, if any. */
-  private fill<K extends Kind>(kind: K, doc: StateDocument): void {
-    // The file holds under each kind's field the records `toDocument` wrote, whatever the field's name.
-    const records = doc[this.kinds[kind].stateField] as RecordByKind[K][] | undefined;
+  private fill<K extends keyof M & string>(kind: K, doc: { readonly [field: string]: unknown }): void {
     const map = this.mapOf(kind);
-    for (const rec of records ?? []) map.set(rec.id, rec);
+    for (const rec of recordsUnder<M[K]>(doc, this.kinds[kind].stateField)) map.set(rec.id, rec);
   }
 
-  private load(file: string): StateDocument {
-    let doc: StateDocument;
+  private load(file: string): Partial<StateHeader<M>> & { readonly [field: string]: unknown } {
+    let doc: Partial<StateHeader<M>> & { readonly [field: string]: unknown };
     try {
       doc = JSON.parse(fs.readFileSync(file, "utf8"));
     } catch (error) {
@@ -119,13 +110,13 @@ export class Store {
   }
 
   /** Next id of `kind`: `kaas-0001`, `backup-0001`, `registry-0001`... */
-  nextId(kind: Kind): string {
+  nextId(kind: keyof M & string): string {
     this.counters[kind] += 1;
     return `${kind}-${String(this.counters[kind]).padStart(4, "0")}`;
   }
 
   /** The map holding records of `kind`. */
-  mapOf<K extends Kind>(kind: K): Map<string, RecordByKind[K]> {
+  mapOf<K extends keyof M>(kind: K): Map<string, M[K]> {
     return this.records[kind];
   }
 
@@ -136,8 +127,8 @@ export class Store {
   }
 
   /** The document written to the state file: its header, then each kind's records under its field. */
-  toDocument(clockOffsetMs: number): StateHeader & Record<StateFieldByKind[Kind], AnyRecord[]> {
-    const header: StateHeader = {
+  toDocument(clockOffsetMs: number): StateHeader<M> & Record<string, M[keyof M][]> {
+    const header: StateHeader<M> = {
       format: "pulumi-vendor-container-emulator/1",
       clockOffsetMs,
       counters: { ...this.counters },

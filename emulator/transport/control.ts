@@ -28,7 +28,7 @@
  * whose client went away by then is not processed (`before`) or not answered (`after`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Emulator } from "./app";
+import type { Emulator } from "./emulator";
 import type { EmulatorConfigInput } from "../base/config";
 import type { FaultConfig } from "../composition/faults";
 import type { HoldSpec } from "../base/holds";
@@ -36,9 +36,9 @@ import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from ".
 import { ApiProblem } from "../base/problems";
 import { matchRoute } from "./routes";
 import type { SeedRequest } from "../composition/seed";
-import type { Reply } from "../generic/service";
-import { kindNames } from "../generic/kind";
-import { KINDS, type Kind } from "../kinds/index";
+import type { Reply } from "../base/api";
+import { kindNames } from "../generic/tables";
+import { KINDS, type Kind } from "../kinds";
 
 /** The reserved prefix of the control API. */
 export const CONTROL_PREFIX = "/_emulator";

@@ -10,7 +10,7 @@ import type { EmulatorCore } from "../composition/core";
 import { JSON_TYPES, parseJson } from "../base/http";
 import { ApiProblem } from "../base/problems";
 import { API_ROUTES, matchRoute, type Route } from "./routes";
-import type { Reply } from "../generic/service";
+import type { Reply } from "../base/api";
 
 const ACCEPTED_API_VERSIONS = new Set(["1", "1.0"]);
 

@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import type { EmulatorCore } from "../composition/core";
 import { problemReply } from "../base/http";
 import { ApiProblem } from "../base/problems";
-import type { Reply } from "../generic/service";
+import type { Reply } from "../base/api";
 
 /** Path of the token endpoint. */
 export const TOKEN_PATH = "/oauth2/token";

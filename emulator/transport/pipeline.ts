@@ -13,7 +13,7 @@ import { MAX_BODY_BYTES, asProblem, problemReply, readBody, send, traceIdOf } fr
 import { TOKEN_PATH, tokenEndpointReply } from "./oauth";
 import { ApiProblem, FAULT_PROBLEMS } from "../base/problems";
 import type { RequestLogEntry } from "../base/requests";
-import type { Reply } from "../generic/service";
+import type { Reply } from "../base/api";
 
 /** The problem of an injected status; 429 and 503 carry `Retry-After` like real ones. */
 function faultProblem(core: EmulatorCore, status: InjectableStatus, detail: string): ApiProblem {

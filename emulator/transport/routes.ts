@@ -7,67 +7,25 @@
  * by the table and answers the type of the endpoint's response schema.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { ListPage } from "../../schemas/common";
 import {
   ENDPOINTS,
   ENDPOINT_NAMES,
-  type BodyOf,
   type Endpoint,
   type EndpointMethod,
   type EndpointName,
-  type QueryOf,
-  type ResponseOf,
-  type SchemaType,
 } from "../../schemas/endpoints";
-import type { KubeconfigDownload } from "../../schemas/kaas";
 import { RegistryInsert } from "../../schemas/registry";
 import { validateSchema } from "../../schemas/validate";
-import { WIRE_SCHEMAS, type WireSchemaName } from "../../schemas/index";
+import { WIRE_SCHEMAS } from "../../schemas";
 import type { WireReadings } from "../base/config";
-import { kindNames, type EndpointHandlers } from "../generic/kind";
-import { KINDS, type HandledEndpoint } from "../kinds/index";
+import type { EndpointHandlers } from "../generic/kind";
+import type { ApiHandler, RequestBodyOf } from "../generic/endpoint";
+import { kindNames } from "../generic/tables";
+import { KINDS, type EmulatorService, type HandledEndpoint, type RecordByKind } from "../kinds";
 import { schemaFieldErrors, validationProblem } from "../base/problems";
 import { queryOptions } from "../base/query";
-import { RegistryInsertWithVpc } from "../kinds/registry/kind";
-import type { ApiRequest, Reply, RoutedRequest, Service } from "../generic/service";
-
-type Endpoints = typeof ENDPOINTS;
-
-/** Request bodies that a wire reading widens beyond the endpoint table's (`BODY_SCHEMA_READINGS`). */
-interface WidenedBodies {
-  createRegistry: RegistryInsertWithVpc;
-}
-
-/** The body the handler of endpoint N receives: the table's (`BodyOf`), or the wider one of a wire reading. */
-export type RequestBodyOf<N extends EndpointName> = N extends keyof WidenedBodies
-  ? WidenedBodies[N]
-  : BodyOf<Endpoints[N]>;
-
-/**
- * The body the handler of endpoint N answers: the type of its response schema (`ResponseOf`), or none. A list
- * answers a page whose items `projection` may cut to some top-level keys (`filter.ts`); the kubeconfig
- * download, which the table leaves as text the client reads raw, answers the service's `{name, content}`
- * (api-notes "KaaS").
- */
-export type AnswerOf<N extends EndpointName> = Endpoints[N] extends {
-  list: infer Item extends WireSchemaName;
-}
-  ? ListPage<Partial<SchemaType<Item>>>
-  : Endpoints[N] extends { responseType: "text" }
-    ? KubeconfigDownload
-    : ResponseOf<Endpoints[N]>;
-
-/**
- * The request the handler of endpoint N receives: its body passed the endpoint's body schema, and its query
- * options are those of the endpoint's query schema (`QueryOf`).
- */
-export type EndpointRequest<N extends EndpointName> = ApiRequest<RequestBodyOf<N>, QueryOf<Endpoints[N]>>;
-
-/** The reply of the handler of endpoint N. */
-export type EndpointReply<N extends EndpointName> = Reply<AnswerOf<N>>;
-
-/** The handler of endpoint N. */
-export type ApiHandler<N extends EndpointName> = (svc: Service, req: EndpointRequest<N>) => EndpointReply<N>;
+import { RegistryInsertWithVpc } from "../base/wideBodies";
+import type { Reply, RoutedRequest } from "../base/api";
 
 /** One API route: the endpoint, its method and path pattern below the provider prefix (`:name` captures). */
 export interface Route {
@@ -78,7 +36,7 @@ export interface Route {
    * Checks the request's body against the endpoint's body schema, reads its query by the endpoint's query
    * schema, then runs the endpoint's handler.
    */
-  handler: (svc: Service, req: RoutedRequest) => Reply;
+  handler: (svc: EmulatorService, req: RoutedRequest) => Reply;
 }
 
 /**
@@ -86,9 +44,9 @@ export interface Route {
  * of the table (`schemas/endpoints.ts`) must be some kind's: `serve` does not compile otherwise, and a handler
  * whose body or answer is not its endpoint's does not compile in its kind module.
  */
-function handlerOf<N extends HandledEndpoint>(name: N): ApiHandler<N> {
+function handlerOf<N extends HandledEndpoint>(name: N): ApiHandler<N, RecordByKind> {
   for (const kind of kindNames(KINDS)) {
-    const handlers: EndpointHandlers = KINDS[kind].handlers;
+    const handlers: EndpointHandlers<RecordByKind> = KINDS[kind].handlers;
     const handler = handlers[name];
     if (handler) return handler;
   }
@@ -137,13 +95,13 @@ function assertRequestBody<B>(schema: TSchema | undefined, body: unknown): asser
  * Serves a request of endpoint `name`: its body is checked, then its query read, before the handler looks
  * anything up, so a bad body or query parameter answers 400 even when the object the path names is missing.
  */
-function serve<N extends EndpointName>(name: N, svc: Service, req: RoutedRequest): Reply {
+function serve<N extends EndpointName>(name: N, svc: EmulatorService, req: RoutedRequest): Reply {
   const schema = requestBodySchema(name, svc.config.wire);
   // An endpoint that takes no body ignores one sent anyway; its handler is given none.
   const body = schema === undefined ? undefined : req.body;
   assertRequestBody<RequestBodyOf<N>>(schema, body);
   const options = queryOptions(name, req.query);
-  const handler: ApiHandler<N> = handlerOf(name);
+  const handler: ApiHandler<N, RecordByKind> = handlerOf(name);
   return handler(svc, { projectId: req.projectId, params: req.params, options, body, pageUrl: req.pageUrl });
 }
 

@@ -7,11 +7,18 @@ import type { BackupInsert } from "../../../schemas/kaasBackup";
 import type { MetadataRequest } from "../../../schemas/common";
 import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../../../schemas/kaas";
 import type { RegistryInsert } from "../../../schemas/registry";
-import { cidrOverlaps, cidrWithin, parseCidr, parseIPv4, PRIVATE_RANGES, PRIVATE_RANGE_TEXTS } from "../../base/cidr";
+import {
+  cidrOverlaps,
+  cidrWithin,
+  parseCidr,
+  parseIPv4,
+  PRIVATE_RANGES,
+  PRIVATE_RANGE_TEXTS,
+} from "../../base/cidr";
 import { compareVersions, VERSION_PATTERN } from "../../base/versions";
 import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "../../base/config";
 import type { WireFieldError } from "../../base/problems";
-import type { KaasRecord } from "./kind";
+import type { KaasRecord } from "./record";
 
 // ---- Node CIDRs ----
 

@@ -6,32 +6,26 @@
 import type { EndpointName } from "../../../schemas/endpoints";
 import type { BackupInsert, BackupResponse } from "../../../schemas/kaasBackup";
 import { iso } from "../../base/clock";
-import { findKaas, kaasUri, type KaasRecord } from "../kaas/kind";
-import type { KindModule, PathRequest } from "../../generic/kind";
+import { findKaas } from "../kaas/handlers";
+import type { KaasRecord } from "../kaas/record";
+import { kaasUri } from "../kaas/render";
+import type { BackupRecord } from "./record";
+import type { KindModule, KindResources, PathRequest } from "../../generic/kind";
 import { ApiProblem, validationProblem } from "../../base/problems";
 import { metadataResponse, phase, provisioned, statusResponse, type RenderContext } from "../../base/render";
 import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
-import type { EndpointReply, EndpointRequest } from "../../transport/routes";
+import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
-import { newRecordBase, rejectIf, type Service } from "../../generic/service";
-import type { BaseRecord } from "../../generic/store";
+import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
+import type { BaseRecord } from "../../base/record";
 import { beginUpdate, settleLife } from "../../base/transitions";
 import { withWireOverrides } from "../../base/wireOverrides";
-
-// ---- The stored backup ----
-
-/** A backup of one cluster. */
-export interface BackupRecord extends BaseRecord {
-  kind: "backup";
-  kaasId: string;
-  props: { billingPeriod: string | null; type: string | null; retentionDays: number | null };
-}
 
 /**
  * The backup the request's path names, below its cluster, which must be there too; `Deleted` tombstones (of the
  * cluster too) only with `allowDeleted`. 404 otherwise.
  */
-function findBackup(svc: Service, req: PathRequest, allowDeleted: boolean): BackupRecord {
+function findBackup(svc: KindService<KaasBackupView>, req: PathRequest, allowDeleted: boolean): BackupRecord {
   findKaas(svc, req.projectId, req.params.kaasId, allowDeleted);
   const rec = svc.lookup("backup", req.projectId, req.params.id, allowDeleted);
   if (rec.kaasId !== req.params.kaasId) throw svc.notFound("backup", req.params.id);
@@ -57,11 +51,14 @@ export function newBackupRecord(base: BaseRecord, cluster: KaasRecord, body: Bac
   };
 }
 
+/** The records a backup's handlers read, by kind: backups, and the clusters they are taken of. */
+type KaasBackupView = { kaas: KaasRecord; backup: BackupRecord };
+
 // ---- Handlers ----
 
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
 export function createBackup(
-  svc: Service,
+  svc: KindService<KaasBackupView>,
   req: EndpointRequest<"createBackup">,
 ): EndpointReply<"createBackup"> {
   const { body } = req;
@@ -94,7 +91,7 @@ export function createBackup(
 
 /** `PUT P/kaas/{kaasId}/backups/{id}`: only `billingPeriod` (and metadata name/tags) change; 200, no body. */
 export function updateBackup(
-  svc: Service,
+  svc: KindService<KaasBackupView>,
   req: EndpointRequest<"updateBackup">,
 ): EndpointReply<"updateBackup"> {
   const { body } = req;
@@ -118,11 +115,11 @@ export function updateBackup(
 type BackupRendering = BackupResponse & { properties: { linkedResources: { uri: string }[] } };
 
 /** Renders a backup. */
-export function renderBackup(rec: BackupRecord, ctx: RenderContext): BackupResponse {
+export function renderBackup(rec: BackupRecord, ctx: RenderContext<KaasBackupView>): BackupResponse {
   return withWireOverrides(rec, renderBackupAsStored(rec, ctx));
 }
 
-function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupRendering {
+function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext<KaasBackupView>): BackupRendering {
   const cluster = ctx.records.kaas.get(rec.kaasId);
   const clusterUri = kaasUri(ctx.namespace, rec.projectId, rec.kaasId);
   const uri = `${clusterUri}/backups/${rec.id}`;
@@ -156,7 +153,11 @@ function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext): BackupRend
  * The cluster of seeded backups: in the project and not being deleted, else a 400 naming `kaasId` (seeding
  * checks this before anything is stored).
  */
-function clusterOfSeededBackups(svc: Service, projectId: string, kaasId: string): KaasRecord {
+function clusterOfSeededBackups(
+  svc: KindService<KaasBackupView>,
+  projectId: string,
+  kaasId: string,
+): KaasRecord {
   const invalid = (errorMessage: string) =>
     validationProblem([{ fieldName: "kaasId", errorMessage }], `kaasId: ${errorMessage}`);
   const cluster = svc.store.records.kaas.get(kaasId);
@@ -173,25 +174,38 @@ type BackupEndpoint = Extract<
   "createBackup" | "listBackups" | "getBackup" | "updateBackup" | "deleteBackup"
 >;
 
-/** The backup kind. */
-export const backupKind: KindModule<BackupRecord, BackupResponse, "backups", BackupEndpoint> = {
-  label: "Backup",
-  stateField: "backups",
-  handlers: {
-    createBackup,
-    listBackups: listHandler("backup"),
-    getBackup: getHandler("backup"),
-    updateBackup,
-    deleteBackup: deleteHandler("backup"),
-  },
+/** What the list, get and delete every kind shares read of a backup (`generic/resources.ts`). */
+const kaasBackupResources: KindResources<"backup", BackupRecord, BackupResponse, KaasBackupView> = {
+  kind: "backup",
   render: renderBackup,
-  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
   find: findBackup,
   listScope: (svc, req) => {
     const cluster = findKaas(svc, req.projectId, req.params.kaasId);
     return (rec) => rec.kaasId === cluster.id;
   },
   deleteMs: (durations) => durations.backupDeleteMs,
+};
+
+/** The backup kind. */
+export const kaasBackupKind: KindModule<
+  "backup",
+  BackupRecord,
+  BackupResponse,
+  "backups",
+  BackupEndpoint,
+  KaasBackupView
+> = {
+  ...kaasBackupResources,
+  label: "Backup",
+  stateField: "backups",
+  handlers: {
+    createBackup,
+    listBackups: listHandler(kaasBackupResources),
+    getBackup: getHandler(kaasBackupResources),
+    updateBackup,
+    deleteBackup: deleteHandler(kaasBackupResources),
+  },
+  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
   seeding: {
     underCluster: true,
     // A seeded backup lives where its cluster lives.

@@ -3,12 +3,11 @@
  * list, with `loadEngineVersion`, get and delete are those every kind shares, `resources.ts`), its rendering and
  * its seeding.
  */
-import { Type, type Static } from "@sinclair/typebox";
-import { Strict, UriRef } from "../../../schemas/common";
 import type { EndpointName } from "../../../schemas/endpoints";
-import { RegistryInsert, type RegistryResponse } from "../../../schemas/registry";
+import type { RegistryInsert, RegistryResponse } from "../../../schemas/registry";
 import { iso } from "../../base/clock";
-import type { KindModule } from "../../generic/kind";
+import type { RegistryInsertWithVpc } from "../../base/wideBodies";
+import type { KindModule, KindResources } from "../../generic/kind";
 import {
   billingPeriodResponse,
   metadataResponse,
@@ -19,10 +18,10 @@ import {
   type RenderContext,
 } from "../../base/render";
 import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
-import type { EndpointReply, EndpointRequest } from "../../transport/routes";
+import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkLocationOnUpdate, checkRegistryInsert } from "../kaas/rules";
-import { newRecordBase, rejectIf, type Service } from "../../generic/service";
-import type { BaseRecord } from "../../generic/store";
+import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
+import type { BaseRecord } from "../../base/record";
 import { beginUpdate, settleLife } from "../../base/transitions";
 import { withWireOverrides } from "../../base/wireOverrides";
 
@@ -46,22 +45,18 @@ export interface RegistryRecord extends BaseRecord {
   passwordResetAt: number | null;
 }
 
+/** The records a registry's handlers read, by kind: registries only. */
+type RegistryView = { registry: RegistryRecord };
+
 /** A registry of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
-function findRegistry(svc: Service, projectId: string, id: string, allowDeleted = false): RegistryRecord {
+function findRegistry(
+  svc: KindService<RegistryView>,
+  projectId: string,
+  id: string,
+  allowDeleted = false,
+): RegistryRecord {
   return svc.lookup("registry", projectId, id, allowDeleted);
 }
-
-/**
- * The insert body under the reading `registryVpc=accepted`: the published body plus the `vpc{uri}` real
- * clients send (api-notes "Registry"). Under `rejected` the published body alone applies, so a `vpc` is
- * refused like any unknown property (spec §2). The routes check a create's body against one or the other.
- */
-export const RegistryInsertWithVpc = Strict({
-  metadata: RegistryInsert.properties.metadata,
-  properties: Strict({ ...RegistryInsert.properties.properties.properties, vpc: Type.Optional(UriRef) }),
-});
-/** A registry insert body under the reading `registryVpc=accepted`. */
-export type RegistryInsertWithVpc = Static<typeof RegistryInsertWithVpc>;
 
 /**
  * The VPC a subnet URI lies under, when it is spelled `.../vpcs/{vpc}/subnets/{subnet}` (as the emulator's
@@ -99,7 +94,7 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["pr
 
 /** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
 export function createRegistry(
-  svc: Service,
+  svc: KindService<RegistryView>,
   req: EndpointRequest<"createRegistry">,
 ): EndpointReply<"createRegistry"> {
   const { body } = req;
@@ -118,7 +113,7 @@ export function createRegistry(
 
 /** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
 export function updateRegistry(
-  svc: Service,
+  svc: KindService<RegistryView>,
   req: EndpointRequest<"updateRegistry">,
 ): EndpointReply<"updateRegistry"> {
   const { body } = req;
@@ -139,7 +134,7 @@ export function updateRegistry(
  * (api-notes "Registry": how it reaches the user is undocumented); `adminPasswordLastSetDate` moves.
  */
 export function resetAdminPassword(
-  svc: Service,
+  svc: KindService<RegistryView>,
   req: EndpointRequest<"resetAdminPassword">,
 ): EndpointReply<"resetAdminPassword"> {
   const rec = findRegistry(svc, req.projectId, req.params.id);
@@ -220,23 +215,36 @@ type RegistryEndpoint = Extract<
   | "resetAdminPassword"
 >;
 
+/** What the list, get and delete every kind shares read of a registry (`generic/resources.ts`). */
+const registryResources: KindResources<"registry", RegistryRecord, RegistryResponse, RegistryView> = {
+  kind: "registry",
+  render: renderRegistry,
+  find: (svc, req, allowDeleted) => findRegistry(svc, req.projectId, req.params.id, allowDeleted),
+  listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
+  deleteMs: (durations) => durations.registryDeleteMs,
+};
+
 /** The registry kind. */
-export const registryKind: KindModule<RegistryRecord, RegistryResponse, "registries", RegistryEndpoint> = {
+export const registryKind: KindModule<
+  "registry",
+  RegistryRecord,
+  RegistryResponse,
+  "registries",
+  RegistryEndpoint,
+  RegistryView
+> = {
+  ...registryResources,
   label: "Registry",
   stateField: "registries",
   handlers: {
     createRegistry,
-    listRegistries: listHandler("registry"),
-    getRegistry: getHandler("registry"),
+    listRegistries: listHandler(registryResources),
+    getRegistry: getHandler(registryResources),
     updateRegistry,
-    deleteRegistry: deleteHandler("registry"),
+    deleteRegistry: deleteHandler(registryResources),
     resetAdminPassword,
   },
-  render: renderRegistry,
   settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
-  find: (svc, req, allowDeleted) => findRegistry(svc, req.projectId, req.params.id, allowDeleted),
-  listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
-  deleteMs: (durations) => durations.registryDeleteMs,
   seeding: {
     underCluster: false,
     plan: () => {
