@@ -55,10 +55,15 @@ export const DEFAULT_DURATIONS: Durations = {
   tombstoneMs: 1000,
 };
 
+/** The name of every duration, in the order of `DEFAULT_DURATIONS`. */
+function durationKeys(): (keyof Durations)[] {
+  // `DEFAULT_DURATIONS` is a literal of `Durations`: its keys are the interface's, no more.
+  return Object.keys(DEFAULT_DURATIONS) as (keyof Durations)[];
+}
+
 /** Durations of `--fast`: every operation completes within 50 ms. */
-export const FAST_DURATIONS: Durations = Object.fromEntries(
-  Object.keys(DEFAULT_DURATIONS).map((k) => [k, 50]),
-) as unknown as Durations;
+export const FAST_DURATIONS: Durations = { ...DEFAULT_DURATIONS };
+for (const key of durationKeys()) FAST_DURATIONS[key] = 50;
 
 /** One admissible Kubernetes version (spec §2.8 "Kubernetes version catalogue entry", reduced). */
 export interface KubernetesVersionInfo {
@@ -310,6 +315,12 @@ export function mergeConfig(base: EmulatorConfig, input: EmulatorConfigInput | u
   return merged;
 }
 
+/** The name of every wire reading, in the order of `WIRE_CHOICES`. */
+export function wireReadingNames(): (keyof WireReadings)[] {
+  // `WIRE_CHOICES` is keyed by the readings of `WireReadings` and nothing else (its type says so).
+  return Object.keys(WIRE_CHOICES) as (keyof WireReadings)[];
+}
+
 /**
  * Problems of a configuration (after a merge): durations and sizes are numbers >= 0, versions are
  * `major.minor` or `major.minor.patch`.
@@ -321,12 +332,13 @@ export function checkConfig(config: EmulatorConfig): { fieldName: string; errorM
       problems.push({ fieldName, errorMessage: "must be a number >= 0" });
     }
   };
-  for (const [key, choices] of Object.entries(WIRE_CHOICES) as [keyof WireReadings, readonly string[]][]) {
+  for (const key of wireReadingNames()) {
+    const choices: readonly string[] = WIRE_CHOICES[key];
     if (!choices.includes(config.wire[key])) {
       problems.push({ fieldName: `wire.${key}`, errorMessage: `must be one of ${choices.join(", ")}` });
     }
   }
-  for (const key of Object.keys(DEFAULT_DURATIONS) as (keyof Durations)[]) {
+  for (const key of durationKeys()) {
     nonNegative(`durations.${key}`, config.durations[key]);
   }
   for (const [uri, size] of Object.entries(config.volumeSizesGb)) nonNegative(`volumeSizesGb.${uri}`, size);

@@ -124,7 +124,7 @@ function parseLiteral(token: string, criterion: string): Literal {
   const t = token.trim();
   if (t.startsWith('"')) {
     try {
-      const value = JSON.parse(t) as unknown;
+      const value: unknown = JSON.parse(t);
       if (typeof value === "string") return value;
     } catch {
       // Reported below.
@@ -150,8 +150,8 @@ export function parseFilter(text: string): Criterion[] {
     if (!match) throw invalid("filter", `"${criterion}" is not of the form field:op(args)`);
     const [, field, opText, argText] = match;
     if (!PATH.test(field)) throw invalid("filter", `"${field}" is not a dotted field path`);
-    const op = opText as FilterOp;
-    if (!OPS.includes(op)) throw invalid("filter", `unknown operator "${opText}" (known: ${OPS.join(", ")})`);
+    const op = OPS.find((known) => known === opText);
+    if (op === undefined) throw invalid("filter", `unknown operator "${opText}" (known: ${OPS.join(", ")})`);
     const args =
       argText.trim() === "" ? [] : splitTopLevel(argText, ",").map((a) => parseLiteral(a, criterion));
     const arity: Record<FilterOp, [number, number]> = {
@@ -190,7 +190,7 @@ export function resolvePath(obj: unknown, path: string[], flattenLast = true): u
       const holders = Array.isArray(value) ? value : [value];
       for (const holder of holders) {
         if (holder !== null && typeof holder === "object" && segment in holder) {
-          next.push((holder as Record<string, unknown>)[segment]);
+          next.push(Reflect.get(holder, segment));
         }
       }
     }

@@ -14,6 +14,7 @@
  */
 import type { WireFieldError } from "./problems";
 import type { RequestLogEntry } from "./requests";
+import { errorMessage } from "./errors";
 
 /** When a hold stops its request: before anything is processed, or after, with its answer withheld. */
 export type HoldStage = "before" | "after";
@@ -100,7 +101,7 @@ export function checkHoldSpec(spec: Record<string, unknown>): WireFieldError[] {
     try {
       new RegExp(value);
     } catch (error) {
-      problem(key, `must be a regular expression: ${(error as Error).message}`);
+      problem(key, `must be a regular expression: ${errorMessage(error)}`);
     }
   }
   if (

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { WireReadings } from "./config";
 import { ApiProblem, PROBLEMS, type ProblemBody } from "./problems";
 import type { Reply } from "./api";
+import { errorMessage } from "./errors";
 
 /** Largest request body accepted (413 beyond). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -34,7 +35,7 @@ export function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString("utf8"));
   } catch (error) {
-    throw new ApiProblem("malformedJson", { detail: (error as Error).message });
+    throw new ApiProblem("malformedJson", { detail: errorMessage(error) });
   }
 }
 
@@ -71,8 +72,9 @@ export function problemReply(
   traceId: string,
   errors: WireReadings["errors"] = "array",
 ): Reply {
-  const entry = PROBLEMS[problem.code] as { plainText?: boolean };
-  if (entry.plainText) return { status: problem.status, body: problem.title, headers: problem.headers };
+  const entry = PROBLEMS[problem.code];
+  if ("plainText" in entry && entry.plainText)
+    return { status: problem.status, body: problem.title, headers: problem.headers };
   // spec §7: problem details are answered as `application/json` (not `application/problem+json`).
   const body: ProblemBody = problem.toBody(instance, traceId, errors);
   return { status: problem.status, body, headers: problem.headers };
@@ -82,6 +84,6 @@ export function problemReply(
 export function asProblem(error: unknown): ApiProblem {
   if (error instanceof ApiProblem) return error;
   return new ApiProblem("internal", {
-    detail: `Emulator error: ${(error as Error)?.message ?? String(error)}`,
+    detail: `Emulator error: ${errorMessage(error)}`,
   });
 }

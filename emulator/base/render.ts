@@ -133,6 +133,11 @@ export function phase(rec: BaseRecord) {
   return { name: PHASE_NAMES[rec.life.state], startDate: iso(rec.life.since) };
 }
 
+/** When provisioning completed, once the resource is usable (`provisioned`); null before, or when it failed. */
+export function provisionedAt(rec: BaseRecord): number | null {
+  return provisioned(rec) ? rec.provisionedAt : null;
+}
+
 /** Whether provisioning has completed and the resource is usable (drives output-only fields). */
 export function provisioned(rec: BaseRecord): boolean {
   return rec.provisionedAt !== null && rec.life.state !== "Failed";

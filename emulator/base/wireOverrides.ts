@@ -1,5 +1,5 @@
 /**
- * Malformed answers on demand (issue 20, part 4). The published schemas mark `metadata.id`, a pool's `name`
+ * Malformed answers on demand. The published schemas mark `metadata.id`, a pool's `name`
  * and most other fields nullable, so a service may answer an object the client cannot read among good ones.
  * A stored resource may carry values that replace parts of its rendered response (`ResourcePatch.wireOverrides`),
  * so tests can show how a list, a lookup and a read cope with such an object.
@@ -39,6 +39,7 @@ export function withWireOverrides<T>(rec: BaseRecord, response: T): T {
   if (!overrides) return response;
   for (const [pointer, value] of Object.entries(overrides)) {
     const tokens = tokensOf(pointer);
+    // A rendered response is a JSON object; the pointer walks it (and creates what it misses) as plain objects.
     let target = response as Record<string, unknown>;
     for (const token of tokens.slice(0, -1)) {
       if (target[token] === null || typeof target[token] !== "object") target[token] = {};

@@ -28,7 +28,7 @@ export type InjectableStatus = 429 | 500 | 502 | 503 | 504;
 
 /**
  * Statuses that can be answered after processing, instead of the real answer: the gateway statuses, which a
- * gateway in front of the service may answer whatever the service did (issue 19). 429 and 500 are not among
+ * gateway in front of the service may answer whatever the service did (docs/wire.md "Errors"). 429 and 500 are not among
  * them: a rate limit is answered before processing, and a 500 comes from the service itself.
  */
 export type AfterProcessingStatus = 502 | 503 | 504;
@@ -61,7 +61,7 @@ export interface FaultConfig {
   /**
    * Probability (0-1) that the request is processed (a create creates) and then answered with each status
    * instead of its real answer, as a gateway that gives up after forwarding the request does: what makes a
-   * POST create answered 5xx ambiguous (issue 19). Injected 503s carry `Retry-After` like those of
+   * POST create answered 5xx ambiguous. Injected 503s carry `Retry-After` like those of
    * `errorRates`. The same draw decides this and `dropAfterProcessingRate`, so the rates and
    * `dropAfterProcessingRate` together must not exceed 1. Default none.
    */
@@ -137,7 +137,7 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
   };
   let sum = 0;
   for (const [status, value] of Object.entries(config.errorRates ?? {})) {
-    if (!INJECTABLE.includes(Number(status) as InjectableStatus)) {
+    if (!INJECTABLE.some((injectable) => injectable === Number(status))) {
       problem(`errorRates.${status}`, `is not injectable (injectable: ${INJECTABLE.join(", ")})`);
     }
     rate(`errorRates.${status}`, value);
@@ -152,7 +152,7 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
   } else {
     let afterSum = 0;
     for (const [status, value] of Object.entries(afterRates)) {
-      if (!INJECTABLE_AFTER_PROCESSING.includes(Number(status) as AfterProcessingStatus)) {
+      if (!INJECTABLE_AFTER_PROCESSING.some((injectable) => injectable === Number(status))) {
         problem(
           `errorAfterProcessingRates.${status}`,
           `is not injectable after processing (injectable: ${INJECTABLE_AFTER_PROCESSING.join(", ")})`,
@@ -178,8 +178,9 @@ export function checkFaults(config: FaultConfig): WireFieldError[] {
   }
   if (!Number.isInteger(config.seed)) problem("seed", "must be an integer");
   if (config.rateLimit !== null) {
-    const { ratePerSecond, burst } = config.rateLimit ?? ({} as RateLimit);
-    if (!(ratePerSecond > 0) || !(burst >= 1)) problem("rateLimit", "needs ratePerSecond > 0 and burst >= 1");
+    const limit: Partial<RateLimit> = config.rateLimit ?? {};
+    if (!((limit.ratePerSecond ?? NaN) > 0) || !((limit.burst ?? NaN) >= 1))
+      problem("rateLimit", "needs ratePerSecond > 0 and burst >= 1");
   }
   for (const [kind, outcome] of Object.entries(config.provisioning ?? {})) {
     if (!isKindOf(KINDS, kind)) {

@@ -47,7 +47,7 @@ export interface ResourcePatch {
   /**
    * Values answered in place of the rendered ones, by JSON pointer into the response (`/metadata/id`,
    * `/properties/nodePools/0/name`), in every answer that shows the resource: a malformed object such as
-   * the published schemas allow (issue 20, part 4). Replaces the earlier overrides; `{}` removes them.
+   * the published schemas allow (`base/wireOverrides.ts`). Replaces the earlier overrides; `{}` removes them.
    */
   wireOverrides?: Record<string, unknown>;
 }
@@ -106,7 +106,7 @@ export function setFaults(core: EmulatorCore, input: Partial<FaultConfig>): Faul
 
 /** Deep-merges `patch` into the configuration; refuses unknown keys and invalid results. */
 export function updateConfig(core: EmulatorCore, patch: EmulatorConfigInput): EmulatorConfig {
-  const unknown = Object.keys(patch).filter((k) => !(CONFIG_KEYS as string[]).includes(k));
+  const unknown = Object.keys(patch).filter((k) => !CONFIG_KEYS.some((key) => key === k));
   if (unknown.length > 0) {
     throw new ApiProblem("validation", {
       detail: `Unknown configuration key(s): ${unknown.join(", ")}.`,
@@ -235,6 +235,8 @@ export function patchResource(core: EmulatorCore, kind: Kind, id: string, patch:
     rec.wireOverrides = Object.keys(patch.wireOverrides).length > 0 ? { ...patch.wireOverrides } : undefined;
   }
   if (patch.properties !== undefined) {
+    // A control-API patch may make the stored properties anything (that is its purpose: malformed objects on
+    // demand), so the record's own type does not hold them.
     (rec as { props: unknown }).props = mergePatch(rec.props, patch.properties);
   }
   if (patch.state !== undefined) {

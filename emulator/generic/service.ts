@@ -166,6 +166,8 @@ export function newRecordBase<M extends RecordMap>(
     id: svc.store.nextId(kind),
     projectId: req.projectId,
     name: metadata.name,
+    // Every create's rules refuse a body without a location before a record is built (`checkLocationOnCreate`),
+    // and a backup's takes its cluster's when it names none.
     location: metadata.location?.value as string,
     tags: metadata.tags ?? [],
     createdAt: now,

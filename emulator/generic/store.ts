@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Durations } from "../base/config";
 import type { BaseRecord, LifeState } from "../base/record";
 import { byKind, byStateField, kindNames } from "./tables";
+import { errorMessage } from "../base/errors";
 
 /**
  * The records of an emulator, or of the part of it a kind module reads, by kind name: each kind's record type,
@@ -99,7 +100,7 @@ export class Store<M extends RecordMap> {
     try {
       doc = JSON.parse(fs.readFileSync(file, "utf8"));
     } catch (error) {
-      throw new Error(`cannot read emulator state file ${file}: ${(error as Error).message}`);
+      throw new Error(`cannot read emulator state file ${file}: ${errorMessage(error)}`);
     }
     if (doc.format !== "pulumi-vendor-container-emulator/1") {
       throw new Error(`emulator state file ${file} has an unknown format: ${String(doc.format)}`);

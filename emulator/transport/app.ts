@@ -18,6 +18,7 @@ import * as operations from "../composition/operations";
 import { serveApi } from "./pipeline";
 import { seedResources } from "../composition/seed";
 import { ApiProblem, validationProblem } from "../base/problems";
+import { errorMessage } from "../base/errors";
 
 export type { EmulatorOptions } from "../composition/core";
 export type { Emulator } from "./emulator";
@@ -38,7 +39,7 @@ function requestListener(core: EmulatorCore, emulator: () => Emulator) {
         body: {
           title: "Internal Server Error",
           status: 500,
-          detail: String((error as Error)?.message ?? error),
+          detail: errorMessage(error),
         },
       });
     });
@@ -72,6 +73,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     updateConfig: (patch) => operations.updateConfig(core, patch),
     reset: () => operations.reset(core),
     hold(spec) {
+      // `checkHoldSpec` reads any object, whatever an in-process caller passes.
       const problems = checkHoldSpec(spec as Record<string, unknown>);
       if (problems.length > 0)
         throw validationProblem(

@@ -56,6 +56,7 @@ function objectBody(body: unknown): Record<string, unknown> {
       detail: "The control API expects a JSON object.",
     });
   }
+  // A JSON object (not an array, checked above): its keys are text.
   return body as Record<string, unknown>;
 }
 
@@ -127,6 +128,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/faults",
     handler: (emu, _params, body) => ({
       status: 200,
+      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
       body: emu.setFaults(objectBody(body) as Partial<FaultConfig>),
     }),
   },
@@ -136,6 +138,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/config",
     handler: (emu, _params, body) => ({
       status: 200,
+      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
       body: emu.updateConfig(objectBody(body) as EmulatorConfigInput),
     }),
   },
@@ -152,6 +155,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/seed",
     handler: (emu, _params, body) => ({
       status: 201,
+      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
       body: emu.seed(objectBody(body) as unknown as SeedRequest),
     }),
   },
@@ -206,6 +210,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/holds",
     handler: (emu, _params, body) => ({
       status: 201,
+      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
       body: emu.hold(objectBody(body) as HoldSpec).status(),
     }),
   },

@@ -74,8 +74,10 @@ function drop(
 
 /** The `status.state` of an answer of one object, or undefined. */
 function answeredState(reply: Reply): string | undefined {
-  const status = (reply.body as { status?: { state?: unknown } } | undefined)?.status;
-  const state = typeof status === "object" && status !== null ? status.state : undefined;
+  const body: unknown = reply.body;
+  const status: unknown = typeof body === "object" && body !== null ? Reflect.get(body, "status") : undefined;
+  const state: unknown =
+    typeof status === "object" && status !== null ? Reflect.get(status, "state") : undefined;
   return typeof state === "string" ? state : undefined;
 }
 
@@ -138,7 +140,7 @@ export async function serveApi(
   // The request was processed (a create created); the client never learns the outcome.
   if (decision.dropAfter) return drop(core, req, entry, "after");
   if (decision.statusAfter !== undefined && processed) {
-    // A gateway gave up after forwarding the request (issue 19): the real answer is lost, and the client
+    // A gateway gave up after forwarding the request (docs/wire.md "Errors"): the real answer is lost, and the client
     // sees a gateway status that says nothing of whether the request was carried out.
     entry.processedStatus = reply.status;
     entry.status = decision.statusAfter;

@@ -3,7 +3,6 @@
  * hands back its URL and a `close` that persists the state file and closes every connection.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator, type EmulatorOptions } from "./app";
 
 /** Options of `startEmulator`: the emulator's options plus where to listen. */
@@ -40,7 +39,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const address = server.address();
+  // A server listening on TCP answers its address as an object; a string is a pipe's or socket's path.
+  if (address === null || typeof address === "string") throw new Error(`emulator is not listening on TCP`);
+  const port = address.port;
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let closing: Promise<void> | undefined;
   return {

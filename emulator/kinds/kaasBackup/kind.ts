@@ -12,7 +12,14 @@ import { kaasUri } from "../kaas/render";
 import type { BackupRecord } from "./record";
 import type { KindModule, KindResources, PathRequest } from "../../generic/kind";
 import { ApiProblem, validationProblem } from "../../base/problems";
-import { metadataResponse, phase, provisioned, statusResponse, type RenderContext } from "../../base/render";
+import {
+  metadataResponse,
+  phase,
+  provisioned,
+  provisionedAt,
+  statusResponse,
+  type RenderContext,
+} from "../../base/render";
 import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
@@ -125,6 +132,7 @@ function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext<KaasBackupVi
   const uri = `${clusterUri}/backups/${rec.id}`;
   const nodes = cluster ? cluster.props.nodePools.reduce((n, p) => n + p.nodeIds.length, 0) : 1;
   const days = rec.props.retentionDays;
+  const readyAt = provisionedAt(rec);
   return {
     metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas-backup", name: "KaaS Backup" }),
     status: statusResponse(rec, ctx.config.wire.states),
@@ -139,8 +147,7 @@ function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext<KaasBackupVi
       info: {
         // A deterministic size: 256 MiB of etcd and manifests per node.
         sizeBytes: provisioned(rec) ? Math.max(1, nodes) * 268_435_456 : null,
-        expiresAt:
-          days !== null && provisioned(rec) ? iso((rec.provisionedAt as number) + days * 86_400_000) : null,
+        expiresAt: days !== null && readyAt !== null ? iso(readyAt + days * 86_400_000) : null,
       },
       private: { phase: phase(rec) },
     },

@@ -13,7 +13,7 @@ import {
   metadataResponse,
   presetSubnetUri,
   providerPrefix,
-  provisioned,
+  provisionedAt,
   statusResponse,
   type RenderContext,
 } from "../../base/render";
@@ -164,7 +164,8 @@ function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): Regist
   // Known quirk (api-notes "Registry"): the REST path is `registries/{id}` but `metadata.uri` says
   // `containerRegistries`.
   const uri = `${providerPrefix(ctx.namespace, rec.projectId)}/containerRegistries/${rec.id}`;
-  const ready = provisioned(rec);
+  const readyAt = provisionedAt(rec);
+  const ready = readyAt !== null;
   const fqdn = `${rec.name.toLowerCase().replace(/[^a-z0-9-]/g, "-")}-${rec.id}.cr.emulator.invalid`;
   const vpcUri =
     p.vpcUri ?? (p.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null);
@@ -190,7 +191,7 @@ function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): Regist
     data: {
       private: {
         passwordSet: ready,
-        adminPasswordLastSetDate: ready ? iso(rec.passwordResetAt ?? (rec.provisionedAt as number)) : null,
+        adminPasswordLastSetDate: readyAt !== null ? iso(rec.passwordResetAt ?? readyAt) : null,
       },
       info: {
         version: ctx.loadEngineVersion && ready ? ctx.config.registryEngineVersion : null,
