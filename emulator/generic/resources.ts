@@ -10,6 +10,7 @@ import type { WireSchemaName } from "../../schemas";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "../base/filter";
 import type { ApiRequest, Reply } from "../base/api";
 import type { BaseRecord } from "../base/record";
+import type { RenderContext } from "../base/render";
 import type { DeleteOptions, EndpointWith, KindResources, SharedOptions } from "./kind";
 import type { KindService } from "./service";
 import type { RecordMap } from "./store";
@@ -91,4 +92,20 @@ export function deleteHandler<
     svc.commit();
     return { status: 202 };
   };
+}
+
+/**
+ * The answer of a create (`POST P/kaas`, `POST P/kaas/{kaasId}/backups`, `POST P/registries`): stores `rec` under
+ * its kind, writes the state file, and answers 201 with the record's response and its `Location`.
+ */
+export function createdReply<M extends RecordMap, K extends keyof M & string, Body>(
+  svc: KindService<M>,
+  kind: K,
+  rec: M[K],
+  render: (rec: M[K], ctx: RenderContext<M>) => Body,
+  location: string,
+): { status: 201; body: Body; headers: { Location: string } } {
+  svc.store.records[kind].set(rec.id, rec);
+  svc.commit();
+  return { status: 201, body: render(rec, svc.renderContext()), headers: { Location: location } };
 }

@@ -15,6 +15,7 @@ import { beginUpdate } from "../../base/transitions";
 import type { KaasRecord, KaasView, PoolRecord } from "./record";
 import { newKaasRecord, newPool, resizePool, orphanAttachments } from "./record";
 import { renderKaas, kaasUri } from "./render";
+import { createdReply } from "../../generic/resources";
 
 /** A cluster of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
 export function findKaas(
@@ -37,14 +38,7 @@ export function createKaas(
   rejectIf(checkKaasInsert(body, svc.config));
   const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
   const rec = newKaasRecord(base, body.properties);
-  const id = rec.id;
-  svc.store.records.kaas.set(id, rec);
-  svc.commit();
-  return {
-    status: 201,
-    body: renderKaas(rec, svc.renderContext()),
-    headers: { Location: kaasUri(svc.namespace, req.projectId, id) },
-  };
+  return createdReply(svc, "kaas", rec, renderKaas, kaasUri(svc.namespace, req.projectId, rec.id));
 }
 
 /** `PUT P/kaas/{id}`: 200 without a body; the cluster reads `Updating` for a while. */

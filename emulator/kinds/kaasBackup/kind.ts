@@ -20,7 +20,7 @@ import {
   statusResponse,
   type RenderContext,
 } from "../../base/render";
-import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import { createdReply, deleteHandler, getHandler, listHandler } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
@@ -86,14 +86,8 @@ export function createBackup(
   rejectIf(checkBackupInsert(body));
   const base = newRecordBase(svc, req, "backup", body.metadata, svc.config.durations.backupCreateMs);
   const rec = newBackupRecord(base, cluster, body);
-  const id = rec.id;
-  svc.store.records.backup.set(id, rec);
-  svc.commit();
-  return {
-    status: 201,
-    body: renderBackup(rec, svc.renderContext()),
-    headers: { Location: `${kaasUri(svc.namespace, req.projectId, cluster.id)}/backups/${id}` },
-  };
+  const location = `${kaasUri(svc.namespace, req.projectId, cluster.id)}/backups/${rec.id}`;
+  return createdReply(svc, "backup", rec, renderBackup, location);
 }
 
 /** `PUT P/kaas/{kaasId}/backups/{id}`: only `billingPeriod` (and metadata name/tags) change; 200, no body. */

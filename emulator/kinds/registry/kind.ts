@@ -17,7 +17,7 @@ import {
   statusResponse,
   type RenderContext,
 } from "../../base/render";
-import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import { createdReply, deleteHandler, getHandler, listHandler } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkLocationOnUpdate, checkRegistryInsert } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
@@ -101,14 +101,8 @@ export function createRegistry(
   rejectIf(checkRegistryInsert(body));
   const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
   const rec = newRegistryRecord(base, body.properties);
-  const id = rec.id;
-  svc.store.records.registry.set(id, rec);
-  svc.commit();
-  return {
-    status: 201,
-    body: renderRegistry(rec, svc.renderContext()),
-    headers: { Location: `${providerPrefix(svc.namespace, req.projectId)}/registries/${id}` },
-  };
+  const location = `${providerPrefix(svc.namespace, req.projectId)}/registries/${rec.id}`;
+  return createdReply(svc, "registry", rec, renderRegistry, location);
 }
 
 /** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
