@@ -17,9 +17,12 @@ import {
   type WireReadings,
 } from "./index";
 // Straight from the module rather than through `index.ts`, so the package's public exports stay as they are.
-import { PROVISIONED_KINDS, defaultFaults, isProvisioningOutcome } from "./faults";
-import { isKindOf } from "./kind";
+import { isProvisioningOutcome } from "./base/transitions";
+import { PROVISIONED_KINDS, defaultFaults } from "./composition/faults";
+import { isKindOf } from "./generic/tables";
 import { KINDS } from "./kinds";
+import { errorCode, errorMessage } from "./base/errors";
+import { wireReadingNames } from "./base/config";
 
 /** One element of the command line as `parseArgs` reads it. */
 type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];
@@ -181,7 +184,8 @@ const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string
   },
   wire: (d, v, flag) => {
     const [key, reading] = v.split("=");
-    const choices = (WIRE_CHOICES as Record<string, readonly string[]>)[key];
+    const name = wireReadingNames().find((known) => known === key);
+    const choices: readonly string[] | undefined = name === undefined ? undefined : WIRE_CHOICES[name];
     if (!choices) throw new UsageError(`${flag} needs one of ${Object.keys(WIRE_CHOICES).join(", ")}`);
     if (!choices.includes(reading)) throw new UsageError(`${flag} ${key} needs one of ${choices.join(", ")}`);
     Object.assign(d.wire, { [key]: reading });
@@ -201,7 +205,7 @@ const isFlagOption = (name: string): name is FlagOption => Object.hasOwn(FLAG_OP
  * Why strict parsing refused `argv`, worded as the CLI words it, found by reading `argv` again leniently:
  * the first unknown option, argument or option without its value. "help" when `--help` comes before it.
  */
-function refusalOf(argv: string[], error: Error): UsageError | "help" {
+function refusalOf(argv: string[], parseError: string): UsageError | "help" {
   const { tokens } = parseCommandLine({
     args: argv,
     options: OPTIONS,
@@ -225,7 +229,7 @@ function refusalOf(argv: string[], error: Error): UsageError | "help" {
     )
       return new UsageError(`${token.rawName} needs a value`);
   }
-  return new UsageError(error.message);
+  return new UsageError(parseError);
 }
 
 /** The start options of the finished draft: only what the command line set. */
@@ -251,8 +255,8 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
   try {
     ({ tokens } = parseCommandLine({ args: argv, options: OPTIONS, strict: true, tokens: true }));
   } catch (error) {
-    if (!String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS_")) throw error;
-    const refusal = refusalOf(argv, error as Error);
+    if (!String(errorCode(error)).startsWith("ERR_PARSE_ARGS_")) throw error;
+    const refusal = refusalOf(argv, errorMessage(error));
     if (refusal === "help") return "help";
     throw refusal;
   }
@@ -261,6 +265,7 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
     // `--` alone ends the options without any argument after it; the CLI takes no arguments at all.
     if (token.kind !== "option") throw new UsageError("unknown option --");
     if (token.name === "help") return "help";
+    // Every value option is declared `type: "string"` (OPTIONS), so under `strict` its token carries a value.
     if (isValueOption(token.name)) VALUE_OPTIONS[token.name](draft, token.value as string, token.rawName);
     else if (isFlagOption(token.name)) FLAG_OPTIONS[token.name](draft);
   }
@@ -312,7 +317,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<Runni
 
 if (require.main === module) {
   main(process.argv.slice(2)).catch((error: unknown) => {
-    process.stderr.write(`error: ${(error as Error)?.message ?? String(error)}\n`);
+    process.stderr.write(`error: ${errorMessage(error)}\n`);
     process.exit(1);
   });
 }

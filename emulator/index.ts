@@ -10,7 +10,7 @@
  * await close();
  * ```
  */
-export { createEmulator } from "./app";
+export { createEmulator } from "./transport/app";
 export type {
   AttachmentTruth,
   Emulator,
@@ -24,9 +24,9 @@ export type {
   ResourcePatch,
   SeedRequest,
   SeedResult,
-} from "./app";
-export type { ClientCredentials } from "./auth";
-export { EmulatorClock } from "./clock";
+} from "./transport/app";
+export type { ClientCredentials } from "./base/auth";
+export { EmulatorClock } from "./base/clock";
 export {
   DEFAULT_CLUSTER_TYPE_LIMITS,
   DEFAULT_DURATIONS,
@@ -44,8 +44,8 @@ export {
   type InstanceSize,
   type KubernetesVersionInfo,
   type WireReadings,
-} from "./config";
-export { CONTROL_PREFIX } from "./control";
+} from "./base/config";
+export { CONTROL_PREFIX } from "./transport/control";
 export {
   defaultFaults,
   mulberry32,
@@ -55,9 +55,9 @@ export {
   type ProvisioningOutcome,
   type ProvisionedKind,
   type RateLimit,
-} from "./faults";
-export { DEFAULT_LIMIT, MAX_LIMIT } from "./filter";
-export { PROBLEMS, type ProblemBody, type ProblemCode, type WireFieldError } from "./problems";
-export { MAX_SEED_COUNT, SEED_LOCATION } from "./seed";
-export { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "./server";
-export type { LifeState } from "./store";
+} from "./composition/faults";
+export { DEFAULT_LIMIT, MAX_LIMIT } from "./base/filter";
+export { PROBLEMS, type ProblemBody, type ProblemCode, type WireFieldError } from "./base/problems";
+export { MAX_SEED_COUNT, SEED_LOCATION } from "./composition/seed";
+export { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "./transport/server";
+export type { LifeState } from "./base/record";

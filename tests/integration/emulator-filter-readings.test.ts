@@ -5,7 +5,7 @@
  */
 import { DEFAULT_DURATIONS, type Emulator, type WireReadings } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
-import { traceIdOf } from "../../emulator/http";
+import { traceIdOf } from "../../emulator/base/http";
 import { backupBody, kaasBody, raw, registryBody, startHarness, type Harness } from "./support/harness";
 
 type Reading = WireReadings["filters"];

@@ -14,7 +14,7 @@ import {
   type Emulator,
   type FaultConfig,
 } from "../../emulator";
-import { FaultInjector } from "../../emulator/faults";
+import { FaultInjector } from "../../emulator/composition/faults";
 import { main, parseArgs, type CliIo } from "../../emulator/cli";
 import {
   CLIENT_ID,

@@ -4,7 +4,7 @@
  * `absent` with the messages in `detail`), read for each answer; the REST client and the providers bring the
  * service's message to the user after one request in every shape, and still retry a busy refusal.
  */
-import { ApiProblem, SEE_ERRORS } from "../../emulator/problems";
+import { ApiProblem, SEE_ERRORS } from "../../emulator/base/problems";
 import type { Emulator } from "../../emulator";
 import type { KindProvider } from "../../provider";
 import type { VendorContainerClient } from "../../rest/client";

@@ -10,7 +10,7 @@
  * ambiguous create certain in every seed, the harness also loses the answer of the first successful create
  * of each kind (`loseFirstCreateAnswers`): the object exists, the client saw the connection drop.
  */
-import type { RequestLogEntry } from "../../emulator/app";
+import type { RequestLogEntry } from "../../emulator/transport/app";
 import {
   DATA_VOLUME,
   LOST_ATTACH,

@@ -3,9 +3,9 @@
  * does not show": what `eq` does on an array field, and how an unsupported filter is answered, are not said).
  */
 import type { WireReadings } from "../../emulator";
-import { listEnvelope, matchesAll, parseFilter, parseListParams } from "../../emulator/filter";
-import { ApiProblem } from "../../emulator/problems";
-import { queryOptions } from "../../emulator/query";
+import { listEnvelope, matchesAll, parseFilter, parseListParams } from "../../emulator/base/filter";
+import { ApiProblem } from "../../emulator/base/problems";
+import { queryOptions } from "../../emulator/base/query";
 
 type Reading = WireReadings["filters"];
 

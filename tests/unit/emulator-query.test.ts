@@ -2,8 +2,8 @@
  * The emulator's reading of a request's query by its endpoint's query schema (`emulator/query.ts`): the typed
  * options a handler receives, or the one 400 naming every parameter that does not read as its type.
  */
-import { ApiProblem, type WireFieldError } from "../../emulator/problems";
-import { queryOptions } from "../../emulator/query";
+import { ApiProblem, type WireFieldError } from "../../emulator/base/problems";
+import { queryOptions } from "../../emulator/base/query";
 import { WIRE_SCHEMAS } from "../../schemas";
 import { ENDPOINTS, ENDPOINT_NAMES, type Endpoint, type EndpointName } from "../../schemas/endpoints";
 

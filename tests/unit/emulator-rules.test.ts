@@ -3,8 +3,9 @@
  * (`provider/kaas/version.ts`, `provider/common/cidr.ts`), except where the emulator reads a CIDR more strictly
  * on purpose (leading zeros, host bits). These tables pin both readings.
  */
-import { checkConfig, defaultConfig, mergeConfig } from "../../emulator/config";
-import { checkNodeCidr, cidrOverlaps, parseCidr } from "../../emulator/rules";
+import { checkConfig, defaultConfig, mergeConfig } from "../../emulator/base/config";
+import { cidrOverlaps, parseCidr } from "../../emulator/base/cidr";
+import { checkNodeCidr } from "../../emulator/kinds/kaas/rules";
 import { parseCidr as parseProviderCidr } from "../../provider/common/cidr";
 import { compareVersions, VERSION_PATTERN } from "../../provider/kaas/version";
 

@@ -12,7 +12,7 @@ import { VendorContainerClient, type ListQueryOf } from "../../rest/client";
 import type { HttpResult, RequestSpec } from "../../rest/http";
 import { resolveSettings } from "../../rest/settings";
 import { ENDPOINTS, ENDPOINT_NAMES, expandPath, type EndpointName } from "../../schemas/endpoints";
-import { API_ROUTES, matchRoute } from "../../emulator/routes";
+import { API_ROUTES, matchRoute } from "../../emulator/transport/routes";
 import { loadPublishedRecord } from "./support/published-interface";
 import { volumeAction } from "../../schemas/volumeAction";
 

@@ -15,7 +15,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../../emulator";
-import type { RequestLogEntry } from "../../../emulator/app";
+import type { RequestLogEntry } from "../../../emulator/transport/app";
 import { checkpointResources, fastReads } from "./file-backend";
 import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
 

@@ -12,7 +12,7 @@ import {
   type RunningEmulator,
   type StartEmulatorOptions,
 } from "../../../emulator";
-import { mulberry32 } from "../../../emulator/faults";
+import { mulberry32 } from "../../../emulator/composition/faults";
 import { configure, provider, retagObject, type KindProvider, type RetagOutcome } from "../../../provider";
 import {
   resetBackendIdentity,
