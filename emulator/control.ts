@@ -29,9 +29,6 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Emulator } from "./app";
-import type { EmulatorConfigInput } from "./config";
-import type { FaultConfig } from "./faults";
-import type { HoldSpec } from "./holds";
 import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "./http";
 import { ApiProblem } from "./problems";
 import { matchRoute } from "./routes";
@@ -111,7 +108,8 @@ const CONTROL_ROUTES: ControlRoute[] = [
           throw badField("advanceMs", "must be a number");
         emu.advanceClock(b.advanceMs);
       } else if (b.setNow !== undefined) {
-        const target = typeof b.setNow === "number" ? b.setNow : Date.parse(String(b.setNow));
+        const target =
+          typeof b.setNow === "number" ? b.setNow : typeof b.setNow === "string" ? Date.parse(b.setNow) : NaN;
         if (!Number.isFinite(target))
           throw badField("setNow", "must be an ISO date-time or epoch milliseconds");
         emu.setClock(target);
@@ -127,7 +125,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/faults",
     handler: (emu, _params, body) => ({
       status: 200,
-      body: emu.setFaults(objectBody(body) as Partial<FaultConfig>),
+      body: emu.setFaults(objectBody(body)),
     }),
   },
   { method: "GET", pattern: "/config", handler: (emu) => ({ status: 200, body: emu.getConfig() }) },
@@ -136,7 +134,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/config",
     handler: (emu, _params, body) => ({
       status: 200,
-      body: emu.updateConfig(objectBody(body) as EmulatorConfigInput),
+      body: emu.updateConfig(objectBody(body)),
     }),
   },
   {
@@ -206,7 +204,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/holds",
     handler: (emu, _params, body) => ({
       status: 201,
-      body: emu.hold(objectBody(body) as HoldSpec).status(),
+      body: emu.hold(objectBody(body)).status(),
     }),
   },
   { method: "GET", pattern: "/holds", handler: (emu) => ({ status: 200, body: { holds: emu.holds() } }) },

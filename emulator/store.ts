@@ -106,7 +106,7 @@ export class Store {
   private load(file: string): StateDocument {
     let doc: StateDocument;
     try {
-      doc = JSON.parse(fs.readFileSync(file, "utf8"));
+      doc = JSON.parse(fs.readFileSync(file, "utf8")) as StateDocument;
     } catch (error) {
       throw new Error(`cannot read emulator state file ${file}: ${(error as Error).message}`);
     }

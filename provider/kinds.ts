@@ -1,4 +1,4 @@
-import type { KindName } from "./index";
+import type { KindName } from "../schemas/kinds";
 
 /** The Pulumi module of every kind: tokens read `pulumi-nodejs:dynamic/vendor-container:<Kind>`. */
 export const MODULE = "vendor-container";

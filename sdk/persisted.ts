@@ -235,7 +235,7 @@ export function releaseWhenRecorded(
   if (!pending || pending.some((p) => p === undefined)) return;
   const done = pulumi.runtime.rpcKeepAlive();
   const what = `${kind} "${name}"`;
-  void Promise.all(pending)
+  void Promise.all(pending.filter((p) => p !== undefined))
     .then(async ([id, before, where]) => {
       if (before === undefined || typeof id !== "string" || id === "" || id === before) return;
       const state = where as Record<string, unknown>;

@@ -30,7 +30,7 @@ export function canonical(value: unknown): string {
     JSON.stringify(value, (_key, v: unknown) => {
       if (v !== null && typeof v === "object" && !Array.isArray(v)) {
         return Object.fromEntries(
-          Object.keys(v as object)
+          Object.keys(v)
             .sort()
             .filter((k) => (v as Inputs)[k] !== undefined)
             .map((k) => [k, (v as Inputs)[k]]),
@@ -63,7 +63,7 @@ function jsonOf(v: unknown): unknown {
   // As JSON.stringify does, `toJSON` once, then the primitive's rules. (`canonical`'s replacer copies any other
   // object before JSON reads it, so a boxed primitive counts as an object, as here.)
   let w = v;
-  if (isObject(w) && typeof w.toJSON === "function") w = w.toJSON();
+  if (isObject(w) && typeof w.toJSON === "function") w = (w as { toJSON: () => unknown }).toJSON();
   if (typeof w === "number") return Number.isFinite(w) ? w : null;
   if (typeof w === "function" || typeof w === "symbol") return undefined;
   return w;
@@ -115,7 +115,7 @@ export function knownPartsDiffer(olds: unknown, news: unknown): boolean {
     );
   }
   if (olds === null || typeof olds !== "object" || Array.isArray(olds)) return true;
-  const keys = new Set([...Object.keys(olds as object), ...Object.keys(news as object)]);
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news as object)]);
   return [...keys].some((k) => knownPartsDiffer((olds as Inputs)[k], (news as Inputs)[k]));
 }
 
