@@ -2,6 +2,7 @@
 // type-checked rules on the package's sources and tests, and the layering of the sources:
 // schemas -> rest -> provider -> sdk, policy (each imports only the layers before it), the emulator beside
 // them importing only schemas, and no import circle anywhere in the sources.
+import path from "node:path";
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import { importX } from "eslint-plugin-import-x";
@@ -67,9 +68,19 @@ export default tseslint.config(
   {
     files: sources,
     plugins: { "import-x": importX, "import-circles": importCircles },
-    settings: { "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })] },
+    settings: {
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({ project: path.join(import.meta.dirname, "tsconfig.json") }),
+      ],
+    },
     rules: {
-      "import-circles/no-import-circle": ["error", { roots: sourceFolders }],
+      "import-circles/no-import-circle": [
+        "error",
+        {
+          roots: sourceFolders.map((folder) => path.join(import.meta.dirname, folder)),
+          tsconfig: path.join(import.meta.dirname, "tsconfig.json"),
+        },
+      ],
       "import-x/no-restricted-paths": [
         "error",
         {
