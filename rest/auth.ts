@@ -154,7 +154,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     }
     let body: { access_token?: unknown; expires_in?: unknown } = {};
     try {
-      body = JSON.parse(response.text);
+      body = JSON.parse(response.text) as typeof body;
     } catch {
       // Not JSON: handled below as a refusal.
     }

@@ -156,7 +156,7 @@ export function parseProblem(text: string): ProblemDetails | undefined {
   if (!text.trim().startsWith("{")) return undefined;
   try {
     const parsed = JSON.parse(text) as unknown;
-    return isRecord(parsed) ? (parsed as ProblemDetails) : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

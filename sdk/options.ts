@@ -97,15 +97,15 @@ function isDeferred(value: unknown): boolean {
 export function timeoutsInput(
   kind: KindName,
   name: string,
-  declared: pulumi.Input<unknown> | undefined,
+  declared: pulumi.Input<unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
-): pulumi.Input<unknown> | undefined {
+): pulumi.Input<unknown> {
   const custom = timeoutsFromCustomTimeouts(kind, name, opts?.customTimeouts);
   if (Object.keys(custom).length === 0) return declared;
   if (!isDeferred(declared)) return mergeTimeouts(kind, name, declared as Timeouts | undefined, custom);
   return pulumi
     .output(declared as pulumi.Input<Timeouts | undefined>)
-    .apply((value) => mergeTimeouts(kind, name, value as Timeouts | undefined, custom));
+    .apply((value) => mergeTimeouts(kind, name, value, custom));
 }
 
 /**
@@ -136,7 +136,7 @@ export function refuseImport(
 export function optionInputs(
   kind: KindName,
   name: string,
-  declaredTimeouts: pulumi.Input<unknown> | undefined,
+  declaredTimeouts: pulumi.Input<unknown>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): { timeouts?: pulumi.Input<unknown>; replaceOnChanges?: string[] } {
   refuseImport(kind, name, opts);

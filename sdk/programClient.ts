@@ -18,7 +18,7 @@ export function programClient(overrides: Partial<VendorSettings> = {}): {
   const given = overrides as Record<string, unknown>;
   const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
   const settings = resolveSettings((key) => {
-    const override = given[nameOf[key]];
+    const override = given[nameOf[key]] as string | number | undefined;
     // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
     return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);
   });

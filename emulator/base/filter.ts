@@ -196,7 +196,7 @@ export function resolvePath(obj: unknown, path: string[], flattenLast = true): u
     }
     current = next;
   }
-  return flattenLast ? current.flatMap((v) => (Array.isArray(v) ? v : [v])) : current;
+  return flattenLast ? current.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v])) : current;
 }
 
 function compare(a: unknown, b: Literal): number | undefined {

@@ -94,5 +94,5 @@ export function queryOptions<N extends EndpointName>(name: N, query: URLSearchPa
   if (errors.length > 0) throw new ApiProblem("invalidQuery", { errors, detail: details.join("; ") });
   // Each property read is of its schema's type and within its bounds, and the schema's properties are all
   // optional, so `options` is the schema's static type; TypeScript does not follow a walk of a schema.
-  return options as QueryOf<Endpoints[N]>;
+  return options;
 }

@@ -68,7 +68,7 @@ export interface EmulatorCore {
 function configInputOf(options: EmulatorOptions): EmulatorConfigInput {
   const input: Record<string, unknown> = {};
   for (const key of CONFIG_KEYS) if (options[key] !== undefined) input[key] = structuredClone(options[key]);
-  return input as EmulatorConfigInput;
+  return input;
 }
 
 /** Builds the parts of an emulator; throws on options that fail the checks of the control API. */

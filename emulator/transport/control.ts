@@ -112,7 +112,8 @@ const CONTROL_ROUTES: ControlRoute[] = [
           throw badField("advanceMs", "must be a number");
         emu.advanceClock(b.advanceMs);
       } else if (b.setNow !== undefined) {
-        const target = typeof b.setNow === "number" ? b.setNow : Date.parse(String(b.setNow));
+        const target =
+          typeof b.setNow === "number" ? b.setNow : typeof b.setNow === "string" ? Date.parse(b.setNow) : NaN;
         if (!Number.isFinite(target))
           throw badField("setNow", "must be an ISO date-time or epoch milliseconds");
         emu.setClock(target);

@@ -18,7 +18,7 @@ export interface DefaultTimeouts {
  */
 export function subjectOf(kind: string, inputs: Inputs): string {
   const scope = typeof inputs.creationScope === "string" ? inputs.creationScope.split("/").pop() : undefined;
-  return `${kind} "${scope ?? inputs.name ?? "?"}"`;
+  return `${kind} "${scope ?? (typeof inputs.name === "string" ? inputs.name : "?")}"`;
 }
 
 /** The `timeouts` argument of a kind, each entry a duration `check` accepted. */

@@ -30,7 +30,7 @@ let registryId: string;
 
 beforeAll(async () => {
   // A preview, as the engine runs it: a cluster declared in the program has no id yet.
-  pulumi.runtime.setMocks(
+  await pulumi.runtime.setMocks(
     { newResource: (args) => ({ id: undefined, state: args.inputs }), call: () => ({}) },
     "proj",
     "dev",

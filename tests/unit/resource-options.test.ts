@@ -20,7 +20,7 @@ interface Registered {
 const registered: Registered[] = [];
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
+  return pulumi.runtime.setMocks(
     {
       newResource: (args) => {
         registered.push({ type: args.type, name: args.name, id: args.id, inputs: args.inputs });

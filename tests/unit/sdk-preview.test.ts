@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { BACKUP_OUTPUTS, KAAS_OUTPUTS, REGISTRY_OUTPUTS } from "./support/kind-outputs";
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
+  return pulumi.runtime.setMocks(
     {
       // As the engine does for a create in preview: the inputs come back, the computed outputs do not.
       newResource: (args) => ({ id: undefined, state: args.inputs }),

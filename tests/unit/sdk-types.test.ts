@@ -42,7 +42,7 @@ const declaredAsListed: [
 ] = [true, true, true, true];
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
+  return pulumi.runtime.setMocks(
     {
       newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
       call: () => ({}),

@@ -13,7 +13,7 @@ interface Registered {
 const registered: Registered[] = [];
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
+  return pulumi.runtime.setMocks(
     {
       newResource: (args) => {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs });

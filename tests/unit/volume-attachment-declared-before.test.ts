@@ -11,7 +11,7 @@ const OTHER_VOLUME = "/projects/p-1/providers/Vendor.Storage/blockStorages/v-2";
 const registered = new Map<string, Record<string, unknown>>();
 
 beforeAll(() => {
-  pulumi.runtime.setMocks(
+  return pulumi.runtime.setMocks(
     {
       newResource: (args) => {
         registered.set(args.name, args.inputs as Record<string, unknown>);
