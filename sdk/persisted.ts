@@ -214,7 +214,8 @@ function locatorOf(resource: pulumi.CustomResource): pulumi.Output<Record<string
 function settled<T>(output: pulumi.Output<T>): Promise<T> | undefined {
   // `promise` is internal to the SDK (not in its types), hence read by name.
   const promise: unknown = Reflect.get(output, "promise");
-  return typeof promise === "function" ? Promise.resolve<T>(promise.call(output)) : undefined;
+  // It resolves to the output's value, of type T.
+  return typeof promise === "function" ? Promise.resolve(promise.call(output) as T) : undefined;
 }
 
 /**

@@ -123,7 +123,7 @@ export class Store<M extends RecordMap> {
 
   /** Removes every record and restarts the counters. */
   clear(): void {
-    for (const map of Object.values(this.records)) map.clear();
+    for (const map of Object.values<Map<string, unknown>>(this.records)) map.clear();
     this.counters = zeroCounters(this.kinds);
   }
 

@@ -29,9 +29,6 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Emulator } from "./emulator";
-import type { EmulatorConfigInput } from "../base/config";
-import type { FaultConfig } from "../composition/faults";
-import type { HoldSpec } from "../base/holds";
 import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "../base/http";
 import { ApiProblem } from "../base/problems";
 import { matchRoute } from "./routes";
@@ -129,8 +126,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/faults",
     handler: (emu, _params, body) => ({
       status: 200,
-      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
-      body: emu.setFaults(objectBody(body) as Partial<FaultConfig>),
+      body: emu.setFaults(objectBody(body)),
     }),
   },
   { method: "GET", pattern: "/config", handler: (emu) => ({ status: 200, body: emu.getConfig() }) },
@@ -139,8 +135,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/config",
     handler: (emu, _params, body) => ({
       status: 200,
-      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
-      body: emu.updateConfig(objectBody(body) as EmulatorConfigInput),
+      body: emu.updateConfig(objectBody(body)),
     }),
   },
   {
@@ -211,8 +206,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/holds",
     handler: (emu, _params, body) => ({
       status: 201,
-      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
-      body: emu.hold(objectBody(body) as HoldSpec).status(),
+      body: emu.hold(objectBody(body)).status(),
     }),
   },
   { method: "GET", pattern: "/holds", handler: (emu) => ({ status: 200, body: { holds: emu.holds() } }) },

@@ -12,14 +12,14 @@ import { subjectOf } from "./resource";
 /** The reading of states and inputs of one kind. `C` is the kind's checked inputs. */
 export interface ProviderFrame<C extends Inputs & { projectId?: string }> {
   /** `Kaas "prod"`: how progress lines and errors name the resource. */
-  subjectOf(inputs: Inputs): string;
+  readonly subjectOf: (inputs: Inputs) => string;
   /** The checked inputs of a state (or of the inputs `check` returned): without computed outputs and `__provider`. */
-  inputsOf(state: Inputs): C;
+  readonly inputsOf: (state: Inputs) => C;
   /**
    * `declared`, looked up in the configured default project when it has no project: a state written before
    * `check` recorded the default has none.
    */
-  located(declared: C): C;
+  readonly located: (declared: C) => C;
 }
 
 /** The frame of the kind `kind`, whose state holds the computed outputs `computed` besides its arguments. */

@@ -321,6 +321,12 @@ export class VolumeAttachmentProvider {
       case "attached":
       case "adopt":
         log(what, outcome.line);
+        break;
+      case "send":
+      case "confirm":
+      case "fail":
+        // Nothing to say before the wait: a sent attach and an answer to confirm are watched like the others.
+        break;
     }
     try {
       const live = await this.watch(

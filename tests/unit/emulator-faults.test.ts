@@ -2,7 +2,12 @@
  * The checks of the emulator's fault configuration (`emulator/faults.ts`) on provisioning: the kinds it names
  * come from the list of kinds (`emulator/kinds.ts`), and a kind the emulator does not have is refused by name.
  */
-import { checkFaults, defaultFaults, PROVISIONED_KINDS, type FaultConfig } from "../../emulator/composition/faults";
+import {
+  checkFaults,
+  defaultFaults,
+  PROVISIONED_KINDS,
+  type FaultConfig,
+} from "../../emulator/composition/faults";
 
 /** The default configuration with `provisioning` in place of its own, as `PUT /_emulator/faults` builds it. */
 function withProvisioning(provisioning: Record<string, unknown>): FaultConfig {
