@@ -604,7 +604,7 @@ describe("under injected faults", () => {
     ["before", { errorRates: { 503: 1 } }, [["POST", 503, undefined]], []],
     ["after", { errorAfterProcessingRates: { 503: 1 } }, [["POST", 503, 201]], ["prod"]],
   ] as const)(
-    "fails a POST create answered 503 %s processing as ambiguous, without retrying (issue 19)",
+    "fails a POST create answered 503 %s processing as ambiguous, without retrying",
     async (when, faults, requests, clusters) => {
       emu.setFaults({ ...faults, methods: ["POST"] });
       const error = await expectRejection(client.call("createKaas", { projectId: PROJECT }, kaasBody()));

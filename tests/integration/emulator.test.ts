@@ -353,7 +353,7 @@ describe("fault injection", () => {
     ],
     [504, "text/plain; charset=utf-8", null, "Gateway Timeout"],
   ] as const)(
-    "processes a POST create, then answers %i instead of 201: the cluster exists (issue 19)",
+    "processes a POST create, then answers %i instead of 201: the cluster exists",
     async (status, contentType, retryAfter, body) => {
       const faults = emu.setFaults({ errorAfterProcessingRates: { [status]: 1 }, methods: ["POST"] });
       expect(faults.errorAfterProcessingRates).toEqual({ [status]: 1 });

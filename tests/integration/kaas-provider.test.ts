@@ -346,7 +346,7 @@ describe("update", () => {
     );
   });
 
-  it("says to run pulumi refresh, then pulumi up, when the service lost the cluster (issue 21)", async () => {
+  it("says to run pulumi refresh, then pulumi up, when the service lost the cluster", async () => {
     const { id, outs } = await create();
     await h.client.call("deleteKaas", { projectId: PROJECT, id });
     await h.client.waitUntilGone(() => h.client.find("getKaas", { projectId: PROJECT, id }), {

@@ -1,5 +1,5 @@
 /**
- * Lists against the emulator (issue 20, parts 3 and 4): a list asked with a projection answers partial objects,
+ * Lists against the emulator: a list asked with a projection answers partial objects,
  * checked against the deep-partial item schema and handed back as the service projected them; an item the
  * client cannot read (a null `metadata.id`, a pool without a name, as the published schemas allow) is left
  * out with one warning naming its offset, its id when it has one, and the field, in the SDK's functions and

@@ -1,5 +1,5 @@
 /**
- * The provider side of the resource options (issue 21) against the emulator: a delete refuses an object whose
+ * The provider side of the resource options against the emulator: a delete refuses an object whose
  * owner tag names another stack (a copied stack), unless `vendor:allowForeignDelete` says otherwise; the read
  * of a class's `get` reports the live object, and fails for a missing one.
  */

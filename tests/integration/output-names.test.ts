@@ -1,5 +1,5 @@
 /**
- * Every argument a program gives can be read back as an output (issue 21): the names each provider
+ * Every argument a program gives can be read back as an output: the names each provider
  * returns for a created resource, with every argument set, are the names the SDK classes declare
  * (tests/unit/sdk-types.test.ts checks the classes against the same literal lists).
  */

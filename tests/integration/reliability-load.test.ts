@@ -1,5 +1,5 @@
 /**
- * Load (issue 7 item 4, at provider level): 50 clusters created in one run, concurrently as the engine runs
+ * Load (at provider level): 50 clusters created in one run, concurrently as the engine runs
  * independent resources, against an emulator that rate-limits with a token bucket and answers 429 with
  * Retry-After beyond it. All succeed, none twice, no call runs past its deadline, and the calls are counted.
  */

@@ -1,5 +1,5 @@
 /**
- * State names the published interface does not list (issue 20 "State names"): the Kaas provider against an
+ * State names the published interface does not list: the Kaas provider against an
  * emulator whose `status.state` answers another vocabulary (wire reading `states`). Capitals are the same
  * states; a vocabulary of other words ends a create after `vendor:unknownStateTimeout` with an error naming
  * the state and `vendor:stateNames`, and that setting makes the same create succeed.

@@ -1,6 +1,6 @@
 /**
  * The outputs each SDK class declares and each provider returns for a created resource with every argument
- * set (issue 21: every argument can be read back), written out once by hand: the arguments first, then the
+ * set (every argument can be read back), written out once by hand: the arguments first, then the
  * computed values. tests/integration/output-names.test.ts checks the providers against these lists,
  * tests/unit/sdk-types.test.ts the classes (their declarations and their run-time outputs).
  */

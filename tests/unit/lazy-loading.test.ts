@@ -1,5 +1,5 @@
 /**
- * What a `pulumi preview` loads (issue 12): a program that declares resources and a provider process that
+ * What a `pulumi preview` loads: a program that declares resources and a provider process that
  * checks and diffs them call no service, so neither loads the REST client with its wire schemas and ajv.
  * The first client made, by a function or a create, loads it.
  */

@@ -1,5 +1,5 @@
 /**
- * How the client reads lists (issue 20, parts 3 and 4): the deep-partial schema of projected items, the one
+ * How the client reads lists: the deep-partial schema of projected items, the one
  * wording of a skipped item, paging that counts skipped items, and a page whose envelope is wrong still
  * failing as a whole.
  */

@@ -1,5 +1,5 @@
 /**
- * What the client sends, held against the service's published request schemas (issue 20: requests were never
+ * What the client sends, held against the service's published request schemas (requests were never
  * held against them; the emulator validates bodies with the client's own schemas, so a drift could not show).
  * The published side is the repository's record of the published interface, schemas/published/interface.json
  * (scripts/published-interface.mjs); nothing outside the repository is read.
@@ -785,7 +785,7 @@ describe("the request conformance walks on modified copies (the checks can fail)
     ]);
   });
 
-  it("fails on the registry insert's vpc, which the published RegistryInsertPropertiesDto lacks (issue 20)", () => {
+  it("fails on the registry insert's vpc, which the published RegistryInsertPropertiesDto lacks", () => {
     const body = copy(WIRE_SCHEMAS[ENDPOINTS.createRegistry.body]);
     const properties = (body.properties as Json).properties as Json;
     (properties.properties as Json).vpc = copy(UriRef);

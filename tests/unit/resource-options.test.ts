@@ -1,5 +1,5 @@
 /**
- * Resource options the classes honour or refuse (issue 21): `customTimeouts` merged into `timeouts`,
+ * Resource options the classes honour or refuse: `customTimeouts` merged into `timeouts`,
  * `replaceOnChanges` passed to the provider's diff, `import` refused before any service call, and `get`
  * registered as a read of the id. The README's table of them is checked in tests/docs/readme-resource-options.test.ts.
  */

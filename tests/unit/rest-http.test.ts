@@ -500,7 +500,7 @@ describe("retries of idempotent requests", () => {
 
 describe("retries of a non-idempotent create", () => {
   it("does not re-send after a 503 with Retry-After: a gateway may answer it after the create was processed", async () => {
-    // Issue 19: the published interface does not say that 503 means "not processed", so a second POST
+    // The published interface does not say that 503 means "not processed", so a second POST
     // could create a second object.
     const server = await serve([
       json(503, { title: "Service Unavailable", status: 503 }, { "retry-after": "1" }),

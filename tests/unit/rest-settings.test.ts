@@ -296,7 +296,7 @@ describe("vendor:kubeconfigRefresh", () => {
   });
 });
 
-describe("the state settings (issue 20: states the interface does not list)", () => {
+describe("the state settings (states the interface does not list)", () => {
   it("leaves both unset by default: only the api-notes' names, and the waiter's 5 minutes", () => {
     const settings = resolveSettings(none, minimalEnv);
     expect([settings.stateNames, settings.unknownStateTimeoutMs]).toEqual([undefined, undefined]);

@@ -1,5 +1,5 @@
 /**
- * The SDK classes' outputs as a strict TypeScript program uses them (issue 21). The type-level checks
+ * The SDK classes' outputs as a strict TypeScript program uses them. The type-level checks
  * compile under `tsc --noEmit -p tsconfig.json` (part of `npm test`) or not at all; the run-time checks
  * construct the classes through Pulumi's mock monitor.
  */
