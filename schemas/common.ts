@@ -7,7 +7,7 @@
  * (spec §2: "All objects reject unknown properties"); response schemas only pin the fields the provider
  * relies on and tolerate extra fields and the known spelling variants (api-notes "Envelopes").
  */
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TProperties, type TSchema } from "@sinclair/typebox";
 
 /** A value that may be `null` on the wire ("nullable" in spec §2). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -15,6 +15,12 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 /** Strict object: the service rejects unknown properties in request bodies (spec §2). */
 export const Strict = <P extends Parameters<typeof Type.Object>[0]>(properties: P) =>
   Type.Object(properties, { additionalProperties: false });
+
+/** A field that may be absent or `null`. */
+export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
+
+/** A response object that may be absent or `null`. */
+export const MaybeObject = <P extends TProperties>(properties: P) => Maybe(Type.Object(properties));
 
 /** ISO 8601 date-time string (spec §2 types). */
 export const DateTime = Type.String({ format: "date-time" });
@@ -32,7 +38,7 @@ export const LocationRequest = Strict({ value: Type.String({ minLength: 1 }) });
 export const MetadataRequest = Strict({
   name: Type.String({ minLength: 1 }),
   location: Type.Optional(LocationRequest),
-  tags: Type.Optional(Nullable(Type.Array(Type.String()))),
+  tags: Maybe(Type.Array(Type.String())),
 });
 export type MetadataRequest = Static<typeof MetadataRequest>;
 
@@ -40,7 +46,7 @@ export type MetadataRequest = Static<typeof MetadataRequest>;
 export const UriRef = Strict({ uri: Type.String({ minLength: 1 }) });
 
 /** Output reference to another resource by URI (spec §2.8): the URI may be null. */
-export const UriRefResponse = Type.Object({ uri: Type.Optional(Nullable(Type.String())) });
+export const UriRefResponse = Type.Object({ uri: Maybe(Type.String()) });
 
 /** Billing period values the service accepts on input (api-notes "KaaS"). */
 export const BillingPeriodRequest = Type.Union([
@@ -53,15 +59,15 @@ export const BillingPeriodRequest = Type.Union([
 export const BillingPlanRequest = Strict({ billingPeriod: Nullable(BillingPeriodRequest) });
 
 /** Billing plan as answered: the period may come back as `hourly/monthly/yearly` (api-notes). */
-export const BillingPlanResponse = Type.Object({ billingPeriod: Type.Optional(Nullable(Type.String())) });
+export const BillingPlanResponse = Type.Object({ billingPeriod: Maybe(Type.String()) });
 
 /** Response location: `{code, country, city, name, value}`, all optional. */
 export const LocationResponse = Type.Object({
-  code: Type.Optional(Nullable(Type.String())),
-  country: Type.Optional(Nullable(Type.String())),
-  city: Type.Optional(Nullable(Type.String())),
-  name: Type.Optional(Nullable(Type.String())),
-  value: Type.Optional(Nullable(Type.String())),
+  code: Maybe(Type.String()),
+  country: Maybe(Type.String()),
+  city: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  value: Maybe(Type.String()),
 });
 
 /**
@@ -69,16 +75,12 @@ export const LocationResponse = Type.Object({
  * type, whose limits the spec lists in §2.8 "Cluster type configuration").
  */
 export const CategoryResponse = Type.Object({
-  name: Type.Optional(Nullable(Type.String())),
-  provider: Type.Optional(Nullable(Type.String())),
-  typology: Type.Optional(
-    Nullable(
-      Type.Object({
-        id: Type.Optional(Nullable(Type.String())),
-        name: Type.Optional(Nullable(Type.String())),
-      }),
-    ),
-  ),
+  name: Maybe(Type.String()),
+  provider: Maybe(Type.String()),
+  typology: MaybeObject({
+    id: Maybe(Type.String()),
+    name: Maybe(Type.String()),
+  }),
 });
 
 /**
@@ -87,69 +89,61 @@ export const CategoryResponse = Type.Object({
  * "What the published interface does not show"); the VolumeAttachment provider reads it when present.
  */
 export const LinkedResourceResponse = Type.Object({
-  uri: Type.Optional(Nullable(Type.String())),
-  strictCorrelation: Type.Optional(Nullable(Type.Boolean())),
+  uri: Maybe(Type.String()),
+  strictCorrelation: Maybe(Type.Boolean()),
 });
 export type LinkedResourceResponse = Static<typeof LinkedResourceResponse>;
 
 /** Response metadata: the provider relies on `id`; the rest is informational. */
 export const MetadataResponse = Type.Object({
   id: Type.String({ minLength: 1 }),
-  uri: Type.Optional(Nullable(Type.String())),
-  name: Type.Optional(Nullable(Type.String())),
-  location: Type.Optional(Nullable(LocationResponse)),
-  project: Type.Optional(Nullable(Type.Object({ id: Type.Optional(Nullable(Type.String())) }))),
-  tags: Type.Optional(Nullable(Type.Array(Type.String()))),
-  category: Type.Optional(Nullable(CategoryResponse)),
-  creationDate: Type.Optional(Nullable(Type.String())),
-  createdBy: Type.Optional(Nullable(Type.String())),
-  updateDate: Type.Optional(Nullable(Type.String())),
-  updatedBy: Type.Optional(Nullable(Type.String())),
-  version: Type.Optional(Nullable(Type.String())),
-  linkedResources: Type.Optional(Nullable(Type.Array(LinkedResourceResponse))),
+  uri: Maybe(Type.String()),
+  name: Maybe(Type.String()),
+  location: Maybe(LocationResponse),
+  project: MaybeObject({ id: Maybe(Type.String()) }),
+  tags: Maybe(Type.Array(Type.String())),
+  category: Maybe(CategoryResponse),
+  creationDate: Maybe(Type.String()),
+  createdBy: Maybe(Type.String()),
+  updateDate: Maybe(Type.String()),
+  updatedBy: Maybe(Type.String()),
+  version: Maybe(Type.String()),
+  linkedResources: Maybe(Type.Array(LinkedResourceResponse)),
 });
 export type MetadataResponse = Static<typeof MetadataResponse>;
 
 /** Response status (`StatusResponseDto`): `state` drives every wait. */
 export const StatusResponse = Type.Object({
-  state: Type.Optional(Nullable(Type.String())),
-  creationDate: Type.Optional(Nullable(Type.String())),
-  failureReason: Type.Optional(Nullable(Type.String())),
-  error: Type.Optional(
-    Nullable(
-      Type.Object({
-        reason: Type.Optional(Nullable(Type.String())),
-        message: Type.Optional(Nullable(Type.String())),
-      }),
-    ),
-  ),
-  disableStatusInfo: Type.Optional(
-    Nullable(
-      Type.Object({
-        isDisabled: Type.Optional(Type.Boolean()),
-        reasons: Type.Optional(Nullable(Type.Array(Type.String()))),
-      }),
-    ),
-  ),
+  state: Maybe(Type.String()),
+  creationDate: Maybe(Type.String()),
+  failureReason: Maybe(Type.String()),
+  error: MaybeObject({
+    reason: Maybe(Type.String()),
+    message: Maybe(Type.String()),
+  }),
+  disableStatusInfo: MaybeObject({
+    isDisabled: Type.Optional(Type.Boolean()),
+    reasons: Maybe(Type.Array(Type.String())),
+  }),
 });
 export type StatusResponse = Static<typeof StatusResponse>;
 
 /** `data.private.phase` of KaaS and Backup responses; informational only (api-notes). */
 export const Phase = Type.Object({
-  name: Type.Optional(Nullable(Type.String())),
-  startDate: Type.Optional(Nullable(Type.String())),
+  name: Maybe(Type.String()),
+  startDate: Maybe(Type.String()),
 });
 
 /** A field-level error in both spellings seen: `{field, message}` (docs) and `{fieldName, errorMessage}` (wire). */
 export const FieldError = Type.Object({
   /** The field the service refused (documentation spelling). */
-  field: Type.Optional(Nullable(Type.String())),
+  field: Maybe(Type.String()),
   /** Why (documentation spelling). */
-  message: Type.Optional(Nullable(Type.String())),
+  message: Maybe(Type.String()),
   /** The field the service refused (wire spelling). */
-  fieldName: Type.Optional(Nullable(Type.String())),
+  fieldName: Maybe(Type.String()),
   /** Why (wire spelling). */
-  errorMessage: Type.Optional(Nullable(Type.String())),
+  errorMessage: Maybe(Type.String()),
 });
 export type FieldError = Static<typeof FieldError>;
 
@@ -162,21 +156,19 @@ export type FieldError = Static<typeof FieldError>;
  */
 export const ProblemDetails = Type.Object({
   /** URI reference that identifies the problem type. */
-  type: Type.Optional(Nullable(Type.String())),
+  type: Maybe(Type.String()),
   /** Short summary of the problem type. */
-  title: Type.Optional(Nullable(Type.String())),
+  title: Maybe(Type.String()),
   /** HTTP status code the service answered. */
-  status: Type.Optional(Nullable(Type.Integer())),
+  status: Maybe(Type.Integer()),
   /** Explanation of this occurrence of the problem. */
-  detail: Type.Optional(Nullable(Type.String())),
+  detail: Maybe(Type.String()),
   /** URI reference that identifies this occurrence. */
-  instance: Type.Optional(Nullable(Type.String())),
+  instance: Maybe(Type.String()),
   /** Field errors: a list of field errors, or a map of field name to messages. */
-  errors: Type.Optional(
-    Nullable(Type.Union([Type.Array(FieldError), Type.Record(Type.String(), Type.Array(Type.String()))])),
-  ),
+  errors: Maybe(Type.Union([Type.Array(FieldError), Type.Record(Type.String(), Type.Array(Type.String()))])),
   /** Trace identifier of the request in the service, for its support. */
-  traceId: Type.Optional(Nullable(Type.String())),
+  traceId: Maybe(Type.String()),
 });
 export type ProblemDetails = Static<typeof ProblemDetails>;
 
@@ -186,15 +178,28 @@ export type ProblemDetails = Static<typeof ProblemDetails>;
  */
 export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({
-    total: Type.Optional(Nullable(Type.Integer())),
-    totalCount: Type.Optional(Nullable(Type.Integer())),
-    self: Type.Optional(Nullable(Type.String())),
-    prev: Type.Optional(Nullable(Type.String())),
-    next: Type.Optional(Nullable(Type.String())),
-    first: Type.Optional(Nullable(Type.String())),
-    last: Type.Optional(Nullable(Type.String())),
+    total: Maybe(Type.Integer()),
+    totalCount: Maybe(Type.Integer()),
+    self: Maybe(Type.String()),
+    prev: Maybe(Type.String()),
+    next: Maybe(Type.String()),
+    first: Maybe(Type.String()),
+    last: Maybe(Type.String()),
     values: Type.Array(item),
   });
+/** Insert or update body of a resource: strict `{metadata, properties}` with the kind's properties. */
+export const ResourceRequest = <P extends TProperties>(properties: P) =>
+  Strict({ metadata: MetadataRequest, properties: Strict(properties) });
+
+/** Response of a resource: metadata, status, the kind's `properties` and its optional `data`. */
+export const ResourceResponse = <P extends TProperties, D extends TProperties>(properties: P, data: D) =>
+  Type.Object({
+    metadata: MetadataResponse,
+    status: Maybe(StatusResponse),
+    properties: Type.Object(properties),
+    data: MaybeObject(data),
+  });
+
 /** Query of the list endpoints (spec §4.1); `filter` uses the `field:op(args)` grammar (api-notes). */
 export const ListQuery = Type.Object({
   filter: Type.Optional(Type.String()),

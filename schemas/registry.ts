@@ -8,10 +8,11 @@ import {
   BillingPlanResponse,
   ListEnvelope,
   ListQuery,
+  Maybe,
+  MaybeObject,
   MetadataRequest,
-  MetadataResponse,
-  Nullable,
-  StatusResponse,
+  ResourceRequest,
+  ResourceResponse,
   Strict,
   UriRef,
   UriRefResponse,
@@ -22,28 +23,22 @@ import {
  * the published insert body lacks it and rejects unknown properties, though real clients send it (api-notes
  * "Registry"); the subnet names the network, and the answer's `vpc` is checked against `vpcUri` instead.
  */
-export const RegistryInsert = Strict({
-  metadata: MetadataRequest,
-  properties: Strict({
-    preset: Type.Optional(Type.Boolean()),
-    subnet: Type.Optional(UriRef),
-    securityGroup: Type.Optional(UriRef),
-    publicIp: Type.Optional(UriRef),
-    blockStorage: Type.Optional(UriRef),
-    billingPlan: Type.Optional(BillingPlanRequest),
-    adminUser: Strict({ username: Type.String({ minLength: 1 }) }),
-    size: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  }),
+export const RegistryInsert = ResourceRequest({
+  preset: Type.Optional(Type.Boolean()),
+  subnet: Type.Optional(UriRef),
+  securityGroup: Type.Optional(UriRef),
+  publicIp: Type.Optional(UriRef),
+  blockStorage: Type.Optional(UriRef),
+  billingPlan: Type.Optional(BillingPlanRequest),
+  adminUser: Strict({ username: Type.String({ minLength: 1 }) }),
+  size: Maybe(Type.String({ minLength: 1 })),
 });
 export type RegistryInsert = Static<typeof RegistryInsert>;
 
 /** Registry update body: `billingPlan` and `publicIp` only, plus metadata name and tags. */
-export const RegistryUpdate = Strict({
-  metadata: MetadataRequest,
-  properties: Strict({
-    billingPlan: Type.Optional(BillingPlanRequest),
-    publicIp: Type.Optional(UriRef),
-  }),
+export const RegistryUpdate = ResourceRequest({
+  billingPlan: Type.Optional(BillingPlanRequest),
+  publicIp: Type.Optional(UriRef),
 });
 export type RegistryUpdate = Static<typeof RegistryUpdate>;
 
@@ -52,45 +47,31 @@ export const RegistryPasswordReset = Strict({ metadata: Type.Optional(MetadataRe
 export type RegistryPasswordReset = Static<typeof RegistryPasswordReset>;
 
 /** Registry response. `metadata.uri` may say `containerRegistries`: paths are built from the id. */
-export const RegistryResponse = Type.Object({
-  metadata: MetadataResponse,
-  status: Type.Optional(Nullable(StatusResponse)),
-  properties: Type.Object({
-    preset: Type.Optional(Nullable(Type.Boolean())),
-    vpc: Type.Optional(Nullable(UriRefResponse)),
-    subnet: Type.Optional(Nullable(UriRefResponse)),
-    securityGroup: Type.Optional(Nullable(UriRefResponse)),
-    publicIp: Type.Optional(Nullable(UriRefResponse)),
-    blockStorage: Type.Optional(Nullable(UriRefResponse)),
-    billingPlan: Type.Optional(Nullable(BillingPlanResponse)),
-    adminUser: Type.Optional(Nullable(Type.Object({ username: Type.Optional(Nullable(Type.String())) }))),
-    size: Type.Optional(Nullable(Type.String())),
-  }),
-  data: Type.Optional(
-    Nullable(
-      Type.Object({
-        private: Type.Optional(
-          Nullable(
-            Type.Object({
-              passwordSet: Type.Optional(Nullable(Type.Boolean())),
-              adminPasswordLastSetDate: Type.Optional(Nullable(Type.String())),
-            }),
-          ),
-        ),
-        info: Type.Optional(
-          Nullable(
-            Type.Object({
-              version: Type.Optional(Nullable(Type.String())),
-              privateBaseUrl: Type.Optional(Nullable(Type.String())),
-              publicBaseUrl: Type.Optional(Nullable(Type.String())),
-              fqdn: Type.Optional(Nullable(Type.String())),
-            }),
-          ),
-        ),
-      }),
-    ),
-  ),
-});
+export const RegistryResponse = ResourceResponse(
+  {
+    preset: Maybe(Type.Boolean()),
+    vpc: Maybe(UriRefResponse),
+    subnet: Maybe(UriRefResponse),
+    securityGroup: Maybe(UriRefResponse),
+    publicIp: Maybe(UriRefResponse),
+    blockStorage: Maybe(UriRefResponse),
+    billingPlan: Maybe(BillingPlanResponse),
+    adminUser: MaybeObject({ username: Maybe(Type.String()) }),
+    size: Maybe(Type.String()),
+  },
+  {
+    private: MaybeObject({
+      passwordSet: Maybe(Type.Boolean()),
+      adminPasswordLastSetDate: Maybe(Type.String()),
+    }),
+    info: MaybeObject({
+      version: Maybe(Type.String()),
+      privateBaseUrl: Maybe(Type.String()),
+      publicBaseUrl: Maybe(Type.String()),
+      fqdn: Maybe(Type.String()),
+    }),
+  },
+);
 export type RegistryResponse = Static<typeof RegistryResponse>;
 
 /** Registry list response (spec §2.9). */
