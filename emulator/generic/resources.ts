@@ -14,7 +14,7 @@ import type { RenderContext } from "../base/render";
 import type { DeleteOptions, EndpointWith, KindResources, SharedOptions } from "./kind";
 import type { KindService } from "./service";
 import type { RecordMap } from "./store";
-import { beginDelete } from "../base/transitions";
+import { beginDelete, beginUpdate } from "../base/transitions";
 
 /**
  * The options a list reads: those of every list endpoint a kind handles (`SharedOptions`; the table marks a
@@ -108,4 +108,29 @@ export function createdReply<M extends RecordMap, K extends keyof M & string, Bo
   svc.store.records[kind].set(rec.id, rec);
   svc.commit();
   return { status: 201, body: render(rec, svc.renderContext()), headers: { Location: location } };
+}
+
+/** The metadata of an update (`PUT` of a resource) renames the record and, when `tags` is sent, retags it. */
+export function applyMetadataUpdate(
+  rec: BaseRecord,
+  metadata: { name: string; tags?: string[] | null },
+): void {
+  rec.name = metadata.name;
+  if (metadata.tags !== undefined) rec.tags = metadata.tags ?? [];
+}
+
+/**
+ * The answer of an update without a body (`PUT P/kaas/{id}`, `PUT P/kaas/{kaasId}/backups/{id}`,
+ * `PUT P/registries/{id}`, `PUT P/registries/{id}/resetAdminPassword`): the record reads `Updating` for `durationMs` from `now`, the state file is written,
+ * and the answer is 200.
+ */
+export function updatedReply<M extends RecordMap>(
+  svc: KindService<M>,
+  rec: BaseRecord,
+  now: number,
+  durationMs: number,
+): { status: 200 } {
+  beginUpdate(rec, now, durationMs);
+  svc.commit();
+  return { status: 200 };
 }

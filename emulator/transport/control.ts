@@ -57,6 +57,20 @@ function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** A route that reads a JSON object body and answers `status` with what `apply` makes of it. */
+function objectBodyRoute(
+  method: string,
+  pattern: string,
+  status: number,
+  apply: (emu: Emulator, body: Record<string, unknown>) => unknown,
+): ControlRoute {
+  return {
+    method,
+    pattern,
+    handler: (emu, _params, body) => ({ status, body: apply(emu, objectBody(body)) }),
+  };
+}
+
 function badField(fieldName: string, errorMessage: string): ApiProblem {
   return new ApiProblem("validation", {
     errors: [{ fieldName, errorMessage }],
@@ -121,23 +135,9 @@ const CONTROL_ROUTES: ControlRoute[] = [
     },
   },
   { method: "GET", pattern: "/faults", handler: (emu) => ({ status: 200, body: emu.getFaults() }) },
-  {
-    method: "PUT",
-    pattern: "/faults",
-    handler: (emu, _params, body) => ({
-      status: 200,
-      body: emu.setFaults(objectBody(body)),
-    }),
-  },
+  objectBodyRoute("PUT", "/faults", 200, (emu, body) => emu.setFaults(body)),
   { method: "GET", pattern: "/config", handler: (emu) => ({ status: 200, body: emu.getConfig() }) },
-  {
-    method: "PUT",
-    pattern: "/config",
-    handler: (emu, _params, body) => ({
-      status: 200,
-      body: emu.updateConfig(objectBody(body)),
-    }),
-  },
+  objectBodyRoute("PUT", "/config", 200, (emu, body) => emu.updateConfig(body)),
   {
     method: "POST",
     pattern: "/reset",
@@ -201,14 +201,7 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/tokens",
     handler: (emu) => ({ status: 200, body: { revoked: emu.revokeTokens() } }),
   },
-  {
-    method: "POST",
-    pattern: "/holds",
-    handler: (emu, _params, body) => ({
-      status: 201,
-      body: emu.hold(objectBody(body)).status(),
-    }),
-  },
+  objectBodyRoute("POST", "/holds", 201, (emu, body) => emu.hold(body).status()),
   { method: "GET", pattern: "/holds", handler: (emu) => ({ status: 200, body: { holds: emu.holds() } }) },
   {
     method: "DELETE",

@@ -15,7 +15,7 @@ import { beginUpdate } from "../../base/transitions";
 import type { KaasRecord, KaasView, PoolRecord } from "./record";
 import { newKaasRecord, newPool, resizePool, orphanAttachments } from "./record";
 import { renderKaas, kaasUri } from "./render";
-import { createdReply } from "../../generic/resources";
+import { applyMetadataUpdate, createdReply, updatedReply } from "../../generic/resources";
 
 /** A cluster of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
 export function findKaas(
@@ -53,8 +53,7 @@ export function updateKaas(
   const now = svc.now();
   const p = body.properties;
   const props = rec.props;
-  rec.name = body.metadata.name;
-  if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
+  applyMetadataUpdate(rec, body.metadata);
   if (p.kubernetesVersion && compareVersions(p.kubernetesVersion.value, props.kubernetesVersion) > 0) {
     const { value, upgradeDate } = p.kubernetesVersion;
     const scheduledAt = upgradeDate ? Date.parse(upgradeDate) : NaN;
@@ -90,9 +89,7 @@ export function updateKaas(
     props.authorizedIpRanges = p.apiServerAccessProfile.authorizedIpRanges ?? null;
     props.enablePrivateCluster = p.apiServerAccessProfile.enablePrivateCluster ?? props.enablePrivateCluster;
   }
-  beginUpdate(rec, now, svc.config.durations.kaasUpdateMs);
-  svc.commit();
-  return { status: 200 };
+  return updatedReply(svc, rec, now, svc.config.durations.kaasUpdateMs);
 }
 
 /**

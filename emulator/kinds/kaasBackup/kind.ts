@@ -20,12 +20,19 @@ import {
   statusResponse,
   type RenderContext,
 } from "../../base/render";
-import { createdReply, deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import {
+  applyMetadataUpdate,
+  createdReply,
+  deleteHandler,
+  getHandler,
+  listHandler,
+  updatedReply,
+} from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
-import { beginUpdate, settleLife } from "../../base/transitions";
+import { settleLife } from "../../base/transitions";
 import { withWireOverrides } from "../../base/wireOverrides";
 
 /**
@@ -99,12 +106,9 @@ export function updateBackup(
   const rec = findBackup(svc, req, false);
   svc.assertMutable(rec, "update");
   rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  rec.name = body.metadata.name;
-  if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
+  applyMetadataUpdate(rec, body.metadata);
   if (body.properties.billingPeriod !== undefined) rec.props.billingPeriod = body.properties.billingPeriod;
-  beginUpdate(rec, svc.now(), svc.config.durations.backupUpdateMs);
-  svc.commit();
-  return { status: 200 };
+  return updatedReply(svc, rec, svc.now(), svc.config.durations.backupUpdateMs);
 }
 
 // ---- Rendering ----

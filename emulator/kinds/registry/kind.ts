@@ -17,12 +17,19 @@ import {
   statusResponse,
   type RenderContext,
 } from "../../base/render";
-import { createdReply, deleteHandler, getHandler, listHandler } from "../../generic/resources";
+import {
+  applyMetadataUpdate,
+  createdReply,
+  deleteHandler,
+  getHandler,
+  listHandler,
+  updatedReply,
+} from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { checkLocationOnUpdate, checkRegistryInsert } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
-import { beginUpdate, settleLife } from "../../base/transitions";
+import { settleLife } from "../../base/transitions";
 import { withWireOverrides } from "../../base/wireOverrides";
 
 // ---- The stored registry ----
@@ -114,13 +121,10 @@ export function updateRegistry(
   const rec = findRegistry(svc, req.projectId, req.params.id);
   svc.assertMutable(rec, "update");
   rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  rec.name = body.metadata.name;
-  if (body.metadata.tags !== undefined) rec.tags = body.metadata.tags ?? [];
+  applyMetadataUpdate(rec, body.metadata);
   if (body.properties.billingPlan) rec.props.billingPeriod = body.properties.billingPlan.billingPeriod;
   if (body.properties.publicIp) rec.props.publicIpUri = body.properties.publicIp.uri;
-  beginUpdate(rec, svc.now(), svc.config.durations.registryUpdateMs);
-  svc.commit();
-  return { status: 200 };
+  return updatedReply(svc, rec, svc.now(), svc.config.durations.registryUpdateMs);
 }
 
 /**
@@ -135,9 +139,7 @@ export function resetAdminPassword(
   svc.assertMutable(rec, "action");
   const now = svc.now();
   rec.passwordResetAt = now;
-  beginUpdate(rec, now, svc.config.durations.resetPasswordMs);
-  svc.commit();
-  return { status: 200 };
+  return updatedReply(svc, rec, now, svc.config.durations.resetPasswordMs);
 }
 
 // ---- Rendering ----
