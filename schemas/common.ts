@@ -22,6 +22,25 @@ export const Maybe = <T extends TSchema>(schema: T) => Type.Optional(Nullable(sc
 /** A response object that may be absent or `null`. */
 export const MaybeObject = <P extends TProperties>(properties: P) => Maybe(Type.Object(properties));
 
+/** A string field that may be absent or `null`. */
+const maybeString = () => Maybe(Type.String());
+
+/** Whether `fields` holds a field under each of `names`. */
+function hasEvery<K extends string, V>(
+  fields: Partial<Record<K, V>>,
+  names: readonly K[],
+): fields is Record<K, V> {
+  return names.every((name) => fields[name] !== undefined);
+}
+
+/** A run of string fields that may each be absent or `null`, in the order `names` gives them. */
+export function MaybeStrings<K extends string>(...names: K[]): Record<K, ReturnType<typeof maybeString>> {
+  const fields: Partial<Record<K, ReturnType<typeof maybeString>>> = {};
+  for (const name of names) fields[name] = maybeString();
+  if (!hasEvery(fields, names)) throw new Error("MaybeStrings: a field is missing");
+  return fields;
+}
+
 /** ISO 8601 date-time string (spec §2 types). */
 export const DateTime = Type.String({ format: "date-time" });
 
@@ -62,25 +81,15 @@ export const BillingPlanRequest = Strict({ billingPeriod: Nullable(BillingPeriod
 export const BillingPlanResponse = Type.Object({ billingPeriod: Maybe(Type.String()) });
 
 /** Response location: `{code, country, city, name, value}`, all optional. */
-export const LocationResponse = Type.Object({
-  code: Maybe(Type.String()),
-  country: Maybe(Type.String()),
-  city: Maybe(Type.String()),
-  name: Maybe(Type.String()),
-  value: Maybe(Type.String()),
-});
+export const LocationResponse = Type.Object(MaybeStrings("code", "country", "city", "name", "value"));
 
 /**
  * Response category: `typology` is the resource's type in the service's catalogue (for a cluster, its cluster
  * type, whose limits the spec lists in §2.8 "Cluster type configuration").
  */
 export const CategoryResponse = Type.Object({
-  name: Maybe(Type.String()),
-  provider: Maybe(Type.String()),
-  typology: MaybeObject({
-    id: Maybe(Type.String()),
-    name: Maybe(Type.String()),
-  }),
+  ...MaybeStrings("name", "provider"),
+  typology: MaybeObject(MaybeStrings("id", "name")),
 });
 
 /**
@@ -97,30 +106,20 @@ export type LinkedResourceResponse = Static<typeof LinkedResourceResponse>;
 /** Response metadata: the provider relies on `id`; the rest is informational. */
 export const MetadataResponse = Type.Object({
   id: Type.String({ minLength: 1 }),
-  uri: Maybe(Type.String()),
-  name: Maybe(Type.String()),
+  ...MaybeStrings("uri", "name"),
   location: Maybe(LocationResponse),
   project: MaybeObject({ id: Maybe(Type.String()) }),
   tags: Maybe(Type.Array(Type.String())),
   category: Maybe(CategoryResponse),
-  creationDate: Maybe(Type.String()),
-  createdBy: Maybe(Type.String()),
-  updateDate: Maybe(Type.String()),
-  updatedBy: Maybe(Type.String()),
-  version: Maybe(Type.String()),
+  ...MaybeStrings("creationDate", "createdBy", "updateDate", "updatedBy", "version"),
   linkedResources: Maybe(Type.Array(LinkedResourceResponse)),
 });
 export type MetadataResponse = Static<typeof MetadataResponse>;
 
 /** Response status (`StatusResponseDto`): `state` drives every wait. */
 export const StatusResponse = Type.Object({
-  state: Maybe(Type.String()),
-  creationDate: Maybe(Type.String()),
-  failureReason: Maybe(Type.String()),
-  error: MaybeObject({
-    reason: Maybe(Type.String()),
-    message: Maybe(Type.String()),
-  }),
+  ...MaybeStrings("state", "creationDate", "failureReason"),
+  error: MaybeObject(MaybeStrings("reason", "message")),
   disableStatusInfo: MaybeObject({
     isDisabled: Type.Optional(Type.Boolean()),
     reasons: Maybe(Type.Array(Type.String())),
@@ -129,10 +128,7 @@ export const StatusResponse = Type.Object({
 export type StatusResponse = Static<typeof StatusResponse>;
 
 /** `data.private.phase` of KaaS and Backup responses; informational only (api-notes). */
-export const Phase = Type.Object({
-  name: Maybe(Type.String()),
-  startDate: Maybe(Type.String()),
-});
+export const Phase = Type.Object(MaybeStrings("name", "startDate"));
 
 /** A field-level error in both spellings seen: `{field, message}` (docs) and `{fieldName, errorMessage}` (wire). */
 export const FieldError = Type.Object({
@@ -180,11 +176,7 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({
     total: Maybe(Type.Integer()),
     totalCount: Maybe(Type.Integer()),
-    self: Maybe(Type.String()),
-    prev: Maybe(Type.String()),
-    next: Maybe(Type.String()),
-    first: Maybe(Type.String()),
-    last: Maybe(Type.String()),
+    ...MaybeStrings("self", "prev", "next", "first", "last"),
     values: Type.Array(item),
   });
 /** Insert or update body of a resource: strict `{metadata, properties}` with the kind's properties. */

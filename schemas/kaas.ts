@@ -12,6 +12,7 @@ import {
   ListEnvelope,
   Maybe,
   MaybeObject,
+  MaybeStrings,
   MetadataRequest,
   Nullable,
   Phase,
@@ -108,17 +109,8 @@ export const NodePoolResponse = Type.Object({
   minCount: Maybe(Type.Integer()),
   maxCount: Maybe(Type.Integer()),
   creationDate: Maybe(Type.String()),
-  instance: MaybeObject({
-    name: Maybe(Type.String()),
-    cpu: Maybe(Type.String()),
-    ram: Maybe(Type.String()),
-    diskSizeGb: Maybe(Type.String()),
-    price: Maybe(Type.Number()),
-  }),
-  dataCenter: MaybeObject({
-    name: Maybe(Type.String()),
-    code: Maybe(Type.String()),
-  }),
+  instance: MaybeObject({ ...MaybeStrings("name", "cpu", "ram", "diskSizeGb"), price: Maybe(Type.Number()) }),
+  dataCenter: MaybeObject(MaybeStrings("name", "code")),
   // No node ids: no published response carries them and no endpoint lists a pool's nodes (api-notes "What the
   // published interface does not show"). The emulator may render `nodeIds` (wire reading `nodeIds: shown`);
   // leaving them out of this schema keeps the provider from ever reading them.
@@ -128,8 +120,7 @@ export type NodePoolResponse = Static<typeof NodePoolResponse>;
 /** An attached volume as the cluster reports it (bookkeeping of attach/detach, spec §4.1). */
 export const AttachedVolumeResponse = Type.Object({
   uri: Type.String(),
-  nodePoolName: Maybe(Type.String()),
-  nodeId: Maybe(Type.String()),
+  ...MaybeStrings("nodePoolName", "nodeId"),
   sizeGb: Maybe(Type.Integer()),
 });
 export type AttachedVolumeResponse = Static<typeof AttachedVolumeResponse>;
@@ -141,26 +132,15 @@ export const KaasResponse = ResourceResponse(
     vpc: Maybe(UriRefResponse),
     subnet: Maybe(UriRefResponse),
     kubernetesVersion: MaybeObject({
-      value: Maybe(Type.String()),
-      endOfSupportDate: Maybe(Type.String()),
+      ...MaybeStrings("value", "endOfSupportDate"),
       recommended: Maybe(Type.Boolean()),
-      upgradeTo: MaybeObject({
-        value: Maybe(Type.String()),
-        scheduledAt: Maybe(Type.String()),
-      }),
+      upgradeTo: MaybeObject(MaybeStrings("value", "scheduledAt")),
     }),
     nodePools: Maybe(Type.Array(NodePoolResponse)),
     nodesPool: Maybe(Type.Array(NodePoolResponse)),
     podcidr: MaybeObject({ address: Maybe(Type.String()) }),
-    nodecidr: MaybeObject({
-      address: Maybe(Type.String()),
-      name: Maybe(Type.String()),
-      uri: Maybe(Type.String()),
-    }),
-    securityGroup: MaybeObject({
-      name: Maybe(Type.String()),
-      uri: Maybe(Type.String()),
-    }),
+    nodecidr: MaybeObject(MaybeStrings("address", "name", "uri")),
+    securityGroup: MaybeObject(MaybeStrings("name", "uri")),
     ha: Maybe(Type.Boolean()),
     storage: MaybeObject({ maxCumulativeVolumeSize: Maybe(Type.Integer()) }),
     billingPlan: Maybe(BillingPlanResponse),

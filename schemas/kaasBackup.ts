@@ -1,6 +1,15 @@
 /** Wire schemas of the cluster backup endpoints (spec §2.6, §4.2). */
 import { Type, type Static } from "@sinclair/typebox";
-import { Int32, ListEnvelope, Maybe, MaybeObject, Phase, ResourceRequest, ResourceResponse } from "./common";
+import {
+  Int32,
+  ListEnvelope,
+  Maybe,
+  MaybeObject,
+  MaybeStrings,
+  Phase,
+  ResourceRequest,
+  ResourceResponse,
+} from "./common";
 
 /** Backup insert body. Allowed `type` and `billingPeriod` values are unknown: the service judges them. */
 export const BackupInsert = ResourceRequest({
@@ -20,11 +29,7 @@ export const BackupResponse = ResourceResponse(
     billingPeriod: Maybe(Type.String()),
     type: Maybe(Type.String()),
     retentionDays: Maybe(Type.Integer()),
-    kaas: MaybeObject({
-      uri: Maybe(Type.String()),
-      id: Maybe(Type.String()),
-      name: Maybe(Type.String()),
-    }),
+    kaas: MaybeObject(MaybeStrings("uri", "id", "name")),
   },
   {
     info: MaybeObject({

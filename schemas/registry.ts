@@ -10,6 +10,7 @@ import {
   ListQuery,
   Maybe,
   MaybeObject,
+  MaybeStrings,
   MetadataRequest,
   ResourceRequest,
   ResourceResponse,
@@ -64,12 +65,7 @@ export const RegistryResponse = ResourceResponse(
       passwordSet: Maybe(Type.Boolean()),
       adminPasswordLastSetDate: Maybe(Type.String()),
     }),
-    info: MaybeObject({
-      version: Maybe(Type.String()),
-      privateBaseUrl: Maybe(Type.String()),
-      publicBaseUrl: Maybe(Type.String()),
-      fqdn: Maybe(Type.String()),
-    }),
+    info: MaybeObject(MaybeStrings("version", "privateBaseUrl", "publicBaseUrl", "fqdn")),
   },
 );
 export type RegistryResponse = Static<typeof RegistryResponse>;
