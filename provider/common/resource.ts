@@ -105,6 +105,19 @@ export function wireTags(inputs: Omit<MetadataArguments, "name" | "location">, c
 export const userTags = (tags: string[] | null | undefined): string[] =>
   (tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
 
+/**
+ * `declared` with the name and tags the live resource has (refresh): its name (the declared one when it has
+ * none) and its user tags, which replace the declared ones when tags were declared or the resource has some.
+ */
+export function withLiveNameAndTags<I extends { name: string; tags?: string[] }>(
+  declared: I,
+  metadata: { name?: string | null; tags?: string[] | null },
+): I {
+  const tags = userTags(metadata.tags);
+  const live = declared.tags !== undefined || tags.length > 0 ? { tags } : {};
+  return { ...declared, name: metadata.name ?? declared.name, ...live };
+}
+
 /** The message of any thrown value. */
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -13,7 +13,12 @@ import type {
 import { sameValue } from "../common/diff";
 import { containsUnknown } from "../common/unknown";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
+import {
+  normaliseBillingPeriod,
+  insertMetadata,
+  updateMetadata,
+  withLiveNameAndTags,
+} from "../common/resource";
 
 export { creationTag } from "../common/resource";
 import type { BillingPeriod, CheckedKaasInputs, KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
@@ -305,10 +310,7 @@ export function computedOutputs(response: KaasResponse, kubeconfig: string | nul
  */
 export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse): CheckedKaasInputs {
   const p = response.properties;
-  const next: CheckedKaasInputs = { ...declared };
-  next.name = response.metadata.name ?? declared.name;
-  const tags = userTags(response.metadata.tags);
-  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  const next = withLiveNameAndTags(declared, response.metadata);
   if (declared.ha !== undefined || p.ha === true) next.ha = p.ha === true;
   const cap = p.storage?.maxCumulativeVolumeSize ?? undefined;
   if (cap !== undefined || declared.maxCumulativeVolumeSize !== undefined) next.maxCumulativeVolumeSize = cap;

@@ -2,7 +2,12 @@
 import type { BackupInsert, BackupResponse, BackupUpdate } from "../../schemas";
 import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
+import {
+  normaliseBillingPeriod,
+  insertMetadata,
+  updateMetadata,
+  withLiveNameAndTags,
+} from "../common/resource";
 import type { CheckedKaasBackupInputs, KaasBackupComputed } from "./types";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
@@ -53,9 +58,7 @@ export function backupLiveInputs(
   declared: CheckedKaasBackupInputs,
   response: BackupResponse,
 ): CheckedKaasBackupInputs {
-  const next: CheckedKaasBackupInputs = { ...declared, name: response.metadata.name ?? declared.name };
-  const tags = userTags(response.metadata.tags);
-  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  const next = withLiveNameAndTags(declared, response.metadata);
   const live = response.properties.billingPeriod ?? undefined;
   // The service may answer `monthly` for `Month`: keep the declared spelling when they mean the same. An
   // undeclared period is not adopted: the service answers its default, and update could not send it back.

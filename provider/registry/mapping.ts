@@ -2,7 +2,12 @@
 import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
 import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { normaliseBillingPeriod, userTags, insertMetadata, updateMetadata } from "../common/resource";
+import {
+  normaliseBillingPeriod,
+  insertMetadata,
+  updateMetadata,
+  withLiveNameAndTags,
+} from "../common/resource";
 import type { BillingPeriod } from "../kaas/types";
 import type { CheckedRegistryInputs, RegistryComputed } from "./types";
 
@@ -99,9 +104,7 @@ export function registryLiveInputs(
   declared: CheckedRegistryInputs,
   response: RegistryResponse,
 ): CheckedRegistryInputs {
-  const next: CheckedRegistryInputs = { ...declared, name: response.metadata.name ?? declared.name };
-  const tags = userTags(response.metadata.tags);
-  if (declared.tags !== undefined || tags.length > 0) next.tags = tags;
+  const next = withLiveNameAndTags(declared, response.metadata);
   const period = normaliseBillingPeriod(response.properties.billingPlan?.billingPeriod);
   // An undeclared period is not adopted: the service answers its default, and update could not send it back.
   // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
