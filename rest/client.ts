@@ -234,7 +234,7 @@ export class VendorContainerClient {
   ): Promise<ReadPage<ListedItem<Q, ItemOf<N>>>> {
     const endpoint: Endpoint & { list: WireSchemaName } = ENDPOINTS[name];
     const listQuery: ListQuery = query;
-    const result = await this.send<ListPage<unknown>>(endpoint, params, {
+    const result = await this.send<ListPage<ListedItem<Q, ItemOf<N>>>>(endpoint, params, {
       query,
       responseSchema: hasProjection(listQuery) ? projectedListOf(endpoint.list) : endpoint.response,
       tolerates: isItemProblem,
@@ -415,13 +415,9 @@ const isItemProblem = (problem: SchemaProblem): boolean => ITEM_PROBLEM.test(pro
  * item, see `isItemProblem`) moved out of `values` into `unreadable`, with paths inside the item. `offset`
  * is the page's, so that each item is named by its place in the whole list.
  */
-function readPage<T>(
-  body: ListPage<unknown> | undefined,
-  problems: SchemaProblem[],
-  offset: number,
-): ReadPage<T> {
+function readPage<T>(body: ListPage<T> | undefined, problems: SchemaProblem[], offset: number): ReadPage<T> {
   const page = body ?? { values: [] };
-  if (problems.length === 0) return { ...page, values: page.values as T[], unreadable: [] };
+  if (problems.length === 0) return { ...page, values: page.values, unreadable: [] };
   const byIndex = new Map<number, SchemaProblem[]>();
   for (const { path, message } of problems) {
     const [, index, inside] = ITEM_PROBLEM.exec(path) as RegExpExecArray;
@@ -439,7 +435,7 @@ function readPage<T>(
         problems: itemProblems,
       };
     });
-  return { ...page, values: page.values.filter((_, i) => !byIndex.has(i)) as T[], unreadable };
+  return { ...page, values: page.values.filter((_, i) => !byIndex.has(i)), unreadable };
 }
 
 /** Runs a GET and maps "gone" (404, or a `deleted` state such as `Deleted`) to undefined. */

@@ -50,7 +50,7 @@ const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"] as const;
  * (TypeBox's symbols are dropped; ajv never reads them).
  */
 export function deepPartial(schema: TSchema): TSchema {
-  const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...schema };
   delete out.required;
   const properties = (schema as { properties?: Record<string, TSchema> }).properties;
   if (properties) {
@@ -59,7 +59,7 @@ export function deepPartial(schema: TSchema): TSchema {
   const items = (schema as { items?: TSchema }).items;
   if (items && typeof items === "object" && !Array.isArray(items)) out.items = deepPartial(items);
   for (const keyword of SUBSCHEMA_LISTS) {
-    const list = (schema as Record<string, unknown>)[keyword];
+    const list: unknown = schema[keyword];
     if (Array.isArray(list)) out[keyword] = list.map((s: TSchema) => deepPartial(s));
   }
   return out as TSchema;
