@@ -275,7 +275,7 @@ export class VendorContainerClient {
   /** One request of `endpoint` through the choke point, with its probe; the answer as the choke point read it. */
   private send<T = unknown>(
     endpoint: Endpoint,
-    params: { projectId: string },
+    params: { projectId: string } & Record<string, string>,
     spec: {
       body?: unknown;
       query?: unknown;
@@ -283,7 +283,7 @@ export class VendorContainerClient {
       tolerates?: (problem: SchemaProblem) => boolean;
     },
   ): Promise<HttpResult<T>> {
-    const { projectId, ...pathParams } = params as { projectId: string } & Record<string, string>;
+    const { projectId, ...pathParams } = params;
     const probe = endpoint.probe;
     return this.http.request<T>({
       method: endpoint.method,
@@ -294,6 +294,7 @@ export class VendorContainerClient {
       responseSchema: spec.responseSchema ?? endpoint.response,
       emptyAnswer: endpoint.emptyAnswer === true,
       tolerates: spec.tolerates,
+      // The query of the endpoint's table entry: its values are text, numbers, booleans or absent.
       query: spec.query as Record<string, QueryValue> | undefined,
       idempotent: endpoint.idempotent,
       responseType: endpoint.responseType === "text" ? "text" : undefined,

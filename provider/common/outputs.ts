@@ -24,7 +24,8 @@ export function jsonSafe(value: unknown): unknown {
 }
 
 /** Removes keys whose value is `undefined` or `null` (for building request bodies from optional inputs). */
-export function compact<T extends Record<string, unknown>>(value: T): T {
-  // Only optional members go: the copy is still a `T`.
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null)) as T;
+// Only optional members go: the copy is still a `T`. The signature says so once.
+export function compact<T extends Record<string, unknown>>(value: T): T;
+export function compact(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null));
 }
