@@ -23,6 +23,7 @@ import { projectedListOf, type ListedAs, type Projected } from "../schemas/proje
 import type { SchemaProblem, SchemaRef } from "../schemas/validate";
 import type { WireSchemaName } from "../schemas";
 import type { KubeconfigDownload } from "../schemas/kaas";
+import { isRecord } from "../schemas/typed";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
 import { HttpClient, type HttpResult, type QueryValue } from "./http";
@@ -180,9 +181,7 @@ export class VendorContainerClient {
       (settings.token
         ? new StaticTokenSource(settings.token)
         : new ClientCredentialsTokenSource(this.http.transport, {
-            tokenUrl: settings.tokenUrl as string,
-            clientId: settings.clientId as string,
-            clientSecret: settings.clientSecret as string,
+            ...clientCredentialsOf(settings),
             timeoutMs: settings.requestTimeoutMs,
             now: options.now,
           }));
@@ -206,6 +205,8 @@ export class VendorContainerClient {
     params: EndpointParams<N>,
     ...[body, query]: CallArgs<N>
   ): Promise<AnswerOf<N>> {
+    // The entry of `name` takes the body of `name`, which `body` is (`CallArgs<N>`); the mapped table does not
+    // let TypeScript relate the two.
     const secrets = BODY_SECRETS[name] as ((body: unknown) => unknown[]) | undefined;
     for (const secret of secrets?.(body) ?? []) if (typeof secret === "string") registerSecret(secret);
     return this.answer<AnswerOf<N>>(ENDPOINTS[name], params, { body, query });
@@ -230,6 +231,7 @@ export class VendorContainerClient {
   async list<N extends ListEndpoint, Q extends ListQueryOf<N> = Record<never, never>>(
     name: N,
     params: EndpointParams<N>,
+    // No query: every member of a list query is optional, and `Q` is the empty query unless one is given.
     query: Q = {} as Q,
   ): Promise<ReadPage<ListedItem<Q, ItemOf<N>>>> {
     const endpoint: Endpoint & { list: WireSchemaName } = ENDPOINTS[name];
@@ -246,11 +248,13 @@ export class VendorContainerClient {
   iterate<N extends ListEndpoint, Q extends ListIteration & ListQueryOf<N> = Record<never, never>>(
     name: N,
     params: EndpointParams<N>,
+    // No query: every member of a list query is optional, and `Q` is the empty query unless one is given.
     query: Q = {} as Q,
     pageSize = 100,
   ): AsyncGenerator<ListedItem<Q, ItemOf<N>>, void, undefined> {
     const { onUnreadable, ...listQuery } = query;
     const request = `GET ${this.pathOf(name, params)}`;
+    // The pages of `list` with this query and an offset and limit, which do not change the type of the items.
     return paginate(
       (offset, limit) => this.list(name, params, { ...listQuery, offset, limit }),
       pageSize,
@@ -269,6 +273,7 @@ export class VendorContainerClient {
     params: { projectId: string },
     spec: { body?: unknown; query?: unknown },
   ): Promise<T> {
+    // Checked and refused when empty by the choke point, as said above.
     return (await this.send(endpoint, params, spec)).data as T;
   }
 
@@ -316,6 +321,7 @@ export class VendorContainerClient {
     const text = await this.call("downloadKubeconfig", { projectId, id });
     let kubeconfig = text;
     try {
+      // Read with checks: only a string `content` is used.
       const parsed = JSON.parse(text) as KubeconfigDownload;
       if (parsed && typeof parsed.content === "string") {
         const decoded = Buffer.from(parsed.content, "base64").toString("utf8");
@@ -348,6 +354,7 @@ export class VendorContainerClient {
       target?: string;
     },
   ): Promise<T> {
+    // The judge fails the wait on an undefined observation, so the one it ends with is a `T`.
     return waitFor(
       observe,
       (t) =>
@@ -405,6 +412,22 @@ export class VendorContainerClient {
   }
 }
 
+/**
+ * The client credentials of settings without a token: `resolveSettings` refuses settings that have neither a
+ * token nor all three of them.
+ */
+function clientCredentialsOf(settings: VendorSettings): {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+} {
+  return {
+    tokenUrl: settings.tokenUrl as string,
+    clientId: settings.clientId as string,
+    clientSecret: settings.clientSecret as string,
+  };
+}
+
 /** `/values/<index>` and the path inside that item, of a problem of a list answer's item. */
 const ITEM_PROBLEM = /^\/values\/(\d+)(\/.*)?$/;
 
@@ -421,6 +444,7 @@ function readPage<T>(body: ListPage<T> | undefined, problems: SchemaProblem[], o
   if (problems.length === 0) return { ...page, values: page.values, unreadable: [] };
   const byIndex = new Map<number, SchemaProblem[]>();
   for (const { path, message } of problems) {
+    // Every problem here matched `ITEM_PROBLEM`: `isItemProblem` is what tolerated it.
     const [, index, inside] = ITEM_PROBLEM.exec(path) as RegExpExecArray;
     const list = byIndex.get(Number(index)) ?? [];
     list.push({ path: inside ?? "/", message });
@@ -429,7 +453,9 @@ function readPage<T>(body: ListPage<T> | undefined, problems: SchemaProblem[], o
   const unreadable: UnreadableItem[] = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, itemProblems]) => {
-      const id = (page.values[index] as { metadata?: { id?: unknown } } | null)?.metadata?.id;
+      const item: unknown = page.values[index];
+      const metadata = isRecord(item) ? item.metadata : undefined;
+      const id = isRecord(metadata) ? metadata.id : undefined;
       return {
         offset: offset + index,
         ...(typeof id === "string" && id !== "" ? { id } : {}),

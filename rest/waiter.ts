@@ -251,6 +251,7 @@ export async function waitFor<T>(
       if (lastState !== undefined) {
         options.onProgress?.(`${options.what} is ${options.target} after ${formatElapsed(now() - started)}`);
       }
+      // A `done` verdict is the judge's of the observation just read.
       return observation as T;
     }
     if (verdict.kind === "failed") {
@@ -278,7 +279,7 @@ export async function waitFor<T>(
         verdict.kind === "unknown"
           ? `${options.what} is in state ${JSON.stringify(verdict.state)}, which this provider does not know ` +
               `(${SETTING_SOURCES.stateNames[0]}); waiting for ${options.target}, giving up in ` +
-              `${formatElapsed((unknownSince as number) + unknownStateTimeout - t)} ${elapsed}`
+              `${formatElapsed((unknownSince ?? t) + unknownStateTimeout - t)} ${elapsed}`
           : `${options.what}: ${verdict.state}, waiting for ${options.target} ${elapsed}`,
       );
       lastState = verdict.state;
