@@ -10,6 +10,7 @@ import type {
   StackValidationPolicy,
 } from "@pulumi/policy";
 import { parseCidr } from "../provider/common/cidr";
+import { isRecord } from "../schemas/typed";
 import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
 import {
   day,
@@ -205,8 +206,8 @@ export const kaasNodePoolSize = closedParameters<ResourceValidationPolicy>({
     const pools = props.nodePools;
     if (!Array.isArray(pools)) return;
     pools.forEach((pool: unknown, index) => {
-      if (pool === null || typeof pool !== "object") return;
-      const p = pool as Props;
+      if (!isRecord(pool)) return;
+      const p = pool;
       const label = isKnownString(p.name) ? `nodePools[${index}] ("${p.name}")` : `nodePools[${index}]`;
       for (const field of ["nodes", "minCount", "maxCount"] as const) {
         const count = p[field];
@@ -268,11 +269,8 @@ export function kaasKubernetesEndOfSupport(now: () => Date): StackValidationPoli
         // ISO dates only: `Date.parse` also reads free text ("end of 2026" is January 1st).
         const end = ISO_DATE.test(endText) ? Date.parse(endText) : NaN;
         if (Number.isNaN(end)) continue;
-        const pending = p.pendingUpgrade as Props | null | undefined;
-        const headedFor = [
-          p.kubernetesVersion,
-          pending && typeof pending === "object" ? pending.version : null,
-        ];
+        const pending = p.pendingUpgrade;
+        const headedFor = [p.kubernetesVersion, isRecord(pending) ? pending.version : null];
         const upgrading = headedFor.some(
           (v) => isKnownString(v) && VERSION_PATTERN.test(v) && compareVersions(v, running) > 0,
         );

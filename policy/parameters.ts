@@ -3,10 +3,13 @@
  * `maxNodez`) is a violation of that rule, naming it, instead of being ignored while the rule keeps its default.
  */
 import type {
+  Policy,
   PolicyConfigSchema,
+  ResourceValidation,
   ResourceValidationArgs,
   ResourceValidationPolicy,
   ReportViolation,
+  StackValidation,
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
@@ -58,10 +61,18 @@ const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
  * warns. It reports rather than throws: a rule that throws makes the engine abandon the update while the program
  * is still registering resources, and the program then dies with a gRPC error and a JavaScript stack trace.
  */
+// Typed as the policy given: the copy keeps every member of `policy` and replaces only `configSchema` and the
+// validation it wraps, with functions of the same signature. The signature says so once.
 export function closedParameters<P extends ResourceValidationPolicy | StackValidationPolicy>(
   policy: P & { configSchema: PolicyConfigSchema },
-): P & { configSchema: ClosedConfigSchema } {
-  type Closed = P & { configSchema: ClosedConfigSchema };
+): P & { configSchema: ClosedConfigSchema };
+export function closedParameters(
+  policy: Policy & {
+    configSchema: PolicyConfigSchema;
+    validateResource?: ResourceValidation | ResourceValidation[];
+    validateStack?: StackValidation;
+  },
+): (ResourceValidationPolicy | StackValidationPolicy) & { configSchema: ClosedConfigSchema } {
   const schema: ClosedConfigSchema = { ...policy.configSchema, additionalProperties: false };
   if ("validateStack" in policy && policy.validateStack) {
     const validate = policy.validateStack;
@@ -70,10 +81,9 @@ export function closedParameters<P extends ResourceValidationPolicy | StackValid
       if (refused) return report(refused);
       return validate(args, report);
     };
-    return { ...policy, configSchema: schema, validateStack } as unknown as Closed;
+    return { ...policy, configSchema: schema, validateStack };
   }
-  const resourcePolicy = policy as ResourceValidationPolicy;
-  const validations = resourcePolicy.validateResource;
+  const validations = policy.validateResource;
   const list = Array.isArray(validations) ? validations : validations ? [validations] : [];
   const validateResource = list.map(
     (validate, index) => (args: ResourceValidationArgs, report: ReportViolation) => {
@@ -90,5 +100,5 @@ export function closedParameters<P extends ResourceValidationPolicy | StackValid
     ...policy,
     configSchema: schema,
     validateResource: validateResource.length === 1 ? validateResource[0] : validateResource,
-  } as unknown as Closed;
+  };
 }

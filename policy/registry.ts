@@ -4,6 +4,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { BILLING_PERIODS, type BillingPeriod } from "../provider/common/billing";
+import { isOneOf } from "../provider/common/typed";
 import { isUnknown, named, plainProps, settings, typeToken } from "./values";
 import { closedParameters } from "./parameters";
 
@@ -42,7 +43,10 @@ export const registryBillingPeriod = closedParameters<ResourceValidationPolicy>(
     const who = `${named("Registry", args.name)} billingPeriod`;
     if (period === undefined || period === null) {
       report(`${who}: not set, so the service's default billing period applies; set one of ${allowed}`);
-    } else if (!isUnknown(period) && !(allowedBillingPeriods as unknown[]).includes(period)) {
+    } else if (
+      !isUnknown(period) &&
+      (typeof period !== "string" || !isOneOf(period, allowedBillingPeriods))
+    ) {
       report(`${who}: ${JSON.stringify(period)} is not allowed; allowed: ${allowed} (allowedBillingPeriods)`);
     }
   },

@@ -101,10 +101,13 @@ export function clusterOf(dependent: StackResource, clusters: StackResource[]): 
 }
 
 /** Settings of a policy: what the user configured over the defaults. */
-export function settings<T extends object>(defaults: T, configured: Partial<T>): T {
-  const out = { ...defaults };
+// The copy of `defaults` takes values of `configured` only for keys `defaults` has: it is still a `T`. The
+// signature says so once.
+export function settings<T extends object>(defaults: T, configured: Partial<T>): T;
+export function settings(defaults: object, configured: object): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...defaults };
   for (const [key, value] of Object.entries(configured)) {
-    if (value !== undefined && key in defaults) (out as Record<string, unknown>)[key] = value;
+    if (value !== undefined && key in defaults) out[key] = value;
   }
   return out;
 }

@@ -154,6 +154,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     }
     let body: { access_token?: unknown; expires_in?: unknown } = {};
     try {
+      // Its members are `unknown`: each is checked below before it is used.
       body = JSON.parse(response.text) as typeof body;
     } catch {
       // Not JSON: handled below as a refusal.

@@ -23,6 +23,7 @@ import { projectedListOf, type ListedAs, type Projected } from "../schemas/proje
 import type { SchemaProblem, SchemaRef } from "../schemas/validate";
 import type { WireSchemaName } from "../schemas";
 import type { KubeconfigDownload } from "../schemas/kaas";
+import { isRecord } from "../schemas/typed";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
 import { HttpClient, type HttpResult, type QueryValue } from "./http";
@@ -180,9 +181,7 @@ export class VendorContainerClient {
       (settings.token
         ? new StaticTokenSource(settings.token)
         : new ClientCredentialsTokenSource(this.http.transport, {
-            tokenUrl: settings.tokenUrl as string,
-            clientId: settings.clientId as string,
-            clientSecret: settings.clientSecret as string,
+            ...clientCredentialsOf(settings),
             timeoutMs: settings.requestTimeoutMs,
             now: options.now,
           }));
@@ -206,6 +205,8 @@ export class VendorContainerClient {
     params: EndpointParams<N>,
     ...[body, query]: CallArgs<N>
   ): Promise<AnswerOf<N>> {
+    // The entry of `name` takes the body of `name`, which `body` is (`CallArgs<N>`); the mapped table does not
+    // let TypeScript relate the two.
     const secrets = BODY_SECRETS[name] as ((body: unknown) => unknown[]) | undefined;
     for (const secret of secrets?.(body) ?? []) if (typeof secret === "string") registerSecret(secret);
     return this.answer<AnswerOf<N>>(ENDPOINTS[name], params, { body, query });
@@ -230,11 +231,12 @@ export class VendorContainerClient {
   async list<N extends ListEndpoint, Q extends ListQueryOf<N> = Record<never, never>>(
     name: N,
     params: EndpointParams<N>,
+    // No query: every member of a list query is optional, and `Q` is the empty query unless one is given.
     query: Q = {} as Q,
   ): Promise<ReadPage<ListedItem<Q, ItemOf<N>>>> {
     const endpoint: Endpoint & { list: WireSchemaName } = ENDPOINTS[name];
     const listQuery: ListQuery = query;
-    const result = await this.send<ListPage<unknown>>(endpoint, params, {
+    const result = await this.send<ListPage<ListedItem<Q, ItemOf<N>>>>(endpoint, params, {
       query,
       responseSchema: hasProjection(listQuery) ? projectedListOf(endpoint.list) : endpoint.response,
       tolerates: isItemProblem,
@@ -246,11 +248,13 @@ export class VendorContainerClient {
   iterate<N extends ListEndpoint, Q extends ListIteration & ListQueryOf<N> = Record<never, never>>(
     name: N,
     params: EndpointParams<N>,
+    // No query: every member of a list query is optional, and `Q` is the empty query unless one is given.
     query: Q = {} as Q,
     pageSize = 100,
   ): AsyncGenerator<ListedItem<Q, ItemOf<N>>, void, undefined> {
     const { onUnreadable, ...listQuery } = query;
     const request = `GET ${this.pathOf(name, params)}`;
+    // The pages of `list` with this query and an offset and limit, which do not change the type of the items.
     return paginate(
       (offset, limit) => this.list(name, params, { ...listQuery, offset, limit }),
       pageSize,
@@ -269,13 +273,14 @@ export class VendorContainerClient {
     params: { projectId: string },
     spec: { body?: unknown; query?: unknown },
   ): Promise<T> {
+    // Checked and refused when empty by the choke point, as said above.
     return (await this.send(endpoint, params, spec)).data as T;
   }
 
   /** One request of `endpoint` through the choke point, with its probe; the answer as the choke point read it. */
   private send<T = unknown>(
     endpoint: Endpoint,
-    params: { projectId: string },
+    params: { projectId: string } & Record<string, string>,
     spec: {
       body?: unknown;
       query?: unknown;
@@ -283,7 +288,7 @@ export class VendorContainerClient {
       tolerates?: (problem: SchemaProblem) => boolean;
     },
   ): Promise<HttpResult<T>> {
-    const { projectId, ...pathParams } = params as { projectId: string } & Record<string, string>;
+    const { projectId, ...pathParams } = params;
     const probe = endpoint.probe;
     return this.http.request<T>({
       method: endpoint.method,
@@ -294,6 +299,7 @@ export class VendorContainerClient {
       responseSchema: spec.responseSchema ?? endpoint.response,
       emptyAnswer: endpoint.emptyAnswer === true,
       tolerates: spec.tolerates,
+      // The query of the endpoint's table entry: its values are text, numbers, booleans or absent.
       query: spec.query as Record<string, QueryValue> | undefined,
       idempotent: endpoint.idempotent,
       responseType: endpoint.responseType === "text" ? "text" : undefined,
@@ -315,6 +321,7 @@ export class VendorContainerClient {
     const text = await this.call("downloadKubeconfig", { projectId, id });
     let kubeconfig = text;
     try {
+      // Read with checks: only a string `content` is used.
       const parsed = JSON.parse(text) as KubeconfigDownload;
       if (parsed && typeof parsed.content === "string") {
         const decoded = Buffer.from(parsed.content, "base64").toString("utf8");
@@ -347,6 +354,7 @@ export class VendorContainerClient {
       target?: string;
     },
   ): Promise<T> {
+    // The judge fails the wait on an undefined observation, so the one it ends with is a `T`.
     return waitFor(
       observe,
       (t) =>
@@ -404,6 +412,22 @@ export class VendorContainerClient {
   }
 }
 
+/**
+ * The client credentials of settings without a token: `resolveSettings` refuses settings that have neither a
+ * token nor all three of them.
+ */
+function clientCredentialsOf(settings: VendorSettings): {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+} {
+  return {
+    tokenUrl: settings.tokenUrl as string,
+    clientId: settings.clientId as string,
+    clientSecret: settings.clientSecret as string,
+  };
+}
+
 /** `/values/<index>` and the path inside that item, of a problem of a list answer's item. */
 const ITEM_PROBLEM = /^\/values\/(\d+)(\/.*)?$/;
 
@@ -415,15 +439,12 @@ const isItemProblem = (problem: SchemaProblem): boolean => ITEM_PROBLEM.test(pro
  * item, see `isItemProblem`) moved out of `values` into `unreadable`, with paths inside the item. `offset`
  * is the page's, so that each item is named by its place in the whole list.
  */
-function readPage<T>(
-  body: ListPage<unknown> | undefined,
-  problems: SchemaProblem[],
-  offset: number,
-): ReadPage<T> {
+function readPage<T>(body: ListPage<T> | undefined, problems: SchemaProblem[], offset: number): ReadPage<T> {
   const page = body ?? { values: [] };
-  if (problems.length === 0) return { ...page, values: page.values as T[], unreadable: [] };
+  if (problems.length === 0) return { ...page, values: page.values, unreadable: [] };
   const byIndex = new Map<number, SchemaProblem[]>();
   for (const { path, message } of problems) {
+    // Every problem here matched `ITEM_PROBLEM`: `isItemProblem` is what tolerated it.
     const [, index, inside] = ITEM_PROBLEM.exec(path) as RegExpExecArray;
     const list = byIndex.get(Number(index)) ?? [];
     list.push({ path: inside ?? "/", message });
@@ -432,14 +453,16 @@ function readPage<T>(
   const unreadable: UnreadableItem[] = [...byIndex.entries()]
     .sort(([a], [b]) => a - b)
     .map(([index, itemProblems]) => {
-      const id = (page.values[index] as { metadata?: { id?: unknown } } | null)?.metadata?.id;
+      const item: unknown = page.values[index];
+      const metadata = isRecord(item) ? item.metadata : undefined;
+      const id = isRecord(metadata) ? metadata.id : undefined;
       return {
         offset: offset + index,
         ...(typeof id === "string" && id !== "" ? { id } : {}),
         problems: itemProblems,
       };
     });
-  return { ...page, values: page.values.filter((_, i) => !byIndex.has(i)) as T[], unreadable };
+  return { ...page, values: page.values.filter((_, i) => !byIndex.has(i)), unreadable };
 }
 
 /** Runs a GET and maps "gone" (404, or a `deleted` state such as `Deleted`) to undefined. */

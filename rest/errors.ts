@@ -155,7 +155,7 @@ export function fieldProblemsOf(problem: unknown): FieldProblem[] {
 export function parseProblem(text: string): ProblemDetails | undefined {
   if (!text.trim().startsWith("{")) return undefined;
   try {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
     return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;

@@ -166,6 +166,7 @@ export class HttpClient {
           Math.min(this.settings.requestTimeoutMs, remaining),
           lostAnswer,
         );
+        // Checked against the response schema of the request, whose type the caller names as `T`.
         if (result.outcome === "ok") return result.result as HttpResult<T>;
         if (result.error.status === 401 && this.settings.tokenSource.refreshable && !refreshedAfter401) {
           // One forced refresh on 401: the token may have been revoked or expired early.

@@ -11,7 +11,7 @@ let loaded: typeof ClientModule | undefined;
 
 /** `rest/client`, required on the first call. */
 export function clientModule(): typeof ClientModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
   loaded ??= require("./client") as typeof ClientModule;
   return loaded;
 }

@@ -7,7 +7,7 @@ import { SETTING_SOURCES } from "./settings";
 import { STATE_CLASSES, type StateClass } from "./states";
 
 /** Errors after which polling again later can succeed: retryable failures and exhausted call deadlines. */
-function isTransientError(error: unknown): boolean {
+function isTransientError(error: unknown): error is VendorApiError {
   return (
     isVendorApiError(error) &&
     (error.retryable || error.kind === "deadline" || error.kind === "network" || error.kind === "timeout")
@@ -243,14 +243,15 @@ export async function waitFor<T>(
       if (!isTransientError(error)) throw error;
       verdict = { kind: "pending", state: "unreachable" };
       unreachable = true;
-      lastPollError = (error as Error).message;
+      lastPollError = error.message;
       // The service asked for a pause (429 Retry-After): the next poll honours it, across calls too.
-      nextWaitAtLeast = (error as VendorApiError).retryAfterMs ?? 0;
+      nextWaitAtLeast = error.retryAfterMs ?? 0;
     }
     if (verdict.kind === "done") {
       if (lastState !== undefined) {
         options.onProgress?.(`${options.what} is ${options.target} after ${formatElapsed(now() - started)}`);
       }
+      // A `done` verdict is the judge's of the observation just read.
       return observation as T;
     }
     if (verdict.kind === "failed") {
@@ -278,7 +279,7 @@ export async function waitFor<T>(
         verdict.kind === "unknown"
           ? `${options.what} is in state ${JSON.stringify(verdict.state)}, which this provider does not know ` +
               `(${SETTING_SOURCES.stateNames[0]}); waiting for ${options.target}, giving up in ` +
-              `${formatElapsed((unknownSince as number) + unknownStateTimeout - t)} ${elapsed}`
+              `${formatElapsed((unknownSince ?? t) + unknownStateTimeout - t)} ${elapsed}`
           : `${options.what}: ${verdict.state}, waiting for ${options.target} ${elapsed}`,
       );
       lastState = verdict.state;

@@ -50,18 +50,21 @@ const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"] as const;
  * (TypeBox's symbols are dropped; ajv never reads them).
  */
 export function deepPartial(schema: TSchema): TSchema {
-  const out: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...schema };
   delete out.required;
+  // A JSON schema's `properties`, when present, maps names to schemas (TypeBox's own typing is open).
   const properties = (schema as { properties?: Record<string, TSchema> }).properties;
   if (properties) {
     out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, deepPartial(v)]));
   }
+  // `items` is a schema or a list of them; the check below keeps the single schema.
   const items = (schema as { items?: TSchema }).items;
   if (items && typeof items === "object" && !Array.isArray(items)) out.items = deepPartial(items);
   for (const keyword of SUBSCHEMA_LISTS) {
-    const list = (schema as Record<string, unknown>)[keyword];
+    const list: unknown = schema[keyword];
     if (Array.isArray(list)) out[keyword] = list.map((s: TSchema) => deepPartial(s));
   }
+  // A copy of a schema with fewer `required`: a schema still (a plain one, see above).
   return out as TSchema;
 }
 
@@ -75,7 +78,7 @@ const projectedLists = new Map<WireSchemaName, TSchema>();
 export function projectedListOf(item: WireSchemaName): TSchema {
   let list = projectedLists.get(item);
   if (!list) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for a projected list only
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for a projected list only; typed as the module it is
     const { ListEnvelope } = require("./common") as typeof import("./common");
     list = ListEnvelope(deepPartial(wireSchema(item)));
     projectedLists.set(item, list);

@@ -48,7 +48,7 @@ export const GENERATED_VALIDATORS = path.join(__dirname, "..", "validators");
 function generated(name: string): ValidateFunction | undefined {
   const file = path.join(GENERATED_VALIDATORS, `${name}.js`);
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates; it exports one ajv validator
     return require(file) as ValidateFunction;
   } catch (error) {
     if (isMissingModule(error, file)) return undefined;
@@ -79,9 +79,9 @@ function definedErrors(validate: ValidateFunction): DefinedError[] {
 /** The ajv instance that compiles at run time, made (and ajv loaded) on the first compile. */
 export function runtimeAjv(): Ajv {
   if (!ajv) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled; typed as the module it is
     const { default: AjvClass } = require("ajv") as typeof import("ajv");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- idem
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- idem; typed as the module it is
     const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
     ajv = new AjvClass(AJV_OPTIONS);
     addFormats(ajv);
@@ -94,7 +94,7 @@ export function runtimeAjv(): Ajv {
  * import: validating by name with generated validators needs none of them.
  */
 export function wireSchema(name: WireSchemaName): TSchema {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
   return (require("./wire") as typeof import("./wire")).WIRE_SCHEMAS[name];
 }
 

@@ -88,6 +88,7 @@ function warnSkipped(fn: string): (line: string) => void {
  * result secret.
  */
 function outputOf<A, R>(args: FunctionInputs<A>, read: (plain: A) => Promise<R>): pulumi.Output<R> {
+  // `pulumi.output` unwraps every input to its plain value: the arguments `A`.
   return pulumi.output(args).apply((plain) => read(plain as A));
 }
 

@@ -24,10 +24,8 @@ export function skipUnreadLeakTraces(): () => void {
   // eslint-disable-next-line @typescript-eslint/unbound-method -- V8 calls the hook without a receiver, and so does the formatter below
   const installed = Error.prepareStackTrace;
   if (!installed || process.env.PULUMI_DEBUG_PROMISE_LEAKS) return () => undefined;
-  Error.prepareStackTrace = (error, frames) =>
-    frames[0]?.getFunctionName() === "debuggablePromise"
-      ? String(error)
-      : (installed(error, frames) as unknown);
+  Error.prepareStackTrace = (error, frames): unknown =>
+    frames[0]?.getFunctionName() === "debuggablePromise" ? String(error) : installed(error, frames);
   return () => {
     Error.prepareStackTrace = installed;
   };

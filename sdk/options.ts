@@ -102,10 +102,14 @@ export function timeoutsInput(
 ): pulumi.Input<unknown> {
   const custom = timeoutsFromCustomTimeouts(kind, name, opts?.customTimeouts);
   if (Object.keys(custom).length === 0) return declared;
+  // The class's `timeouts` argument, which the class's arguments type as `Timeouts`.
   if (!isDeferred(declared)) return mergeTimeouts(kind, name, declared as Timeouts | undefined, custom);
-  return pulumi
-    .output(declared as pulumi.Input<Timeouts | undefined>)
-    .apply((value) => mergeTimeouts(kind, name, value, custom));
+  return (
+    pulumi
+      // As above, while some of it is still to be resolved.
+      .output(declared as pulumi.Input<Timeouts | undefined>)
+      .apply((value) => mergeTimeouts(kind, name, value, custom))
+  );
 }
 
 /**

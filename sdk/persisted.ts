@@ -66,7 +66,7 @@ function partsOfUrn(urn: string): { stack: string; project: string; name: string
 
 /** The provider module, loaded when the program first changes a tag (never in a preview). */
 function provider(): typeof ProviderModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
   return require("../provider") as typeof ProviderModule;
 }
 

@@ -15,9 +15,10 @@ export function programClient(overrides: Partial<VendorSettings> = {}): {
   client: VendorContainerClient;
   settings: VendorSettings;
 } {
-  const given = overrides as Record<string, unknown>;
+  const given: Readonly<Record<string, unknown>> = overrides;
   const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
   const settings = resolveSettings((key) => {
+    // The settings are text, and numbers for durations (`VendorSettings`).
     const override = given[nameOf[key]] as string | number | undefined;
     // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
     return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);

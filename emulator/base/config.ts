@@ -281,14 +281,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Deep merge of plain objects; arrays and scalars of `patch` replace. Returns a new object. */
-export function deepMerge<T>(base: T, patch: unknown): T {
-  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+// Typed as `base`: a patch is a partial of the configuration it merges into (checked afterwards by
+// `checkConfig`). The signature says so once; the body works on untyped values.
+export function deepMerge<T>(base: T, patch: unknown): T;
+export function deepMerge(base: unknown, patch: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return patch === undefined ? base : patch;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     out[key] = isPlainObject(out[key]) && isPlainObject(value) ? deepMerge(out[key], value) : value;
   }
-  return out as T;
+  return out;
 }
 
 /** JSON merge patch (RFC 7396): null deletes a key, objects merge, anything else replaces. */

@@ -196,7 +196,7 @@ export function resolvePath(obj: unknown, path: string[], flattenLast = true): u
     }
     current = next;
   }
-  return flattenLast ? current.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : [v])) : current;
+  return flattenLast ? current.flatMap((v): unknown[] => (Array.isArray(v) ? v : [v])) : current;
 }
 
 function compare(a: unknown, b: Literal): number | undefined {
@@ -375,9 +375,11 @@ export function parseListParams(options: ListQuery, filters: FilterReading): Lis
 }
 
 /** Keeps only the projected top-level keys of `obj`. */
-export function project<T extends object>(obj: T, keys: string[] | null): Partial<T> {
+// The kept keys are keys of `obj` with their values: a `Partial<T>`. The signature says so once.
+export function project<T extends object>(obj: T, keys: string[] | null): Partial<T>;
+export function project(obj: object, keys: string[] | null): object {
   if (!keys) return obj;
-  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k))) as Partial<T>;
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => keys.includes(k)));
 }
 
 /**

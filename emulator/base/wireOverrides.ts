@@ -42,6 +42,7 @@ export function withWireOverrides<T>(rec: BaseRecord, response: T): T {
     // A rendered response is a JSON object; the pointer walks it (and creates what it misses) as plain objects.
     let target = response as Record<string, unknown>;
     for (const token of tokens.slice(0, -1)) {
+      // An object: made above when it was not one.
       if (target[token] === null || typeof target[token] !== "object") target[token] = {};
       target = target[token] as Record<string, unknown>;
     }

@@ -98,6 +98,7 @@ export class Store<M extends RecordMap> {
   private load(file: string): Partial<StateHeader<M>> & { readonly [field: string]: unknown } {
     let doc: Partial<StateHeader<M>> & { readonly [field: string]: unknown };
     try {
+      // The emulator's own file, as `toDocument` wrote it; its format is checked below.
       doc = JSON.parse(fs.readFileSync(file, "utf8")) as typeof doc;
     } catch (error) {
       throw new Error(`cannot read emulator state file ${file}: ${errorMessage(error)}`);

@@ -35,6 +35,7 @@ import { matchRoute } from "./routes";
 import type { SeedRequest } from "../composition/seed";
 import type { Reply } from "../base/api";
 import { kindNames } from "../generic/tables";
+import { isRecord } from "../../schemas/typed";
 import { KINDS, type Kind } from "../kinds";
 
 /** The reserved prefix of the control API. */
@@ -47,14 +48,13 @@ interface ControlRoute {
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+  if (!isRecord(body) || Array.isArray(body)) {
     throw new ApiProblem("validation", {
       errors: [{ fieldName: "body", errorMessage: "must be a JSON object" }],
       detail: "The control API expects a JSON object.",
     });
   }
-  // A JSON object (not an array, checked above): its keys are text.
-  return body as Record<string, unknown>;
+  return body;
 }
 
 /** A route that reads a JSON object body and answers `status` with what `apply` makes of it. */

@@ -64,6 +64,7 @@ function jsonOf(v: unknown): unknown {
   // As JSON.stringify does, `toJSON` once, then the primitive's rules. (`canonical`'s replacer copies any other
   // object before JSON reads it, so a boxed primitive counts as an object, as here.)
   let w = v;
+  // `toJSON` is a function (checked first), called as JSON.stringify calls it.
   if (isObject(w) && typeof w.toJSON === "function") w = (w as { toJSON: () => unknown }).toJSON();
   if (typeof w === "number") return Number.isFinite(w) ? w : null;
   if (typeof w === "function" || typeof w === "symbol") return undefined;
