@@ -322,10 +322,12 @@ export class VolumeAttachmentProvider {
       case "adopt":
         log(what, outcome.line);
         break;
-      case "send":
       case "confirm":
+        // Nothing to say before the wait: the wait decides whether the answer held.
+        break;
+      case "send":
       case "fail":
-        // Nothing to say before the wait: a sent attach and an answer to confirm are watched like the others.
+        // Settled above: with the attach's answer the decision is never `send`, and a `fail` has thrown.
         break;
     }
     try {
