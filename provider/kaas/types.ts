@@ -35,7 +35,7 @@ import type { DeclaredLimits } from "../common/limits";
 import type { Timeouts } from "../common/timeouts";
 import { isUnknown } from "../common/unknown";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
-import { compareVersions, VERSION_PATTERN } from "./version";
+import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 import { keysOf } from "../common/typed";
 
 export type { BillingPeriod } from "../common/billing";
