@@ -104,7 +104,8 @@ export class Kaas extends pulumi.dynamic.Resource {
 
   /**
    * @param name The unique name of the resource in the stack.
-   * @param args The cluster's arguments.
+   * @param args The cluster's arguments. Its `timeouts` default to `"40m"` for create and update and `"30m"`
+   *   for delete.
    * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`,
    *   and the `identity` input is always stored as a secret. `customTimeouts` set the deadlines of `timeouts`
    *   that the argument leaves out (a deadline set by both to different durations is refused);

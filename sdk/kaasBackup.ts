@@ -85,7 +85,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
 
   /**
    * @param name The unique name of the resource in the stack.
-   * @param args The backup's arguments.
+   * @param args The backup's arguments. Its `timeouts` default to `"20m"` for create, update and delete.
    * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
    *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
    *   whose change replaces the backup (or `"*"`); `import` is refused, since `adoptId` takes an existing

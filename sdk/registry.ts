@@ -80,7 +80,8 @@ export class Registry extends pulumi.dynamic.Resource {
 
   /**
    * @param name The unique name of the resource in the stack.
-   * @param args The registry's arguments.
+   * @param args The registry's arguments. Its `timeouts` default to `"60m"` for create (real registries take
+   *   20-40 minutes to provision) and `"30m"` for update and delete.
    * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
    *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
    *   whose change replaces the registry (or `"*"`); `import` is refused, since `adoptId` takes an existing
