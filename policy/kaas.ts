@@ -11,7 +11,7 @@ import type {
 } from "@pulumi/policy";
 import { parseCidr } from "../provider/common/cidr";
 import { isRecord } from "../schemas/typed";
-import { compareVersions, VERSION_PATTERN } from "../provider/kaas/version";
+import { compareVersions, VERSION_PATTERN } from "../schemas/versions";
 import {
   day,
   isUnknown,

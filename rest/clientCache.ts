@@ -1,6 +1,6 @@
 /**
  * The one cache of REST clients of a process, shared by the providers (provider/common/context.ts) and the
- * SDK's functions (sdk/functions.ts): the same settings give the very same client, so one token and one
+ * SDK's functions (sdk/dataSource.ts): the same settings give the very same client, so one token and one
  * keep-alive pool serve every resource and every function of the process. The client module is loaded when
  * the first client is made (see rest/lazy.ts), so importing this module stays light.
  */

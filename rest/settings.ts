@@ -1,7 +1,7 @@
 /**
  * Connection settings, resolved from Pulumi stack configuration (namespace `vendor`) with environment
  * fallbacks. This module is the one place that reads them: the providers (provider/common/context.ts,
- * including the default `projectId` of `check`) and the SDK's functions (sdk/functions.ts) both go through
+ * including the default `projectId` of `check`) and the SDK's functions (sdk/dataSource.ts) both go through
  * {@link readSetting}, so a resource and a function never disagree on a value. Credentials are read here, in
  * the process that calls the service, and are never captured into the serialized provider or into state.
  */

@@ -2,7 +2,7 @@
  * Wire schemas of the KaaS (managed Kubernetes cluster) endpoints: spec §2.2-§2.5 and §4.1, with the parts
  * the spec leaves "not shown" filled from the reference (api-notes "KaaS").
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
   BillingPlanRequest,
   BillingPlanResponse,
@@ -172,3 +172,13 @@ export const KubeconfigDownload = Type.Object({
   content: Type.String(),
 });
 export type KubeconfigDownload = Static<typeof KubeconfigDownload>;
+
+/** The KaaS schemas the endpoint table names (`WIRE_SCHEMAS`), by those names. */
+export const KAAS_WIRE_SCHEMAS = {
+  KaasInsert,
+  KaasUpdate,
+  NodePoolUpdate,
+  KaasResponse,
+  KaasList,
+  KaasDeleteQuery,
+} as const satisfies Record<string, TSchema>;

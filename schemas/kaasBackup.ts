@@ -1,5 +1,5 @@
 /** Wire schemas of the cluster backup endpoints (spec §2.6, §4.2). */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
   Int32,
   ListEnvelope,
@@ -43,3 +43,11 @@ export type BackupResponse = Static<typeof BackupResponse>;
 
 /** Backup list response (spec §2.9). */
 export const BackupList = ListEnvelope(BackupResponse);
+
+/** The backup schemas the endpoint table names (`WIRE_SCHEMAS`), by those names. */
+export const KAAS_BACKUP_WIRE_SCHEMAS = {
+  BackupInsert,
+  BackupUpdate,
+  BackupResponse,
+  BackupList,
+} as const satisfies Record<string, TSchema>;

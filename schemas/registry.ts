@@ -2,7 +2,7 @@
  * Wire schemas of the container registry endpoints (spec §2.7, §4.3). The spec shows none of their fields;
  * they come from the reference (api-notes "Registry").
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import {
   BillingPlanRequest,
   BillingPlanResponse,
@@ -78,3 +78,13 @@ export const RegistryListQuery = Type.Object({
   ...ListQuery.properties,
   loadEngineVersion: Type.Optional(Type.Boolean()),
 });
+
+/** The registry schemas the endpoint table names (`WIRE_SCHEMAS`), by those names. */
+export const REGISTRY_WIRE_SCHEMAS = {
+  RegistryInsert,
+  RegistryUpdate,
+  RegistryPasswordReset,
+  RegistryResponse,
+  RegistryList,
+  RegistryListQuery,
+} as const satisfies Record<string, TSchema>;

@@ -10,37 +10,20 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import { GetQuery, ListQuery } from "./common";
-import { KaasDeleteQuery, KaasInsert, KaasList, KaasResponse, KaasUpdate, NodePoolUpdate } from "./kaas";
-import { BackupInsert, BackupList, BackupResponse, BackupUpdate } from "./kaasBackup";
-import {
-  RegistryInsert,
-  RegistryList,
-  RegistryListQuery,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryUpdate,
-} from "./registry";
-import { VolumeAction } from "./volume";
+import { KAAS_WIRE_SCHEMAS } from "./kaas";
+import { KAAS_BACKUP_WIRE_SCHEMAS } from "./kaasBackup";
+import { REGISTRY_WIRE_SCHEMAS } from "./registry";
+import { VOLUME_ATTACHMENT_WIRE_SCHEMAS } from "./volume";
 
-/** The schemas of the endpoint table, by name: request bodies, answers, list items and queries. */
+/**
+ * The schemas of the endpoint table, by name: request bodies, answers, list items and queries. Each kind's
+ * schema module lists its own (`KAAS_WIRE_SCHEMAS`, ...); the queries every list and read share come last.
+ */
 export const WIRE_SCHEMAS = {
-  KaasInsert,
-  KaasUpdate,
-  NodePoolUpdate,
-  KaasResponse,
-  KaasList,
-  KaasDeleteQuery,
-  VolumeAction,
-  BackupInsert,
-  BackupUpdate,
-  BackupResponse,
-  BackupList,
-  RegistryInsert,
-  RegistryUpdate,
-  RegistryPasswordReset,
-  RegistryResponse,
-  RegistryList,
-  RegistryListQuery,
+  ...KAAS_WIRE_SCHEMAS,
+  ...VOLUME_ATTACHMENT_WIRE_SCHEMAS,
+  ...KAAS_BACKUP_WIRE_SCHEMAS,
+  ...REGISTRY_WIRE_SCHEMAS,
   ListQuery,
   GetQuery,
 } as const satisfies Record<string, TSchema>;

@@ -6,7 +6,7 @@ export * from "./kaas";
 export * from "./kaasBackup";
 export * from "./registry";
 export * from "./volumeAttachment";
-export * from "./functions";
+export type { FunctionInputs, FunctionOptions, ListArgs, NotProjecting, Projecting } from "./dataSource";
 export { isVendorApiError, VendorApiError } from "../rest/errors";
 
 // Types the API above refers to, exported so programs can name them (and the API reference shows them).

@@ -5,8 +5,23 @@ import {
   type KaasComputed,
   type KaasInputs,
 } from "../provider/kaas/types";
+import { computedOutputs } from "../provider/kaas/mapping";
+import { collect } from "../rest/paginate";
+import type { KaasResponse } from "../schemas";
+import type { Projected } from "../schemas/projection";
 import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
 import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import {
+  api,
+  outputOf,
+  project,
+  warnSkipped,
+  type FunctionInputs,
+  type FunctionOptions,
+  type ListArgs,
+  type NotProjecting,
+  type Projecting,
+} from "./dataSource";
 import shell from "./shells/Kaas";
 
 export type {
@@ -89,7 +104,8 @@ export class Kaas extends pulumi.dynamic.Resource {
 
   /**
    * @param name The unique name of the resource in the stack.
-   * @param args The cluster's arguments.
+   * @param args The cluster's arguments. Its `timeouts` default to `"40m"` for create and update and `"30m"`
+   *   for delete.
    * @param opts Resource options. `kubeconfig` and `identity` are always added to `additionalSecretOutputs`,
    *   and the `identity` input is always stored as a secret. `customTimeouts` set the deadlines of `timeouts`
    *   that the argument leaves out (a deadline set by both to different durations is refused);
@@ -121,4 +137,129 @@ export class Kaas extends pulumi.dynamic.Resource {
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Kaas {
     return new Kaas(name, lookupArgs<KaasArgs>({}), { ...opts, id });
   }
+}
+
+// ---- Functions: read clusters (sdk/dataSource.ts) ----
+
+/** Arguments of {@link getKaas} and {@link getKubeconfig}. */
+export interface GetKaasArgs {
+  /** Identifier of the cluster, e.g. a cluster's `kaasId` output. */
+  kaasId: string;
+  /** Project of the cluster; default `vendor:projectId` (or `VENDOR_PROJECT_ID`). */
+  projectId?: string;
+}
+
+/** A cluster as the functions describe it: the computed outputs of {@link Kaas} without the kubeconfig. */
+export type KaasInfo = Omit<KaasComputed, "kubeconfig"> & {
+  /** Cluster name. */
+  name: string | null;
+  /** Region of the cluster. */
+  location: string | null;
+  /** Tags of the cluster. */
+  tags: string[];
+};
+
+function kaasInfo(response: Parameters<typeof computedOutputs>[0]): KaasInfo {
+  const { kubeconfig: _omit, ...computed } = computedOutputs(response, null);
+  return {
+    ...computed,
+    name: response.metadata.name ?? null,
+    location: response.metadata.location?.value ?? response.metadata.location?.code ?? null,
+    tags: response.metadata.tags ?? [],
+  };
+}
+
+/** Reads one cluster. Throws when it does not exist. */
+export async function getKaas(args: GetKaasArgs, options?: FunctionOptions): Promise<KaasInfo> {
+  const { client, settings } = api(options);
+  return kaasInfo(
+    await client.call("getKaas", { projectId: project(args.projectId, settings), id: args.kaasId }),
+  );
+}
+
+/**
+ * {@link getKaas} for Inputs: reads the cluster once `kaasId` is known, e.g.
+ * `getKaasOutput({ kaasId: cluster.kaasId }).currentKubernetesVersion`.
+ */
+export function getKaasOutput(
+  args: FunctionInputs<GetKaasArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo> {
+  return outputOf(args, (plain) => getKaas(plain, options));
+}
+
+/**
+ * A cluster as a list with a `projection` answers it: the service's object with the fields the projection kept,
+ * any of them possibly missing (which ones a projection keeps is not documented).
+ */
+export type ProjectedKaas = Projected<KaasObject>;
+
+// The wire objects under names of their own: TypeScript resolves the schemas' types (`Static<...>`) to
+// anonymous object types, which the API reference would spell out field by field, undocumented. Left out of
+// the reference on purpose (typedoc.json `intentionallyNotExported`): they are the service's objects.
+/* eslint-disable-next-line @typescript-eslint/no-empty-object-type */
+interface KaasObject extends KaasResponse {}
+
+/**
+ * Lists clusters across all pages, each as the service projected it. A cluster the client cannot read is left
+ * out with a warning naming it.
+ */
+export function listKaas(args: Projecting<ListArgs>, options?: FunctionOptions): Promise<ProjectedKaas[]>;
+/**
+ * Lists clusters across all pages. `filter` uses the service grammar, e.g. `metadata.name:eq("prod")`. A
+ * cluster the client cannot read (say, a null `metadata.id`) is left out with a warning naming it.
+ */
+export function listKaas(args?: NotProjecting<ListArgs>, options?: FunctionOptions): Promise<KaasInfo[]>;
+/** Lists clusters across all pages: projected ones when `args.projection` is set. */
+export function listKaas(args?: ListArgs, options?: FunctionOptions): Promise<KaasInfo[] | ProjectedKaas[]>;
+export async function listKaas(
+  args: ListArgs = {},
+  options?: FunctionOptions,
+): Promise<KaasInfo[] | ProjectedKaas[]> {
+  const { client, settings } = api(options);
+  const { projectId, projection, ...query } = args;
+  const params = { projectId: project(projectId, settings) };
+  const onUnreadable = warnSkipped("listKaas");
+  if (typeof projection === "string")
+    return collect(client.iterate("listKaas", params, { ...query, projection, onUnreadable }));
+  return (await collect(client.iterate("listKaas", params, { ...query, onUnreadable }))).map(kaasInfo);
+}
+
+/** {@link listKaas} for Inputs, with a projection. */
+export function listKaasOutput(
+  args: Projecting<FunctionInputs<ListArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<ProjectedKaas[]>;
+/** {@link listKaas} for Inputs. */
+export function listKaasOutput(
+  args?: NotProjecting<FunctionInputs<ListArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo[]>;
+/** {@link listKaas} for Inputs: projected clusters when `args.projection` is set. */
+export function listKaasOutput(
+  args?: FunctionInputs<ListArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo[] | ProjectedKaas[]>;
+export function listKaasOutput(
+  args: FunctionInputs<ListArgs> = {},
+  options?: FunctionOptions,
+): pulumi.Output<KaasInfo[] | ProjectedKaas[]> {
+  return outputOf(args, (plain) => listKaas(plain, options));
+}
+
+/**
+ * Downloads a cluster's kubeconfig. Wrap the result in `pulumi.secret(...)` before exporting it: a plain
+ * function's result is not secret by itself. {@link getKubeconfigOutput} returns it as a secret.
+ */
+export async function getKubeconfig(args: GetKaasArgs, options?: FunctionOptions): Promise<string> {
+  const { client, settings } = api(options);
+  return client.downloadKubeconfig(project(args.projectId, settings), args.kaasId);
+}
+
+/** {@link getKubeconfig} for Inputs. The result is always a secret. */
+export function getKubeconfigOutput(
+  args: FunctionInputs<GetKaasArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<string> {
+  return pulumi.secret(outputOf(args, (plain) => getKubeconfig(plain, options)));
 }

@@ -5,8 +5,23 @@ import {
   type KaasBackupComputed,
   type KaasBackupInputs,
 } from "../provider/kaasBackup/types";
+import { backupComputed } from "../provider/kaasBackup/mapping";
+import { collect } from "../rest/paginate";
+import type { BackupResponse } from "../schemas";
+import type { Projected } from "../schemas/projection";
 import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
 import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import {
+  api,
+  outputOf,
+  project,
+  warnSkipped,
+  type FunctionInputs,
+  type FunctionOptions,
+  type ListArgs,
+  type NotProjecting,
+  type Projecting,
+} from "./dataSource";
 import shell from "./shells/KaasBackup";
 
 export type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/kaasBackup/types";
@@ -70,7 +85,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
 
   /**
    * @param name The unique name of the resource in the stack.
-   * @param args The backup's arguments.
+   * @param args The backup's arguments. Its `timeouts` default to `"20m"` for create, update and delete.
    * @param opts Resource options. `customTimeouts` set the deadlines of `timeouts` that the argument leaves
    *   out (a deadline set by both to different durations is refused); `replaceOnChanges` names arguments
    *   whose change replaces the backup (or `"*"`); `import` is refused, since `adoptId` takes an existing
@@ -107,4 +122,100 @@ export class KaasBackup extends pulumi.dynamic.Resource {
   ): KaasBackup {
     return new KaasBackup(name, lookupArgs<KaasBackupArgs>(lookup), { ...opts, id });
   }
+}
+
+// ---- Functions: read backups (sdk/dataSource.ts) ----
+
+/** Arguments of {@link listBackups}. */
+export interface ListBackupsArgs extends ListArgs {
+  /** Identifier of the cluster whose backups to list. */
+  kaasId: string;
+}
+
+/** A backup as the functions describe it. */
+export type BackupInfo = KaasBackupComputed & {
+  /** Backup name. */
+  name: string | null;
+  /** Billing period of the backup, e.g. `Month`. */
+  billingPeriod: string | null;
+  /** Backup type, as the service reports it. */
+  type: string | null;
+  /** Days the backup is kept. */
+  retentionDays: number | null;
+};
+
+/** A backup as a list with a `projection` answers it (see {@link ProjectedKaas}). */
+export type ProjectedBackup = Projected<KaasBackupObject>;
+
+// The wire object under a name of its own, left out of the reference on purpose (see `KaasObject` in
+// sdk/kaas.ts).
+/* eslint-disable-next-line @typescript-eslint/no-empty-object-type */
+interface KaasBackupObject extends BackupResponse {}
+
+function kaasBackupInfo(b: BackupResponse): BackupInfo {
+  return {
+    ...backupComputed(b),
+    name: b.metadata.name ?? null,
+    billingPeriod: b.properties.billingPeriod ?? null,
+    type: b.properties.type ?? null,
+    retentionDays: b.properties.retentionDays ?? null,
+  };
+}
+
+/**
+ * Lists the backups of a cluster across all pages, each as the service projected it. A backup the client
+ * cannot read is left out with a warning naming it.
+ */
+export function listBackups(
+  args: Projecting<ListBackupsArgs>,
+  options?: FunctionOptions,
+): Promise<ProjectedBackup[]>;
+/**
+ * Lists the backups of a cluster across all pages. A backup the client cannot read is left out with a
+ * warning naming it.
+ */
+export function listBackups(
+  args: NotProjecting<ListBackupsArgs>,
+  options?: FunctionOptions,
+): Promise<BackupInfo[]>;
+/** Lists the backups of a cluster across all pages: projected ones when `args.projection` is set. */
+export function listBackups(
+  args: ListBackupsArgs,
+  options?: FunctionOptions,
+): Promise<BackupInfo[] | ProjectedBackup[]>;
+export async function listBackups(
+  args: ListBackupsArgs,
+  options?: FunctionOptions,
+): Promise<BackupInfo[] | ProjectedBackup[]> {
+  const { client, settings } = api(options);
+  const { projectId, kaasId, projection, ...query } = args;
+  const params = { projectId: project(projectId, settings), kaasId };
+  const onUnreadable = warnSkipped("listBackups");
+  if (typeof projection === "string")
+    return collect(client.iterate("listBackups", params, { ...query, projection, onUnreadable }));
+  return (await collect(client.iterate("listBackups", params, { ...query, onUnreadable }))).map(
+    kaasBackupInfo,
+  );
+}
+
+/** {@link listBackups} for Inputs, with a projection. */
+export function listBackupsOutput(
+  args: Projecting<FunctionInputs<ListBackupsArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<ProjectedBackup[]>;
+/** {@link listBackups} for Inputs, e.g. `listBackupsOutput({ kaasId: cluster.kaasId })`. */
+export function listBackupsOutput(
+  args: NotProjecting<FunctionInputs<ListBackupsArgs>>,
+  options?: FunctionOptions,
+): pulumi.Output<BackupInfo[]>;
+/** {@link listBackups} for Inputs: projected backups when `args.projection` is set. */
+export function listBackupsOutput(
+  args: FunctionInputs<ListBackupsArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<BackupInfo[] | ProjectedBackup[]>;
+export function listBackupsOutput(
+  args: FunctionInputs<ListBackupsArgs>,
+  options?: FunctionOptions,
+): pulumi.Output<BackupInfo[] | ProjectedBackup[]> {
+  return outputOf(args, (plain) => listBackups(plain, options));
 }

@@ -9,18 +9,12 @@ import {
   getKaasOutput,
   getKubeconfig,
   getKubeconfigOutput,
-  getRegistry,
-  getRegistryOutput,
-  listBackups,
-  listBackupsOutput,
+  Kaas,
   listKaas,
   listKaasOutput,
-  listRegistries,
-  listRegistriesOutput,
-} from "./functions";
-import { Kaas } from "./kaas";
-import { KaasBackup } from "./kaasBackup";
-import { Registry } from "./registry";
+} from "./kaas";
+import { KaasBackup, listBackups, listBackupsOutput } from "./kaasBackup";
+import { getRegistry, getRegistryOutput, listRegistries, listRegistriesOutput, Registry } from "./registry";
 import { VolumeAttachment } from "./volumeAttachment";
 
 /** The class of each kind; its name is the kind's, as its type token ends (`...:vendor-container:Kaas`). */

@@ -28,6 +28,7 @@ import {
   type DiffResult,
   type DiffTable,
 } from "./diff";
+import type { Timeouts } from "./timeouts";
 import { isUnknown } from "./unknown";
 import { creationTokenOf, inputsOf } from "./resource";
 import { keysOf, recordOf } from "./typed";
@@ -377,11 +378,10 @@ export const withBookkeeping = <S extends ArgumentSchema>(
 ): ArgumentTable<Extract<keyof S, string> | Bookkeeping> => ({ ...schema, ...BOOKKEEPING });
 
 /**
- * The arguments that take an existing object over instead of creating one, shared by the kinds that create
- * service objects (clusters, backups, registries), last in their schemas. The engine's `import` does not work
+ * The arguments that take an existing object over instead of creating one. The engine's `import` does not work
  * for dynamic resources, so adoption is an argument.
  */
-export const ADOPTION_ARGUMENTS = {
+const ADOPTION_ARGUMENTS = {
   /**
    * Adopt this existing object (its id in the service, as `kaasId`, `backupId` or `registryId` show it) instead
    * of creating one. The declared arguments must match the live object. Changing it later has no effect.
@@ -393,4 +393,17 @@ export const ADOPTION_ARGUMENTS = {
    * since both stacks would then act on it. Changing it later has no effect.
    */
   adoptFromScope: text("ignore"),
+};
+
+/**
+ * The arguments every kind that creates service objects (clusters, backups, registries) ends its schema with:
+ * its deadlines and the adoption of an existing object.
+ */
+export const CREATED_OBJECT_ARGUMENTS = {
+  /**
+   * Deadlines of create, update and delete. Each one left out is the resource's default, which differs by
+   * kind (a cluster takes far longer to provision than a backup) and which its class's constructor states.
+   */
+  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
+  ...ADOPTION_ARGUMENTS,
 };

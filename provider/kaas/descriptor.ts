@@ -22,7 +22,7 @@ import {
   type CheckedKaasInputs,
   type KaasComputed,
 } from "./types";
-import { compareVersions, VERSION_PATTERN } from "./version";
+import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 import { stringOrNull } from "../common/typed";
 
 const MINUTE = 60_000;

@@ -22,7 +22,7 @@ import {
 
 export { creationTag } from "../common/resource";
 import type { BillingPeriod, CheckedKaasInputs, KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
-import { compareVersions } from "./version";
+import { compareVersions } from "../../schemas/versions";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
 export { KAAS_COMPUTED_KEYS } from "./types";

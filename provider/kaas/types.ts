@@ -5,7 +5,7 @@
  * and its check; only the rules that tie values together (pools, HA, versions, limits) are written out here.
  */
 import {
-  ADOPTION_ARGUMENTS,
+  CREATED_OBJECT_ARGUMENTS,
   choice,
   flag,
   metadataCheck,
@@ -14,7 +14,6 @@ import {
   projectIdCheck,
   required,
   text,
-  timeoutsCheck,
   type ArgumentsOf,
   type Checked,
 } from "../common/arguments";
@@ -32,10 +31,9 @@ import {
 } from "../common/check";
 import { isPrivateCidr, parseCidr, PRIVATE_RANGES } from "../common/cidr";
 import type { DeclaredLimits } from "../common/limits";
-import type { Timeouts } from "../common/timeouts";
 import { isUnknown } from "../common/unknown";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
-import { compareVersions, VERSION_PATTERN } from "./version";
+import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 import { keysOf } from "../common/typed";
 
 export type { BillingPeriod } from "../common/billing";
@@ -307,9 +305,7 @@ export const KAAS_ARGUMENTS = {
   autoscalerProfile: optional<unknown>({ change: "replace" }),
   /** Also delete the elastic IPs the cluster used (e.g. for load balancers) when deleting it. Default `false`. */
   deleteOnCascade: flag("update"),
-  /** Deadlines of create (default `"40m"`), update (`"40m"`) and delete (`"30m"`). */
-  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  ...ADOPTION_ARGUMENTS,
+  ...CREATED_OBJECT_ARGUMENTS,
 };
 
 /**

@@ -3,18 +3,16 @@
  * is the one description of each argument: its documentation, type, what changing it does and its check.
  */
 import {
-  ADOPTION_ARGUMENTS,
+  CREATED_OBJECT_ARGUMENTS,
   anInteger,
   metadataCheck,
   optional,
   projectIdCheck,
   required,
   text,
-  timeoutsCheck,
   type ArgumentsOf,
   type Checked,
 } from "../common/arguments";
-import type { Timeouts } from "../common/timeouts";
 import { keysOf } from "../common/typed";
 
 /**
@@ -39,9 +37,7 @@ export const KAAS_BACKUP_ARGUMENTS = {
   retentionDays: optional<number>({ change: "replace", check: anInteger({ min: 1, max: 3650 }) }),
   /** Billing period, e.g. `Month`. The only property the service updates in place (spec §2.6). */
   billingPeriod: text("update"),
-  /** Deadlines of create (default `"20m"`), update (`"20m"`) and delete (`"20m"`). */
-  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  ...ADOPTION_ARGUMENTS,
+  ...CREATED_OBJECT_ARGUMENTS,
 };
 
 /**

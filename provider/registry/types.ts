@@ -4,18 +4,16 @@
  */
 import { network, str } from "../common/check";
 import {
-  ADOPTION_ARGUMENTS,
+  CREATED_OBJECT_ARGUMENTS,
   choice,
   metadataCheck,
   optional,
   projectIdCheck,
   required,
   text,
-  timeoutsCheck,
   type ArgumentsOf,
   type Checked,
 } from "../common/arguments";
-import type { Timeouts } from "../common/timeouts";
 import { BILLING_PERIODS } from "../common/billing";
 import { keysOf } from "../common/typed";
 
@@ -80,9 +78,7 @@ export const REGISTRY_ARGUMENTS = {
    * Updates in place.
    */
   adminPasswordResetTrigger: text("update"),
-  /** Deadlines of create (default `"60m"`), update (`"30m"`) and delete (`"30m"`). */
-  timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
-  ...ADOPTION_ARGUMENTS,
+  ...CREATED_OBJECT_ARGUMENTS,
 };
 
 /**

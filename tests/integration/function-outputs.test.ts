@@ -19,7 +19,7 @@ import {
   listRegistries,
   listRegistriesOutput,
   type FunctionOptions,
-} from "../../sdk/functions";
+} from "../../sdk";
 import { Kaas } from "../../sdk/kaas";
 import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { client } from "../../provider/common/context";
 import { HttpClient } from "../../rest/http";
-import { getKaas } from "../../sdk/functions";
+import { getKaas } from "../../sdk";
 import { checked, startHarness, PROJECT, type Harness } from "./support/harness";
 
 let h: Harness;

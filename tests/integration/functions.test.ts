@@ -1,12 +1,5 @@
 /** The data-source functions against the emulator, with the same configuration as the resources. */
-import {
-  getKaas,
-  getKubeconfig,
-  getRegistry,
-  listBackups,
-  listKaas,
-  listRegistries,
-} from "../../sdk/functions";
+import { getKaas, getKubeconfig, getRegistry, listBackups, listKaas, listRegistries } from "../../sdk";
 import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 
 let h: Harness;

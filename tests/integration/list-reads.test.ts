@@ -17,7 +17,7 @@ import {
   type BackupInfo,
   type KaasInfo,
   type RegistryInfo,
-} from "../../sdk/functions";
+} from "../../sdk";
 import { checked, startHarness, PROJECT, TOKEN, type Harness } from "./support/harness";
 
 let h: Harness;

@@ -1,13 +1,13 @@
 /**
- * The emulator's service rules (`emulator/rules.ts`) read versions and CIDRs with the provider's helpers
- * (`provider/kaas/version.ts`, `provider/common/cidr.ts`), except where the emulator reads a CIDR more strictly
- * on purpose (leading zeros, host bits). These tables pin both readings.
+ * The emulator's service rules (`emulator/rules.ts`) read versions with the rule the provider reads them with
+ * (`schemas/versions.ts`) and CIDRs as the provider's helpers do (`provider/common/cidr.ts`), except where the
+ * emulator reads a CIDR more strictly on purpose (leading zeros, host bits). These tables pin both readings.
  */
 import { checkConfig, defaultConfig, mergeConfig } from "../../emulator/base/config";
 import { cidrOverlaps, parseCidr } from "../../emulator/base/cidr";
 import { checkNodeCidr } from "../../emulator/kinds/kaas/rules";
 import { parseCidr as parseProviderCidr } from "../../provider/common/cidr";
-import { compareVersions, VERSION_PATTERN } from "../../provider/kaas/version";
+import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 
 describe("compareVersions", () => {
   it.each([
