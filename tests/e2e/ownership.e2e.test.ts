@@ -1,6 +1,8 @@
 /**
  * A create never takes over, or lets the engine delete, an object that is not its own, through the real
- * engine against the emulator in its default and its strictest (published interface only) mode:
+ * engine against the emulator, the tests taking turns between its default readings and its strictest (published
+ * interface only), so that the engine meets both; the provider under each reading, case by case, is the
+ * integration projects' (tests/integration/creation-provider.test.ts runs under both):
  *
  * - `pulumi up --replace` of an Active Kaas, Registry and KaasBackup makes a new object, tracked by the stack,
  *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`. (A replacement
@@ -29,16 +31,19 @@ const PREFIX = `/projects/${PROJECT}/providers/Vendor.Container`;
 const urnOf = (stack: Stack, project: string, kind: string, name: string) =>
   `urn:pulumi:${stack.name}::${project}::pulumi-nodejs:dynamic/vendor-container:${kind}::${name}`;
 
-describe.each<[string, WireReadings]>([
-  ["default wire", DEFAULT_WIRE],
-  ["published interface only", STRICT_WIRE],
-])("a create takes over nothing that is not its own, %s", (label, wire) => {
+/** The readings a test runs under, by the words its name ends with. */
+const DEFAULT = "default readings";
+const STRICT = "published interface only";
+type Reading = typeof DEFAULT | typeof STRICT;
+const WIRES: Record<Reading, WireReadings> = { [DEFAULT]: DEFAULT_WIRE, [STRICT]: STRICT_WIRE };
+
+describe("a create takes over nothing that is not its own", () => {
   let s: Suite;
   let dir: string;
-  const project = `own-${label.split(" ")[0]}`;
+  const project = "own";
 
   beforeAll(async () => {
-    s = await openSuite(project, { wire });
+    s = await openSuite(project);
     dir = s.program(project);
   });
   afterAll(async () => {
@@ -54,9 +59,10 @@ describe.each<[string, WireReadings]>([
     return { kaas: alive(state.kaas), registries: alive(state.registries), backups: alive(state.backups) };
   };
 
-  function reset(): void {
+  /** A fresh service under the readings named `reading`. */
+  function reset(reading: Reading): void {
     emulator().reset();
-    emulator().updateConfig({ wire });
+    emulator().updateConfig({ wire: WIRES[reading] });
   }
 
   async function freshStack(name: string, resources: Declared[]): Promise<Stack> {
@@ -65,8 +71,8 @@ describe.each<[string, WireReadings]>([
     return stack;
   }
 
-  it("pulumi up --replace of an Active Kaas, KaasBackup and Registry makes new objects and deletes the old ones", async () => {
-    reset();
+  it(`pulumi up --replace of an Active Kaas, KaasBackup and Registry makes new objects and deletes the old ones, ${DEFAULT}`, async () => {
+    reset(DEFAULT);
     const stack = await freshStack("replace", [cluster(), backup(), registry()]);
     await stack.up();
     const before = await trackedOf(stack);
@@ -103,8 +109,8 @@ describe.each<[string, WireReadings]>([
     expect(live()).toEqual({ kaas: [], registries: [], backups: [] });
   });
 
-  it("a cluster that ended Failed, then the README's recovery (pulumi up --replace): one Active cluster, the Failed one deleted", async () => {
-    reset();
+  it(`a cluster that ended Failed, then the README's recovery (pulumi up --replace): one Active cluster, the Failed one deleted, ${STRICT}`, async () => {
+    reset(STRICT);
     emulator().setFaults({ provisioning: { kaas: "fail", registry: "ok", backup: "ok" } });
     const stack = await freshStack("failed", [cluster()]);
     await expect(stack.up()).rejects.toThrow(/kaas-0001/);
@@ -119,8 +125,8 @@ describe.each<[string, WireReadings]>([
     await stack.destroy();
   });
 
-  it("a second state backend with the same project, stack and program is refused, naming the first's cluster, which it leaves alone", async () => {
-    reset();
+  it(`a second state backend with the same project, stack and program is refused, naming the first's cluster, which it leaves alone, ${DEFAULT}`, async () => {
+    reset(DEFAULT);
     const first = await freshStack("dev", [cluster()]);
     await first.up();
     expect(await trackedOf(first)).toEqual({ cluster: "kaas-0001" });
@@ -150,10 +156,15 @@ describe.each<[string, WireReadings]>([
     await first.destroy();
   });
 
-  it.each([502, 503, 504, "dropped"] as const)(
-    "a create request processed and then answered %s leaves exactly one object of each kind",
-    async (fault) => {
-      reset();
+  it.each([
+    [502, STRICT],
+    [503, DEFAULT],
+    [504, STRICT],
+    ["dropped", DEFAULT],
+  ] as const)(
+    "a create request processed and then answered %s leaves exactly one object of each kind, %s",
+    async (fault, reading) => {
+      reset(reading);
       emulator().setFaults(
         fault === "dropped"
           ? { dropAfterProcessingRate: 1, methods: ["POST"] }
@@ -181,8 +192,8 @@ describe.each<[string, WireReadings]>([
     },
   );
 
-  it("a create resumed after a killed run reports the cluster as it is: the next preview plans the resize back", async () => {
-    reset();
+  it(`a create resumed after a killed run reports the cluster as it is: the next preview plans the resize back, ${STRICT}`, async () => {
+    reset(STRICT);
     emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
     const stack = await freshStack("resized", [cluster()]);
     await killWhen(
@@ -207,8 +218,8 @@ describe.each<[string, WireReadings]>([
     await stack.destroy();
   });
 
-  it("a stack created anew with another client secret and otherwise the same inputs sends the same creation tag", async () => {
-    reset();
+  it(`a stack created anew with another client secret and otherwise the same inputs sends the same creation tag, ${DEFAULT}`, async () => {
+    reset(DEFAULT);
     const withSecret = (secret: string) =>
       cluster({ identity: { clientId: "cluster-app", clientSecret: { $secret: secret } } });
     /**
@@ -256,9 +267,12 @@ describe.each<[string, WireReadings]>([
     expect(second).toEqual(first);
   });
 
-  it.each(["membership", "whole"] as const)(
-    "a create in a project of 400 other clusters lists exactly as often as in an empty one (filters: %s)",
-    async (filters) => {
+  it.each([
+    ["membership", DEFAULT],
+    ["whole", STRICT],
+  ] as const)(
+    "a create in a project of 400 other clusters lists exactly as often as in an empty one (filters: %s), otherwise %s",
+    async (filters, reading) => {
       /** The list requests (`GET /kaas`) of one `up` creating one cluster. */
       const listsOfOneCreate = async (stackName: string) => {
         const stack = await freshStack(stackName, [cluster()]);
@@ -268,11 +282,11 @@ describe.each<[string, WireReadings]>([
         await stack.destroy();
         return lists.map((r) => r.query.filter ?? null);
       };
-      reset();
-      emulator().updateConfig({ wire: { ...wire, filters } });
+      reset(reading);
+      emulator().updateConfig({ wire: { ...WIRES[reading], filters } });
       const empty = await listsOfOneCreate(`empty-${filters}`);
-      reset();
-      emulator().updateConfig({ wire: { ...wire, filters } });
+      reset(reading);
+      emulator().updateConfig({ wire: { ...WIRES[reading], filters } });
       emulator().seed({ projectId: PROJECT, kind: "kaas", count: 400 });
       const crowded = await listsOfOneCreate(`crowded-${filters}`);
       // The owner-tag filter, then the name filter: a filtered list that finds nothing cannot tell an empty answer

@@ -13,8 +13,10 @@
  *   the stack its program runs for.
  * - A provider process killed alone while its cluster provisions: the same `up` again resumes that cluster.
  *
- * Each runs under the emulator's default readings and its strictest (published interface only): the lookup
- * depends on how the service reads filters, and the refusals on the owner tags it answers.
+ * The lookup depends on how the service reads filters, and the refusals on the owner tags it answers: the tests
+ * take turns between the emulator's default readings and its strictest (published interface only), so that the
+ * engine meets both. The provider under each reading, case by case, is the integration projects' (the
+ * provider suites run once per reading there: tests/integration/creation-provider.test.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -36,13 +38,13 @@ const urnOf = (stack: string, project: string, kind: string, name: string) =>
  * One suite (emulator, backend, program) under `wire`, and what its tests share. Registers its hooks in the
  * calling `describe`.
  */
-function world(name: string, wire: WireReadings) {
+function world(name: string) {
   let s: Suite;
   let dir: string;
   const project = `track-${name}`;
 
   beforeAll(async () => {
-    s = await openSuite(project, { wire });
+    s = await openSuite(project);
     dir = s.program(project);
   });
   afterAll(async () => {
@@ -73,7 +75,8 @@ function world(name: string, wire: WireReadings) {
       .filter((t) => t.startsWith("pulumi-ct-"))
       .map((t) => (t.startsWith("pulumi-ct-owner:") ? t : "creation tag"));
 
-  function reset(): void {
+  /** A fresh service under `wire`. */
+  function reset(wire: WireReadings): void {
     emulator().reset();
     emulator().updateConfig({ wire });
   }
@@ -115,16 +118,13 @@ function world(name: string, wire: WireReadings) {
   };
 }
 
-describe.each<[string, WireReadings]>([
-  ["default", DEFAULT_WIRE],
-  ["strict", STRICT_WIRE],
-])("a state that lost track of its object, %s readings", (name, wire) => {
-  const w = world(`lost-${name}`, wire);
+describe("a state that lost track of its object", () => {
+  const w = world("lost");
   const { project, live, packageTagsOf, reset, stackWith, cli, failedUp } = w;
   const s = () => w.suite();
 
-  it("after pulumi state delete, up refuses before any change, naming the cluster; adoptId tracks it again", async () => {
-    reset();
+  it("after pulumi state delete, up refuses before any change, naming the cluster; adoptId tracks it again, default readings", async () => {
+    reset(DEFAULT_WIRE);
     const stack = await stackWith("lost", [cluster()]);
     await stack.up();
     expect(await trackedOf(stack)).toEqual({ cluster: "kaas-0001" });
@@ -155,8 +155,8 @@ describe.each<[string, WireReadings]>([
     expect(live().kaas).toEqual([]);
   });
 
-  it("with a state restored from an export taken before the create, up refuses, naming the registry", async () => {
-    reset();
+  it("with a state restored from an export taken before the create, up refuses, naming the registry, published interface only", async () => {
+    reset(STRICT_WIRE);
     const stack = await stackWith("restored", [cluster()]);
     await stack.up();
     const before = await stack.exportStack();
@@ -181,17 +181,14 @@ describe.each<[string, WireReadings]>([
 
 // Renames and copies are told apart by the owner tags the service answers, which the strictest readings spell
 // as the published interface does.
-describe.each<[string, WireReadings]>([
-  ["default", DEFAULT_WIRE],
-  ["strict", STRICT_WIRE],
-])("renames, copies and the stack a run acts for, %s readings", (name, wire) => {
-  const w = world(`stacks-${name}`, wire);
+describe("renames, copies and the stack a run acts for", () => {
+  const w = world("stacks");
   const { project, emulator, live, packageTagsOf, reset, stackWith, cli } = w;
   const s = () => w.suite();
   const dir = () => w.dir();
 
-  it("a renamed stack replaces with up --replace, removes, and destroys with no extra step", async () => {
-    reset();
+  it("a renamed stack replaces with up --replace, removes, and destroys with no extra step, default readings", async () => {
+    reset(DEFAULT_WIRE);
     const stack = await stackWith("before", [cluster(), registry()]);
     await stack.up();
     await cli(["stack", "rename", "after", "--stack", "before"]);
@@ -211,8 +208,8 @@ describe.each<[string, WireReadings]>([
     expect(live()).toEqual({ kaas: [], registries: [] });
   });
 
-  it("a destroy right after a rename names pulumi destroy --run-program, which works; a copy's destroy is refused", async () => {
-    reset();
+  it("a destroy right after a rename names pulumi destroy --run-program, which works; a copy's destroy is refused, published interface only", async () => {
+    reset(STRICT_WIRE);
     const stack = await stackWith("orig", [cluster()]);
     await stack.up();
     // A copy: the original's export imported into another stack (the CLI needs --force for that).
@@ -255,8 +252,8 @@ describe.each<[string, WireReadings]>([
     expect(live().kaas).toEqual([]);
   });
 
-  it("a renamed project replaces and destroys with no extra step", async () => {
-    reset();
+  it("a renamed project replaces and destroys with no extra step, default readings", async () => {
+    reset(DEFAULT_WIRE);
     const workDir = s().program(`${project}-old`);
     const stack = await stackWith("dev", [cluster()], workDir);
     await stack.up();
@@ -280,8 +277,8 @@ describe.each<[string, WireReadings]>([
     expect(live().kaas).toEqual([]);
   });
 
-  it("selecting another stack in the folder while up --replace runs changes nothing", async () => {
-    reset();
+  it("selecting another stack in the folder while up --replace runs changes nothing, published interface only", async () => {
+    reset(STRICT_WIRE);
     const other = await stackWith("other", [registry()]);
     await other.up();
     const stack = await stackWith("dev", [cluster()]);
@@ -306,8 +303,8 @@ describe.each<[string, WireReadings]>([
     expect(live()).toEqual({ kaas: ["kaas-0002 Active"], registries: ["registry-0001 Active"] });
   });
 
-  it("a provider process killed alone while its cluster provisions: the same up again makes no second cluster", async () => {
-    reset();
+  it("a provider process killed alone while its cluster provisions: the same up again makes no second cluster, default readings", async () => {
+    reset(DEFAULT_WIRE);
     const stack = await stackWith("provider-killed", [cluster()]);
     s().clearRequests();
     emulator().updateConfig({ durations: { kaasCreateMs: 4000 } });
