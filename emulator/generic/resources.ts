@@ -13,7 +13,9 @@ import type { BaseDurations } from "../base/durations";
 import type { BaseRecord } from "../base/record";
 import type { RenderContext } from "../base/render";
 import type { DeleteOptions, EndpointWith, KindResources, PathRequest, SharedOptions } from "./kind";
-import type { KindService, Mutation } from "./service";
+import { rejectIf, type KindService, type Mutation } from "./service";
+import { checkLocationOnUpdate } from "../base/location";
+import type { MetadataRequest } from "../../schemas/common";
 import type { RecordMap } from "./store";
 import { beginDelete, beginUpdate } from "../base/transitions";
 
@@ -145,6 +147,23 @@ export function findMutable<M extends RecordMap, R extends BaseRecord & { kind: 
 ): R {
   const rec = row.find(svc, req, false);
   svc.assertMutable(rec, mutation);
+  return rec;
+}
+
+/**
+ * The record a `PUT` of a resource names, renamed and retagged by its `metadata`: 404 when there is none, 400
+ * while it is busy or failed (`findMutable`) or when `metadata` moves its location. For a kind whose update has
+ * no other rule to report with the location's (a cluster's reports them all at once, so it does not use this).
+ */
+export function updatableRecord<M extends RecordMap, R extends BaseRecord & { kind: keyof M & string }>(
+  row: Pick<KindResources<string, R, unknown, M>, "find">,
+  svc: KindService<M>,
+  req: PathRequest,
+  metadata: MetadataRequest,
+): R {
+  const rec = findMutable(row, svc, req, "update");
+  rejectIf(checkLocationOnUpdate(metadata, rec.location));
+  applyMetadataUpdate(rec, metadata);
   return rec;
 }
 

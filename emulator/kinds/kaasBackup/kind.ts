@@ -21,16 +21,14 @@ import {
   type RenderContext,
 } from "../../base/render";
 import {
-  applyMetadataUpdate,
   createdReply,
   deleteHandler,
-  findMutable,
   getHandler,
   listHandler,
+  updatableRecord,
   updatedReply,
 } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
-import { checkLocationOnUpdate } from "../../base/location";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
@@ -106,9 +104,7 @@ export function updateBackup(
   req: EndpointRequest<"updateBackup">,
 ): EndpointReply<"updateBackup"> {
   const { body } = req;
-  const rec = findMutable(kaasBackupResources, svc, req, "update");
-  rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  applyMetadataUpdate(rec, body.metadata);
+  const rec = updatableRecord(kaasBackupResources, svc, req, body.metadata);
   if (body.properties.billingPeriod !== undefined) rec.props.billingPeriod = body.properties.billingPeriod;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.backupUpdateMs);
 }

@@ -18,17 +18,16 @@ import {
   type RenderContext,
 } from "../../base/render";
 import {
-  applyMetadataUpdate,
   createdReply,
   deleteHandler,
   findMutable,
   getHandler,
   heldByProject,
   listHandler,
+  updatableRecord,
   updatedReply,
 } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
-import { checkLocationOnUpdate } from "../../base/location";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
@@ -112,9 +111,7 @@ export function updateRegistry(
   req: EndpointRequest<"updateRegistry">,
 ): EndpointReply<"updateRegistry"> {
   const { body } = req;
-  const rec = findMutable(registryResources, svc, req, "update");
-  rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  applyMetadataUpdate(rec, body.metadata);
+  const rec = updatableRecord(registryResources, svc, req, body.metadata);
   if (body.properties.billingPlan) rec.props.billingPeriod = body.properties.billingPlan.billingPeriod;
   if (body.properties.publicIp) rec.props.publicIpUri = body.properties.publicIp.uri;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.registryUpdateMs);
