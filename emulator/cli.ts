@@ -23,6 +23,8 @@ import { isKindOf } from "./generic/tables";
 import { KINDS } from "./kinds";
 import { errorCode, errorMessage } from "./base/errors";
 import { wireReadingNames } from "./base/config";
+import type { DurationPhase } from "./base/durations";
+import { durationsOfPhase } from "./composition/config";
 
 /** One element of the command line as `parseArgs` reads it. */
 type Token = NonNullable<ReturnType<typeof parseCommandLine>["tokens"]>[number];
@@ -40,7 +42,7 @@ export const USAGE = `Usage: pulumi-vendor-container-emulator [options]
   --namespace NS         provider namespace path segment (default Vendor.Container)
   --seed N               seed of derived secrets and faults (default 1)
   --fast                 every asynchronous operation completes within 50 ms
-  --create-ms N          duration of cluster, registry and backup creation
+  --create-ms N          duration of creations
   --update-ms N          duration of updates
   --delete-ms N          duration of deletions
   --versions A,B,...     admissible Kubernetes versions
@@ -122,6 +124,18 @@ function numberArg(flag: string, text: string | undefined): number {
 }
 
 /**
+ * What `--create-ms`, `--update-ms` or `--delete-ms` does to the draft: every duration of `phase`, of every kind
+ * (`KindModule.durations`: a registry's admin password reset is an update), takes the value.
+ */
+function phaseDurations(phase: DurationPhase): (draft: Draft, value: string, flag: string) => void {
+  const names = durationsOfPhase(phase);
+  return (d, v, flag) => {
+    const ms = numberArg(flag, v);
+    for (const name of names) d.durations[name] = ms;
+  };
+}
+
+/**
  * What each option with a value does to the draft. Applied in command-line order, since later options
  * override earlier ones (`--create-ms` after `--fast`, `--wire` after `--strict`).
  */
@@ -135,23 +149,9 @@ const VALUE_OPTIONS: { readonly [N in ValueOption]: (draft: Draft, value: string
   "token-ttl": (d, v, flag) => (d.options.tokenTtlSeconds = numberArg(flag, v)),
   namespace: (d, v) => (d.options.namespace = v),
   seed: (d, v, flag) => (d.options.seed = numberArg(flag, v)),
-  "create-ms": (d, v, flag) => {
-    const ms = numberArg(flag, v);
-    Object.assign(d.durations, { kaasCreateMs: ms, registryCreateMs: ms, backupCreateMs: ms });
-  },
-  "update-ms": (d, v, flag) => {
-    const ms = numberArg(flag, v);
-    Object.assign(d.durations, {
-      kaasUpdateMs: ms,
-      registryUpdateMs: ms,
-      backupUpdateMs: ms,
-      resetPasswordMs: ms,
-    });
-  },
-  "delete-ms": (d, v, flag) => {
-    const ms = numberArg(flag, v);
-    Object.assign(d.durations, { kaasDeleteMs: ms, registryDeleteMs: ms, backupDeleteMs: ms });
-  },
+  "create-ms": phaseDurations("create"),
+  "update-ms": phaseDurations("update"),
+  "delete-ms": phaseDurations("delete"),
   versions: (d, v) =>
     (d.options.kubernetesVersions = v
       .split(",")

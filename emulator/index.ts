@@ -29,22 +29,18 @@ export type { ClientCredentials } from "./base/auth";
 export { EmulatorClock } from "./base/clock";
 export {
   DEFAULT_CLUSTER_TYPE_LIMITS,
-  DEFAULT_DURATIONS,
   DEFAULT_KUBERNETES_VERSIONS,
   DEFAULT_WIRE,
-  FAST_DURATIONS,
   STRICT_WIRE,
   WIRE_CHOICES,
-  defaultConfig,
   type ClusterType,
   type ClusterTypeLimits,
-  type Durations,
-  type EmulatorConfig,
-  type EmulatorConfigInput,
   type InstanceSize,
   type KubernetesVersionInfo,
   type WireReadings,
 } from "./base/config";
+export { DEFAULT_DURATIONS, FAST_DURATIONS, defaultConfig } from "./composition/config";
+export type { Durations, EmulatorConfig, EmulatorConfigInput } from "./kinds";
 export { CONTROL_PREFIX } from "./transport/control";
 export {
   defaultFaults,

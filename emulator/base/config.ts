@@ -1,69 +1,14 @@
 /**
- * Run-time configuration of the emulated service: durations of the asynchronous lifecycle, the Kubernetes
- * version catalogue, the per-cluster-type limits, instance sizes and volume sizes. Everything here can be
- * set at start (`EmulatorOptions`) and changed at run time (`PUT /_emulator/config`, `updateConfig`).
+ * Run-time configuration of the emulated service: durations of the asynchronous lifecycle (each kind declares
+ * its own, `durations.ts`), the Kubernetes version catalogue, the per-cluster-type limits, instance sizes and
+ * volume sizes. Everything here can be set at start (`EmulatorOptions`) and changed at run time
+ * (`PUT /_emulator/config`, `updateConfig`).
  *
  * The real service takes 10-20 minutes to provision a cluster and 20-40 for a registry (api-notes
- * "Conventions on the wire"); the defaults here are deliberately fast for tests.
+ * "Conventions on the wire"); the default durations are deliberately fast for tests.
  */
+import type { BaseDurations } from "./durations";
 import { VERSION_PATTERN } from "./versions";
-
-/** Durations (milliseconds) of every asynchronous operation, measured on the emulator clock. */
-export interface Durations {
-  /** KaaS `InCreation` -> `Active`. Default 1500. */
-  kaasCreateMs: number;
-  /** KaaS `Updating` -> `Active` after PUT, node pool PUT or a scheduled upgrade. Default 600. */
-  kaasUpdateMs: number;
-  /** KaaS `Deleting` -> `Deleted`. Default 600. */
-  kaasDeleteMs: number;
-  /** Registry `InCreation` -> `Active`. Default 1500. */
-  registryCreateMs: number;
-  /** Registry `Updating` -> `Active`. Default 600. */
-  registryUpdateMs: number;
-  /** Registry `Deleting` -> `Deleted`. Default 600. */
-  registryDeleteMs: number;
-  /** Registry `Updating` after an admin password reset. Default 300. */
-  resetPasswordMs: number;
-  /** Backup `InCreation` -> `Active`. Default 800. */
-  backupCreateMs: number;
-  /** Backup `Updating` -> `Active`. Default 300. */
-  backupUpdateMs: number;
-  /** Backup `Deleting` -> `Deleted`. Default 600. */
-  backupDeleteMs: number;
-  /** Time until an attached volume shows in responses (see `WireReadings.attachments`). Default 300. */
-  attachMs: number;
-  /** Time until a detached volume leaves responses (see `WireReadings.attachments`). Default 300. */
-  detachMs: number;
-  /** How long a `Deleted` resource still answers GET before it is gone (404). Default 1000. */
-  tombstoneMs: number;
-}
-
-/** Default durations: fast, for tests. */
-export const DEFAULT_DURATIONS: Durations = {
-  kaasCreateMs: 1500,
-  kaasUpdateMs: 600,
-  kaasDeleteMs: 600,
-  registryCreateMs: 1500,
-  registryUpdateMs: 600,
-  registryDeleteMs: 600,
-  resetPasswordMs: 300,
-  backupCreateMs: 800,
-  backupUpdateMs: 300,
-  backupDeleteMs: 600,
-  attachMs: 300,
-  detachMs: 300,
-  tombstoneMs: 1000,
-};
-
-/** The name of every duration, in the order of `DEFAULT_DURATIONS`. */
-function durationKeys(): (keyof Durations)[] {
-  // `DEFAULT_DURATIONS` is a literal of `Durations`: its keys are the interface's, no more.
-  return Object.keys(DEFAULT_DURATIONS) as (keyof Durations)[];
-}
-
-/** Durations of `--fast`: every operation completes within 50 ms. */
-export const FAST_DURATIONS: Durations = { ...DEFAULT_DURATIONS };
-for (const key of durationKeys()) FAST_DURATIONS[key] = 50;
 
 /** One admissible Kubernetes version (spec §2.8 "Kubernetes version catalogue entry", reduced). */
 export interface KubernetesVersionInfo {
@@ -215,11 +160,15 @@ export const WIRE_CHOICES: { readonly [K in keyof WireReadings]: readonly WireRe
   states: ["service", "upper", "alternate"],
 };
 
-/** The whole run-time configuration. */
-export interface EmulatorConfig {
+/**
+ * The whole run-time configuration, over the durations `D` of the kinds that read it: the emulator's
+ * (`EmulatorConfig`, of every kind of `kinds/index.ts`), or those of one kind module.
+ */
+export interface EmulatorConfigOf<D extends BaseDurations = BaseDurations> {
   /** Readings of what the published interface leaves open. Default `DEFAULT_WIRE`. */
   wire: WireReadings;
-  durations: Durations;
+  /** Durations (milliseconds) of every asynchronous operation, measured on the emulator clock. */
+  durations: D;
   /** Admissible versions; create and update refuse any other. */
   kubernetesVersions: KubernetesVersionInfo[];
   clusterTypes: Record<ClusterType, ClusterTypeLimits>;
@@ -239,7 +188,7 @@ export interface EmulatorConfig {
 }
 
 /** The keys of `EmulatorConfig`, in declaration order. */
-export const CONFIG_KEYS: readonly (keyof EmulatorConfig)[] = [
+export const CONFIG_KEYS: readonly (keyof EmulatorConfigOf)[] = [
   "wire",
   "durations",
   "kubernetesVersions",
@@ -256,16 +205,19 @@ export type DeepPartial<T> = {
   [K in keyof T]?: T[K] extends unknown[] ? T[K] : T[K] extends object ? DeepPartial<T[K]> : T[K];
 };
 
-/** Configuration input: versions may be given as plain strings. */
-export type EmulatorConfigInput = Omit<DeepPartial<EmulatorConfig>, "kubernetesVersions"> & {
+/** Configuration input over the durations `D`: versions may be given as plain strings. */
+export type EmulatorConfigInputOf<D extends BaseDurations> = Omit<
+  DeepPartial<EmulatorConfigOf<D>>,
+  "kubernetesVersions"
+> & {
   kubernetesVersions?: (string | KubernetesVersionInfo)[];
 };
 
-/** The default configuration. */
-export function defaultConfig(): EmulatorConfig {
+/** The default configuration, with `durations` (a copy is kept). */
+export function defaultConfigOf<D extends BaseDurations>(durations: D): EmulatorConfigOf<D> {
   return {
     wire: { ...DEFAULT_WIRE },
-    durations: { ...DEFAULT_DURATIONS },
+    durations: { ...durations },
     kubernetesVersions: DEFAULT_KUBERNETES_VERSIONS.map((v) => ({ ...v })),
     clusterTypes: { standard: { ...DEFAULT_CLUSTER_TYPE_LIMITS }, ha: { ...DEFAULT_CLUSTER_TYPE_LIMITS } },
     volumeSizesGb: {},
@@ -306,7 +258,10 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 }
 
 /** Applies `input` to `base`, normalising version strings to catalogue entries. */
-export function mergeConfig(base: EmulatorConfig, input: EmulatorConfigInput | undefined): EmulatorConfig {
+export function mergeConfig<D extends BaseDurations>(
+  base: EmulatorConfigOf<D>,
+  input: NoInfer<EmulatorConfigInputOf<D>> | undefined,
+): EmulatorConfigOf<D> {
   if (!input) return base;
   const { kubernetesVersions, ...rest } = input;
   const merged = deepMerge(base, rest);
@@ -325,10 +280,13 @@ export function wireReadingNames(): (keyof WireReadings)[] {
 }
 
 /**
- * Problems of a configuration (after a merge): durations and sizes are numbers >= 0, versions are
- * `major.minor` or `major.minor.patch`.
+ * Problems of a configuration (after a merge): the durations `durationNames` and the sizes are numbers >= 0,
+ * versions are `major.minor` or `major.minor.patch`.
  */
-export function checkConfig(config: EmulatorConfig): { fieldName: string; errorMessage: string }[] {
+export function checkConfig<D extends BaseDurations>(
+  config: EmulatorConfigOf<D>,
+  durationNames: readonly (keyof D & string)[],
+): { fieldName: string; errorMessage: string }[] {
   const problems: { fieldName: string; errorMessage: string }[] = [];
   const nonNegative = (fieldName: string, value: unknown) => {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
@@ -341,7 +299,7 @@ export function checkConfig(config: EmulatorConfig): { fieldName: string; errorM
       problems.push({ fieldName: `wire.${key}`, errorMessage: `must be one of ${choices.join(", ")}` });
     }
   }
-  for (const key of durationKeys()) {
+  for (const key of durationNames) {
     nonNegative(`durations.${key}`, config.durations[key]);
   }
   for (const [uri, size] of Object.entries(config.volumeSizesGb)) nonNegative(`volumeSizesGb.${uri}`, size);
@@ -369,7 +327,7 @@ export function checkConfig(config: EmulatorConfig): { fieldName: string; errorM
 }
 
 /** The instance size named `name`, or undefined when the service does not know it. */
-export function instanceSizeOf(config: EmulatorConfig, name: string): InstanceSize | undefined {
+export function instanceSizeOf(config: EmulatorConfigOf, name: string): InstanceSize | undefined {
   const extra = config.instanceSizes[name];
   if (extra) return extra;
   const match = /^K(\d{1,3})A(\d{1,4})$/.exec(name);

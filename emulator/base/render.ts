@@ -8,7 +8,7 @@
  * check every answer against its endpoint's response schema.
  */
 import { iso } from "./clock";
-import type { EmulatorConfig, WireReadings } from "./config";
+import type { EmulatorConfigOf, WireReadings } from "./config";
 import type { BaseRecord, LifeState } from "./record";
 import { PHASE_NAMES } from "./transitions";
 
@@ -19,7 +19,7 @@ import { PHASE_NAMES } from "./transitions";
 export interface RenderContext<M = object> {
   namespace: string;
   now: number;
-  config: EmulatorConfig;
+  config: EmulatorConfigOf;
   /** The records of every kind, for what a response shows of another record (the `kaas` summary of a backup). */
   records: { readonly [K in keyof M]: ReadonlyMap<string, M[K]> };
   /** Fill `data.info.version` of registries (only lists with `loadEngineVersion=true` do). */

@@ -4,6 +4,7 @@
  * `Deleting`, then `Deleted` for a tombstone period, then the resource is gone (404). The real service has no
  * operation endpoint; completion is observed by polling GET (api-notes "Conventions on the wire").
  */
+import type { BaseDurations } from "./durations";
 import type { BaseRecord, LifeState, Lifecycle } from "./record";
 
 /** The provisioning outcomes, in the order refusals name them. */
@@ -18,10 +19,11 @@ export function isProvisioningOutcome(name: unknown): name is ProvisioningOutcom
 }
 
 /**
- * Moves `rec` through every transition whose time has come. Returns `Gone` when the tombstone period is
- * over (the caller purges the record), else the current state.
+ * Moves `rec` through every transition whose time has come. Returns `Gone` when the tombstone period
+ * (`durations.tombstoneMs`) is over (the caller purges the record), else the current state. A kind whose records
+ * do nothing else as time passes settles with this alone (`KindModule.settle`).
  */
-export function settleLife(rec: BaseRecord, now: number, tombstoneMs: number): LifeState | "Gone" {
+export function settleLife(rec: BaseRecord, now: number, durations: BaseDurations): LifeState | "Gone" {
   const life = rec.life;
   while (life.until !== null && now >= life.until) {
     const at = life.until;
@@ -31,7 +33,7 @@ export function settleLife(rec: BaseRecord, now: number, tombstoneMs: number): L
     life.state = next;
     life.since = at;
     if (next === "Deleted") {
-      life.until = at + tombstoneMs;
+      life.until = at + durations.tombstoneMs;
       life.next = "Gone";
     } else {
       life.until = null;

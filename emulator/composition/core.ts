@@ -5,17 +5,17 @@
  */
 import { TokenIssuer, type ClientCredentials } from "../base/auth";
 import { EmulatorClock } from "../base/clock";
-import {
-  CONFIG_KEYS,
-  checkConfig,
-  defaultConfig,
-  mergeConfig,
-  type EmulatorConfig,
-  type EmulatorConfigInput,
-} from "../base/config";
+import { CONFIG_KEYS, mergeConfig } from "../base/config";
+import { checkEmulatorConfig, defaultConfig } from "./config";
 import { FaultInjector, checkFaults, defaultFaults, type FaultConfig } from "./faults";
 import { Holds } from "../base/holds";
-import { KINDS, type EmulatorService, type EmulatorStore } from "../kinds";
+import {
+  KINDS,
+  type EmulatorConfig,
+  type EmulatorConfigInput,
+  type EmulatorService,
+  type EmulatorStore,
+} from "../kinds";
 import { RequestLog } from "../base/requests";
 import { Service } from "../generic/service";
 import { Store } from "../generic/store";
@@ -80,13 +80,13 @@ export function createCore(options: EmulatorOptions): EmulatorCore {
   const initialFaults = (): FaultConfig => ({ ...defaultFaults(), seed, ...(options.faults ?? {}) });
 
   // Options are checked like control API input: a bad start-up configuration fails loudly, here.
-  const startProblems = [...checkConfig(initialConfig()), ...checkFaults(initialFaults())];
+  const startProblems = [...checkEmulatorConfig(initialConfig()), ...checkFaults(initialFaults())];
   if (startProblems.length > 0) {
     throw new Error(
       `invalid emulator options: ${startProblems.map((p) => `${p.fieldName}: ${p.errorMessage}`).join("; ")}`,
     );
   }
-  const store = new Store(KINDS, options.stateFile);
+  const store: EmulatorStore = new Store(KINDS, options.stateFile);
   const clock = new EmulatorClock(realNow, store.loadedClockOffsetMs);
   const faults = new FaultInjector(initialFaults(), realNow);
   const svc = new Service(store, clock, initialConfig(), faults, namespace, seed);

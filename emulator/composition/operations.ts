@@ -7,14 +7,8 @@
 import type { KaasResponse } from "../../schemas/kaas";
 import { compareVersions, VERSION_PATTERN } from "../base/versions";
 import { iso } from "../base/clock";
-import {
-  CONFIG_KEYS,
-  checkConfig,
-  mergeConfig,
-  mergePatch,
-  type EmulatorConfig,
-  type EmulatorConfigInput,
-} from "../base/config";
+import { CONFIG_KEYS, mergeConfig, mergePatch } from "../base/config";
+import { checkEmulatorConfig } from "./config";
 import type { EmulatorCore } from "./core";
 import { checkFaults, defaultFaults, type FaultConfig } from "./faults";
 import { resizePool, type KaasRecord } from "../kinds/kaas/record";
@@ -23,6 +17,8 @@ import { byStateField } from "../generic/tables";
 import {
   KINDS,
   type AnyRecord,
+  type EmulatorConfig,
+  type EmulatorConfigInput,
   type AnyResponse,
   type Kind,
   type RecordByKind,
@@ -117,7 +113,7 @@ export function updateConfig(core: EmulatorCore, patch: EmulatorConfigInput): Em
     });
   }
   const next = mergeConfig(core.svc.config, patch);
-  const problems = checkConfig(next);
+  const problems = checkEmulatorConfig(next);
   if (problems.length > 0) throw invalid(problems);
   core.svc.config = next;
   return structuredClone(core.svc.config);

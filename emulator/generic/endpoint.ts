@@ -16,6 +16,7 @@ import type {
 import type { KubeconfigDownload } from "../../schemas/kaas";
 import type { WireSchemaName } from "../../schemas";
 import type { ApiRequest, Reply } from "../base/api";
+import type { BaseDurations } from "../base/durations";
 import type { WidenedBodies } from "../base/wideBodies";
 import type { KindService } from "./service";
 import type { RecordMap } from "./store";
@@ -50,8 +51,9 @@ export type EndpointRequest<N extends EndpointName> = ApiRequest<RequestBodyOf<N
 /** The reply of the handler of endpoint N. */
 export type EndpointReply<N extends EndpointName> = Reply<AnswerOf<N>>;
 
-/** The handler of endpoint N, over the records `M` it reads (`Service`). */
-export type ApiHandler<N extends EndpointName, M extends RecordMap> = (
-  svc: KindService<M>,
-  req: EndpointRequest<N>,
-) => EndpointReply<N>;
+/** The handler of endpoint N, over the records `M` and the durations `D` it reads (`Service`). */
+export type ApiHandler<
+  N extends EndpointName,
+  M extends RecordMap,
+  D extends BaseDurations = BaseDurations,
+> = (svc: KindService<M, D>, req: EndpointRequest<N>) => EndpointReply<N>;

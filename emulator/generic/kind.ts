@@ -6,7 +6,7 @@
  */
 import type { ENDPOINTS, EndpointName, QueryOf } from "../../schemas/endpoints";
 import type { ApiRequest } from "../base/api";
-import type { Durations } from "../base/config";
+import type { BaseDurations, DurationSpecs, KindDurations } from "../base/durations";
 import type { BaseRecord } from "../base/record";
 import type { RenderContext } from "../base/render";
 import type { ApiHandler } from "./endpoint";
@@ -29,7 +29,7 @@ export type EndpointWith<Shape> = {
 }[EndpointName];
 
 /** The type that is every member of the union `U` at once: `A | B` gives `A & B`. */
-type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (
+export type UnionToIntersection<U> = (U extends unknown ? (member: U) => void : never) extends (
   every: infer I,
 ) => void
   ? I
@@ -54,7 +54,9 @@ export type SharedOptions<N extends EndpointName> = Partial<
 export type DeleteOptions = SharedOptions<EndpointWith<{ method: "DELETE" }>>;
 
 /** The handlers of some endpoints of the table (`schemas/endpoints.ts`), by endpoint name. */
-export type EndpointHandlers<M extends RecordMap> = { readonly [N in EndpointName]?: ApiHandler<N, M> };
+export type EndpointHandlers<M extends RecordMap, D extends BaseDurations = BaseDurations> = {
+  readonly [N in EndpointName]?: ApiHandler<N, M, D>;
+};
 
 /** What a seeding names besides the kind and the count (`composition/seed.ts` `SeedRequest`). */
 export interface SeedTarget {
@@ -83,7 +85,13 @@ export interface KindSeeding<R extends BaseRecord, M extends RecordMap> {
  * What the list, get and delete shared by every kind read of it (`resources.ts`): its name, how its records
  * render, where the record of a path lives, which records a list holds, and what a delete does.
  */
-export interface KindResources<K extends string, R extends BaseRecord, Response, M extends RecordMap> {
+export interface KindResources<
+  K extends string,
+  R extends BaseRecord,
+  Response,
+  M extends RecordMap,
+  D extends BaseDurations = BaseDurations,
+> {
   /** The kind's name, the prefix of its ids and the key of its records in the store. */
   readonly kind: K;
   /** The response object of a record. */
@@ -99,7 +107,7 @@ export interface KindResources<K extends string, R extends BaseRecord, Response,
    */
   listScope(svc: KindService<M>, req: PathRequest): (rec: R) => boolean;
   /** How long a deletion reads `Deleting`. */
-  deleteMs(durations: Durations): number;
+  deleteMs(durations: D): number;
   /**
    * What a delete does besides `Deleting`, from its query options. They are read before the handler runs
    * (`routes.ts`), so a bad flag answers 400 even for a missing object.
@@ -110,9 +118,9 @@ export interface KindResources<K extends string, R extends BaseRecord, Response,
 /**
  * Everything the emulator knows about one kind: its name `K` (the prefix of its ids), its record type `R`
  * (whose `kind` is `K`), the response `Response` it renders, the field of the state file that holds its records
- * (`StateField`), its endpoints (`Endpoint`, of the table in `schemas/endpoints.ts`) and their handlers, and how
- * it lives, is listed, looked up, deleted and seeded. `M` is the records, by kind, that its handlers read: its
- * own, and those of the kinds it reads (a backup's cluster).
+ * (`StateField`), its endpoints (`Endpoint`, of the table in `schemas/endpoints.ts`) and their handlers, the
+ * durations of its operations (`S`), and how it lives, is listed, looked up, deleted and seeded. `M` is the
+ * records, by kind, that its handlers read: its own, and those of the kinds it reads (a backup's cluster).
  */
 export interface KindModule<
   K extends string,
@@ -121,11 +129,18 @@ export interface KindModule<
   StateField extends string,
   Endpoint extends EndpointName,
   M extends RecordMap & { readonly [P in K]: R },
+  S extends DurationSpecs,
 >
-  extends StoredKind<M, R>, KindResources<K, R, Response, M> {
+  extends StoredKind<M, R, KindDurations<S>>, KindResources<K, R, Response, M, KindDurations<S>> {
   readonly stateField: StateField;
+  /**
+   * The durations of the kind's operations, by the name of the emulator's option (`durations.kaasCreateMs`):
+   * the emulator's `Durations`, their defaults and the command line's `--create-ms`, `--update-ms` and
+   * `--delete-ms` are derived from these (`composition/config.ts`).
+   */
+  readonly durations: S;
   /** The handler of each of the kind's endpoints; every endpoint of the table is some kind's (`routes.ts`). */
-  readonly handlers: { readonly [N in Endpoint]: ApiHandler<N, M> };
+  readonly handlers: { readonly [N in Endpoint]: ApiHandler<N, M, KindDurations<S>> };
   /** How the control API seeds records of the kind. */
   readonly seeding: KindSeeding<R, M>;
 }

@@ -9,10 +9,13 @@ import type { SchemaType } from "../../schemas/endpoints";
 import type { WireSchemaName } from "../../schemas";
 import { listEnvelope, parseListParams, type ListEnvelopeBody } from "../base/filter";
 import type { ApiRequest, Reply } from "../base/api";
+import type { BaseDurations } from "../base/durations";
 import type { BaseRecord } from "../base/record";
 import type { RenderContext } from "../base/render";
-import type { DeleteOptions, EndpointWith, KindResources, SharedOptions } from "./kind";
-import type { KindService } from "./service";
+import type { DeleteOptions, EndpointWith, KindResources, PathRequest, SharedOptions } from "./kind";
+import { rejectIf, type KindService, type Mutation } from "./service";
+import { checkLocationOnUpdate } from "../base/location";
+import type { MetadataRequest } from "../../schemas/common";
 import type { RecordMap } from "./store";
 import { beginDelete, beginUpdate } from "../base/transitions";
 
@@ -35,8 +38,9 @@ export function listHandler<
   R extends BaseRecord,
   Response extends object,
   M extends RecordMap & { readonly [P in K]: R },
+  D extends BaseDurations,
 >(
-  row: KindResources<K, R, Response, M>,
+  row: KindResources<K, R, Response, M, D>,
 ): (
   svc: KindService<M>,
   req: ApiRequest<undefined, ListOptions>,
@@ -58,8 +62,14 @@ export function listHandler<
  * `Deleted` tombstone answers with its state, or 404 with `ignoreDeletedStatus=true`. A registry's
  * `data.info.version` is null here: only lists load it.
  */
-export function getHandler<K extends string, R extends BaseRecord, Response, M extends RecordMap>(
-  row: KindResources<K, R, Response, M>,
+export function getHandler<
+  K extends string,
+  R extends BaseRecord,
+  Response,
+  M extends RecordMap,
+  D extends BaseDurations,
+>(
+  row: KindResources<K, R, Response, M, D>,
 ): (svc: KindService<M>, req: ApiRequest<undefined, GetOptions>) => Reply<Response> {
   return (svc, req) => {
     const ignoreDeleted = req.options.ignoreDeletedStatus ?? false;
@@ -78,9 +88,10 @@ export function deleteHandler<
   R extends BaseRecord & { kind: keyof M & string },
   Response,
   M extends RecordMap,
+  D extends BaseDurations,
 >(
-  row: KindResources<K, R, Response, M>,
-): (svc: KindService<M>, req: ApiRequest<undefined, DeleteOptions>) => Reply<undefined> {
+  row: KindResources<K, R, Response, M, D>,
+): (svc: KindService<M, D>, req: ApiRequest<undefined, DeleteOptions>) => Reply<undefined> {
   return (svc, req) => {
     const effects = row.deleteEffects?.(req.options);
     const rec = row.find(svc, req, false);
@@ -108,6 +119,52 @@ export function createdReply<M extends RecordMap, K extends keyof M & string, Bo
   svc.store.records[kind].set(rec.id, rec);
   svc.commit();
   return { status: 201, body: render(rec, svc.renderContext()), headers: { Location: location } };
+}
+
+/**
+ * Where the records of a kind that a project holds directly live (a cluster, a registry), for its
+ * `KindResources`: the record of a path is the project's record of the path's `id`, and a list holds the
+ * project's records.
+ */
+export function heldByProject<M extends RecordMap, K extends keyof M & string>(
+  kind: K,
+): Pick<KindResources<K, M[K], unknown, M>, "find" | "listScope"> {
+  return {
+    find: (svc, req, allowDeleted) => svc.lookup(kind, req.projectId, req.params.id, allowDeleted),
+    listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
+  };
+}
+
+/**
+ * The record the request's path names (404 otherwise, `KindResources.find`), which `mutation` may change now:
+ * refused with a 400 while it is busy or failed (`KindService.assertMutable`).
+ */
+export function findMutable<M extends RecordMap, R extends BaseRecord & { kind: keyof M & string }>(
+  row: Pick<KindResources<string, R, unknown, M>, "find">,
+  svc: KindService<M>,
+  req: PathRequest,
+  mutation: Mutation,
+): R {
+  const rec = row.find(svc, req, false);
+  svc.assertMutable(rec, mutation);
+  return rec;
+}
+
+/**
+ * The record a `PUT` of a resource names, renamed and retagged by its `metadata`: 404 when there is none, 400
+ * while it is busy or failed (`findMutable`) or when `metadata` moves its location. For a kind whose update has
+ * no other rule to report with the location's (a cluster's reports them all at once, so it does not use this).
+ */
+export function updatableRecord<M extends RecordMap, R extends BaseRecord & { kind: keyof M & string }>(
+  row: Pick<KindResources<string, R, unknown, M>, "find">,
+  svc: KindService<M>,
+  req: PathRequest,
+  metadata: MetadataRequest,
+): R {
+  const rec = findMutable(row, svc, req, "update");
+  rejectIf(checkLocationOnUpdate(metadata, rec.location));
+  applyMetadataUpdate(rec, metadata);
+  return rec;
 }
 
 /** The metadata of an update (`PUT` of a resource) renames the record and, when `tags` is sent, retags it. */

@@ -5,7 +5,8 @@
  */
 import type { ApiRequest } from "../base/api";
 import type { EmulatorClock } from "../base/clock";
-import type { EmulatorConfig } from "../base/config";
+import type { EmulatorConfigOf } from "../base/config";
+import type { BaseDurations } from "../base/durations";
 import { ApiProblem, validationProblem, type WireFieldError } from "../base/problems";
 import { TRANSITIONAL, type BaseRecord, type Lifecycle } from "../base/record";
 import type { RenderContext } from "../base/render";
@@ -30,15 +31,16 @@ export type Mutation = "update" | "delete" | "action";
 
 /**
  * What a kind module's handlers see of the service (`Service`), over the records `M` they read by kind: its own
- * and those of the kinds it reads. It shows the records, not the store's table of kinds, so that the service of
- * the whole emulator is the service of each part of it (a view with fewer kinds).
+ * and those of the kinds it reads, and the durations `D` they read. It shows the records, not the store's table
+ * of kinds, so that the service of the whole emulator is the service of each part of it (a view with fewer
+ * kinds and durations).
  */
-export interface KindService<M extends RecordMap> {
+export interface KindService<M extends RecordMap, D extends BaseDurations = BaseDurations> {
   readonly store: {
     readonly records: { readonly [K in keyof M]: Map<string, M[K]> };
     nextId(kind: keyof M & string): string;
   };
-  readonly config: EmulatorConfig;
+  readonly config: EmulatorConfigOf<D>;
   readonly faults: ProvisioningSource;
   readonly namespace: string;
   readonly seed: number;
@@ -51,14 +53,14 @@ export interface KindService<M extends RecordMap> {
 }
 
 /**
- * State and helpers shared by the resource handlers, over the records `M` by kind: every kind's in the emulator,
- * the part a kind module reads in its handlers (a backup's handlers read clusters too).
+ * State and helpers shared by the resource handlers, over the records `M` by kind and the durations `D`: every
+ * kind's in the emulator, the part a kind module reads in its handlers (a backup's handlers read clusters too).
  */
-export class Service<M extends RecordMap> implements KindService<M> {
+export class Service<M extends RecordMap, D extends BaseDurations> implements KindService<M, D> {
   constructor(
-    readonly store: Store<M>,
+    readonly store: Store<M, D>,
     readonly clock: EmulatorClock,
-    public config: EmulatorConfig,
+    public config: EmulatorConfigOf<D>,
     readonly faults: ProvisioningSource,
     readonly namespace: string,
     readonly seed: number,

@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Durations } from "../base/config";
+import type { BaseDurations } from "../base/durations";
 import type { BaseRecord, LifeState } from "../base/record";
 import { byKind, byStateField, kindNames } from "./tables";
 import { errorMessage } from "../base/errors";
@@ -21,9 +21,13 @@ export type RecordMap = { readonly [kind: string]: BaseRecord };
 
 /**
  * What the store and the service read of a kind (`generic/kind.ts` says the rest): its label, the field of the
- * state file that holds its records, and how its records live and are purged.
+ * state file that holds its records, and how its records live (over the durations `D`) and are purged.
  */
-export interface StoredKind<M extends RecordMap, R extends BaseRecord> {
+export interface StoredKind<
+  M extends RecordMap,
+  R extends BaseRecord,
+  D extends BaseDurations = BaseDurations,
+> {
   /** The kind as problem details name it: `KaaS "kaas-0001" was not found.` */
   readonly label: string;
   /**
@@ -35,13 +39,15 @@ export interface StoredKind<M extends RecordMap, R extends BaseRecord> {
    * Applies every transition of `rec` whose time has come (`transitions.ts`); `Gone` when the tombstone period
    * is over and the record is to be purged.
    */
-  settle(rec: R, now: number, durations: Durations): LifeState | "Gone";
+  settle(rec: R, now: number, durations: D): LifeState | "Gone";
   /** What goes with a purged record besides itself (a cluster's backups), from the records of every kind. */
   purge?(records: RecordMaps<M>, rec: R): void;
 }
 
-/** The kinds whose records a store holds, by kind name. */
-export type StoredKinds<M extends RecordMap> = { readonly [K in keyof M]: StoredKind<M, M[K]> };
+/** The kinds whose records a store holds, by kind name, whose lifecycles read the durations `D`. */
+export type StoredKinds<M extends RecordMap, D extends BaseDurations = BaseDurations> = {
+  readonly [K in keyof M]: StoredKind<M, M[K], D>;
+};
 
 /** What the state file holds besides the records. */
 export interface StateHeader<M extends RecordMap> {
@@ -54,7 +60,10 @@ export interface StateHeader<M extends RecordMap> {
 export type RecordMaps<M extends RecordMap> = { readonly [K in keyof M]: Map<string, M[K]> };
 
 /** A fresh count of the ids handed out for each kind of `kinds`: none yet. */
-function zeroCounters<M extends RecordMap>(kinds: StoredKinds<M>): Record<keyof M, number> {
+function zeroCounters<M extends RecordMap>(kinds: { readonly [K in keyof M]: unknown }): Record<
+  keyof M,
+  number
+> {
   return byKind<Record<keyof M, number>>(kinds, () => 0);
 }
 
@@ -68,7 +77,7 @@ function recordsUnder<R>(doc: { readonly [field: string]: unknown }, field: stri
 }
 
 /** Holds every record, hands out deterministic ids and persists to the optional state file. */
-export class Store<M extends RecordMap> {
+export class Store<M extends RecordMap, D extends BaseDurations = BaseDurations> {
   /** The records of each kind, by id, in creation order. */
   readonly records: RecordMaps<M>;
   counters: Record<keyof M, number>;
@@ -80,7 +89,7 @@ export class Store<M extends RecordMap> {
    * @param file JSON state file: read now if it exists, written by `persist`.
    */
   constructor(
-    readonly kinds: StoredKinds<M>,
+    readonly kinds: StoredKinds<M, D>,
     readonly file?: string,
   ) {
     this.counters = zeroCounters(kinds);

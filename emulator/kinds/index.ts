@@ -3,12 +3,15 @@
  * state snapshot) and the transport (routes, the control API, the command line) are written once over this
  * list, and everything the emulator knows about one kind lives in its folder (`kinds/<kind>/`; the contract a
  * kind module implements is `generic/kind.ts`). Adding a kind means its folder, its line here and its line in
- * `EMULATED_AS` (and its endpoints in `schemas/endpoints.ts`).
+ * `EMULATED_AS` (and its endpoints in `schemas/endpoints.ts`). The kinds' durations, with the base ones, are the
+ * emulator's `Durations` (`composition/config.ts` derives their defaults and the command line's options).
  *
  * The order is the order of the state file's fields, of the state snapshot, and of settling.
  */
 import type { KindName } from "../../schemas/kinds";
-import type { KindModule } from "../generic/kind";
+import type { EmulatorConfigInputOf, EmulatorConfigOf } from "../base/config";
+import type { BASE_DURATIONS, DurationsOf } from "../base/durations";
+import type { KindModule, UnionToIntersection } from "../generic/kind";
 import type { Service } from "../generic/service";
 import type { Store } from "../generic/store";
 import { kaasKind } from "./kaas/kind";
@@ -46,8 +49,16 @@ void everyKindServes;
 
 /** The parts of the module of kind K. */
 type PartsOf<K extends Kind> =
-  Modules[K] extends KindModule<K, infer R, infer Response, infer StateField, infer Endpoint, infer _View>
-    ? { record: R; response: Response; stateField: StateField; endpoint: Endpoint }
+  Modules[K] extends KindModule<
+    K,
+    infer R,
+    infer Response,
+    infer StateField,
+    infer Endpoint,
+    infer _View,
+    infer Durations
+  >
+    ? { record: R; response: Response; stateField: StateField; endpoint: Endpoint; durations: Durations }
     : never;
 
 /** The record of each kind, by kind name. */
@@ -61,6 +72,24 @@ export type StateFieldByKind = { [K in Kind]: PartsOf<K>["stateField"] };
 
 /** The endpoints of each kind, by kind name. */
 export type EndpointByKind = { [K in Kind]: PartsOf<K>["endpoint"] };
+
+/** The declarations of each kind's durations (`KindModule.durations`), by kind name. */
+export type DurationSpecsByKind = { [K in Kind]: PartsOf<K>["durations"] };
+
+/** Every duration of the emulator: each kind's (`KindModule.durations`) and those that are no kind's own. */
+export type EmulatorDurationSpecs = typeof BASE_DURATIONS & UnionToIntersection<DurationSpecsByKind[Kind]>;
+
+/**
+ * Durations (milliseconds) of every asynchronous operation, measured on the emulator clock, by the name of the
+ * option that sets each (`kaasCreateMs`); each is documented where its kind declares it.
+ */
+export type Durations = DurationsOf<EmulatorDurationSpecs>;
+
+/** The whole run-time configuration of the emulator. */
+export type EmulatorConfig = EmulatorConfigOf<Durations>;
+
+/** Configuration input (`updateConfig`, `PUT /_emulator/config`): versions may be given as plain strings. */
+export type EmulatorConfigInput = EmulatorConfigInputOf<Durations>;
 
 /** Any stored resource. */
 export type AnyRecord = RecordByKind[Kind];
@@ -79,7 +108,8 @@ export type KindTable = {
     ResponseByKind[K],
     StateFieldByKind[K],
     EndpointByKind[K],
-    RecordByKind
+    RecordByKind,
+    DurationSpecsByKind[K]
   >;
 };
 
@@ -90,10 +120,10 @@ export const KINDS: KindTable = KIND_MODULES;
 export type HandledEndpoint = EndpointByKind[Kind];
 
 /** The store of the emulator: the records of every kind. */
-export type EmulatorStore = Store<RecordByKind>;
+export type EmulatorStore = Store<RecordByKind, Durations>;
 
-/** The service of the emulator, over the records of every kind. */
-export type EmulatorService = Service<RecordByKind>;
+/** The service of the emulator, over the records and the durations of every kind. */
+export type EmulatorService = Service<RecordByKind, Durations>;
 
 /** The persisted document: the records of each kind under its state-file field (`KindModule.stateField`). */
 export type StateDocument = {

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KaasResponse } from "../../schemas/kaas";
 import type { EmulatorClock } from "../base/clock";
-import type { EmulatorConfig, EmulatorConfigInput } from "../base/config";
+import type { EmulatorConfig, EmulatorConfigInput } from "../kinds";
 import type { FaultConfig } from "../composition/faults";
 import { type HoldSpec, type HoldStatus, type RequestHold } from "../base/holds";
 import type { AttachmentTruth, EmulatorStateSnapshot, ResourcePatch } from "../composition/operations";

@@ -21,7 +21,13 @@ import type { WireReadings } from "../base/config";
 import type { EndpointHandlers } from "../generic/kind";
 import type { ApiHandler, RequestBodyOf } from "../generic/endpoint";
 import { kindNames } from "../generic/tables";
-import { KINDS, type EmulatorService, type HandledEndpoint, type RecordByKind } from "../kinds";
+import {
+  KINDS,
+  type Durations,
+  type EmulatorService,
+  type HandledEndpoint,
+  type RecordByKind,
+} from "../kinds";
 import { schemaFieldErrors, validationProblem } from "../base/problems";
 import { queryOptions } from "../base/query";
 import { RegistryInsertWithVpc } from "../base/wideBodies";
@@ -44,9 +50,9 @@ export interface Route {
  * of the table (`schemas/endpoints.ts`) must be some kind's: `serve` does not compile otherwise, and a handler
  * whose body or answer is not its endpoint's does not compile in its kind module.
  */
-function handlerOf<N extends HandledEndpoint>(name: N): ApiHandler<N, RecordByKind> {
+function handlerOf<N extends HandledEndpoint>(name: N): ApiHandler<N, RecordByKind, Durations> {
   for (const kind of kindNames(KINDS)) {
-    const handlers: EndpointHandlers<RecordByKind> = KINDS[kind].handlers;
+    const handlers: EndpointHandlers<RecordByKind, Durations> = KINDS[kind].handlers;
     const handler = handlers[name];
     if (handler) return handler;
   }
@@ -101,7 +107,7 @@ function serve<N extends EndpointName>(name: N, svc: EmulatorService, req: Route
   const body = schema === undefined ? undefined : req.body;
   assertRequestBody<RequestBodyOf<N>>(schema, body);
   const options = queryOptions(name, req.query);
-  const handler: ApiHandler<N, RecordByKind> = handlerOf(name);
+  const handler: ApiHandler<N, RecordByKind, Durations> = handlerOf(name);
   return handler(svc, { projectId: req.projectId, params: req.params, options, body, pageUrl: req.pageUrl });
 }
 

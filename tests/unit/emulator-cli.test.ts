@@ -46,7 +46,7 @@ const USAGE = `Usage: pulumi-vendor-container-emulator [options]
   --namespace NS         provider namespace path segment (default Vendor.Container)
   --seed N               seed of derived secrets and faults (default 1)
   --fast                 every asynchronous operation completes within 50 ms
-  --create-ms N          duration of cluster, registry and backup creation
+  --create-ms N          duration of creations
   --update-ms N          duration of updates
   --delete-ms N          duration of deletions
   --versions A,B,...     admissible Kubernetes versions

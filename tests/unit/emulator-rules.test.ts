@@ -3,7 +3,8 @@
  * (`schemas/versions.ts`) and CIDRs as the provider's helpers do (`provider/common/cidr.ts`), except where the
  * emulator reads a CIDR more strictly on purpose (leading zeros, host bits). These tables pin both readings.
  */
-import { checkConfig, defaultConfig, mergeConfig } from "../../emulator/base/config";
+import { mergeConfig } from "../../emulator/base/config";
+import { checkEmulatorConfig, defaultConfig } from "../../emulator/composition/config";
 import { cidrOverlaps, parseCidr } from "../../emulator/base/cidr";
 import { checkNodeCidr } from "../../emulator/kinds/kaas/rules";
 import { parseCidr as parseProviderCidr } from "../../provider/common/cidr";
@@ -52,7 +53,7 @@ describe("the emulator's version catalogue", () => {
     const config = mergeConfig(defaultConfig(), {
       kubernetesVersions: ["1.35", "1.35.0", "1.35.1-rc.1", "v1.36"],
     });
-    expect(checkConfig(config)).toEqual([
+    expect(checkEmulatorConfig(config)).toEqual([
       {
         fieldName: "kubernetesVersions[2]",
         errorMessage: '"1.35.1-rc.1" is not major.minor or major.minor.patch',
@@ -62,7 +63,7 @@ describe("the emulator's version catalogue", () => {
   });
 
   it("admits the default catalogue", () => {
-    expect(checkConfig(defaultConfig())).toEqual([]);
+    expect(checkEmulatorConfig(defaultConfig())).toEqual([]);
   });
 });
 

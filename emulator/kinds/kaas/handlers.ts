@@ -12,10 +12,20 @@ import { checkKaasInsert, checkKaasUpdate, checkPoolValues, limitsFor } from "./
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import { beginUpdate } from "../../base/transitions";
 
+import type { KaasDurations } from "./durations";
 import type { KaasRecord, KaasView, PoolRecord } from "./record";
 import { newKaasRecord, newPool, resizePool, orphanAttachments } from "./record";
 import { renderKaas, kaasUri } from "./render";
-import { applyMetadataUpdate, createdReply, updatedReply } from "../../generic/resources";
+import {
+  applyMetadataUpdate,
+  createdReply,
+  findMutable,
+  heldByProject,
+  updatedReply,
+} from "../../generic/resources";
+
+/** Where clusters live: each in its project (`KindResources.find`, `listScope`). */
+export const KAAS_IN_PROJECT = heldByProject<KaasView, "kaas">("kaas");
 
 /** A cluster of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
 export function findKaas(
@@ -31,7 +41,7 @@ export function findKaas(
 
 /** `POST P/kaas`: 201 with the cluster `InCreation`. */
 export function createKaas(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"createKaas">,
 ): EndpointReply<"createKaas"> {
   const { body } = req;
@@ -43,12 +53,11 @@ export function createKaas(
 
 /** `PUT P/kaas/{id}`: 200 without a body; the cluster reads `Updating` for a while. */
 export function updateKaas(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"updateKaas">,
 ): EndpointReply<"updateKaas"> {
   const { body } = req;
-  const rec = findKaas(svc, req.projectId, req.params.id);
-  svc.assertMutable(rec, "update");
+  const rec = findMutable(KAAS_IN_PROJECT, svc, req, "update");
   rejectIf(checkKaasUpdate(body, rec, svc.config));
   const now = svc.now();
   const p = body.properties;
@@ -176,7 +185,7 @@ export function poolOr404(rec: KaasRecord, name: string): PoolRecord {
 
 /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update; 200 with the cluster. */
 export function updateNodePool(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"updateNodePool">,
 ): EndpointReply<"updateNodePool"> {
   const { body } = req;

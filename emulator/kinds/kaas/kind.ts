@@ -5,16 +5,16 @@
  */
 import type { EndpointName } from "../../../schemas/endpoints";
 import type { KaasInsert, KaasResponse } from "../../../schemas/kaas";
-import { type Durations } from "../../base/config";
 import type { KindModule, KindResources } from "../../generic/kind";
 import { deleteHandler, getHandler, listHandler } from "../../generic/resources";
 import type { LifeState } from "../../base/record";
 import { settleLife } from "../../base/transitions";
 
+import { KAAS_DURATIONS, type KaasDurations } from "./durations";
 import type { KaasRecord, KaasView } from "./record";
 import { newKaasRecord } from "./record";
 import {
-  findKaas,
+  KAAS_IN_PROJECT,
   createKaas,
   updateKaas,
   kaasDeleteEffects,
@@ -30,8 +30,8 @@ import { renderKaas } from "./render";
  * Settles a cluster: its lifecycle, a scheduled Kubernetes upgrade whose date has passed (spec §2.3: "With
  * `upgradeDate`, the upgrade is scheduled for that date") and volume detachments that have completed.
  */
-function settleKaas(rec: KaasRecord, now: number, durations: Durations): LifeState | "Gone" {
-  const state = settleLife(rec, now, durations.tombstoneMs);
+function settleKaas(rec: KaasRecord, now: number, durations: KaasDurations): LifeState | "Gone" {
+  const state = settleLife(rec, now, durations);
   if (state === "Gone") return state;
   const upgrade = rec.props.upgradeTo;
   if (upgrade && now >= upgrade.scheduledAt && state !== "Deleting" && state !== "Deleted") {
@@ -73,20 +73,28 @@ type KaasEndpoint = Extract<
 >;
 
 /** What the list, get and delete every kind shares read of a cluster (`generic/resources.ts`). */
-const kaasResources: KindResources<"kaas", KaasRecord, KaasResponse, KaasView> = {
+const kaasResources: KindResources<"kaas", KaasRecord, KaasResponse, KaasView, KaasDurations> = {
   kind: "kaas",
   render: renderKaas,
-  find: (svc, req, allowDeleted) => findKaas(svc, req.projectId, req.params.id, allowDeleted),
-  listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
+  ...KAAS_IN_PROJECT,
   deleteMs: (durations) => durations.kaasDeleteMs,
   deleteEffects: kaasDeleteEffects,
 };
 
 /** The KaaS kind. */
-export const kaasKind: KindModule<"kaas", KaasRecord, KaasResponse, "kaas", KaasEndpoint, KaasView> = {
+export const kaasKind: KindModule<
+  "kaas",
+  KaasRecord,
+  KaasResponse,
+  "kaas",
+  KaasEndpoint,
+  KaasView,
+  typeof KAAS_DURATIONS
+> = {
   ...kaasResources,
   label: "KaaS",
   stateField: "kaas",
+  durations: KAAS_DURATIONS,
   handlers: {
     createKaas,
     listKaas: listHandler(kaasResources),

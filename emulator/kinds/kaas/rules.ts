@@ -1,12 +1,10 @@
 /**
- * Service rules: what the service refuses beyond the shape of a body (the schemas check the shape). Each
- * rule reports a field error naming the field in the request's spelling; all problems are reported at once.
- * The functions are pure: they read the request, the stored record and the configuration.
+ * The cluster's service rules: what the service refuses of a cluster beyond the shape of its body (the schemas
+ * check the shape). Each rule reports a field error naming the field in the request's spelling; all problems are
+ * reported at once. The functions are pure: they read the request, the stored record and the configuration.
+ * The location rules every kind applies are `base/location.ts`'s.
  */
-import type { BackupInsert } from "../../../schemas/kaasBackup";
-import type { MetadataRequest } from "../../../schemas/common";
 import type { KaasInsert, KaasUpdate, NodePoolRequest } from "../../../schemas/kaas";
-import type { RegistryInsert } from "../../../schemas/registry";
 import {
   cidrOverlaps,
   cidrWithin,
@@ -16,7 +14,8 @@ import {
   PRIVATE_RANGE_TEXTS,
 } from "../../base/cidr";
 import { compareVersions, VERSION_PATTERN } from "../../base/versions";
-import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfig } from "../../base/config";
+import { instanceSizeOf, type ClusterTypeLimits, type EmulatorConfigOf } from "../../base/config";
+import { checkLocationOnCreate, checkLocationOnUpdate } from "../../base/location";
 import type { WireFieldError } from "../../base/problems";
 import type { KaasRecord } from "./record";
 
@@ -44,7 +43,11 @@ export function checkNodeCidr(address: string, fieldName: string): WireFieldErro
 // `major.minor[.patch]` versions only. The configuration admits no other (config.ts `checkConfig`), so a
 // stored version always has that form; a requested one is compared only when it has it too.
 
-function checkAdmissibleVersion(value: string, config: EmulatorConfig, fieldName: string): WireFieldError[] {
+function checkAdmissibleVersion(
+  value: string,
+  config: EmulatorConfigOf,
+  fieldName: string,
+): WireFieldError[] {
   const admissible = config.kubernetesVersions.map((v) => v.value);
   if (admissible.includes(value)) return [];
   return [
@@ -95,7 +98,7 @@ function nodeRangeText(limits: ClusterTypeLimits): string {
 export function checkPoolValues(
   pool: PoolValues,
   limits: ClusterTypeLimits,
-  config: EmulatorConfig,
+  config: EmulatorConfigOf,
   names: PoolFieldNames,
 ): WireFieldError[] {
   const errors: WireFieldError[] = [];
@@ -147,7 +150,7 @@ export function checkPoolValues(
 export function checkNodePoolList(
   pools: NodePoolRequest[],
   limits: ClusterTypeLimits,
-  config: EmulatorConfig,
+  config: EmulatorConfigOf,
 ): WireFieldError[] {
   const errors: WireFieldError[] = [];
   const count = pools.length;
@@ -232,35 +235,12 @@ function checkStorageLimit(size: number | null | undefined, limits: ClusterTypeL
 }
 
 /** The limits of the cluster type of a cluster with `ha`. */
-export function limitsFor(config: EmulatorConfig, ha: boolean): ClusterTypeLimits {
+export function limitsFor(config: EmulatorConfigOf, ha: boolean): ClusterTypeLimits {
   return config.clusterTypes[ha ? "ha" : "standard"];
 }
 
-/** Problems of the location of a create: it is required (api-notes "Envelopes": create requests include it). */
-export function checkLocationOnCreate(metadata: MetadataRequest): WireFieldError[] {
-  return metadata.location ? [] : [{ fieldName: "metadata.location", errorMessage: "Location is required" }];
-}
-
-/**
- * Problems of the location of an update (spec §9): absent is fine, an empty value is refused by the schema
- * ("Location Invalid"), and a different value is refused because the location never changes.
- */
-export function checkLocationOnUpdate(
-  metadata: MetadataRequest | undefined,
-  current: string,
-): WireFieldError[] {
-  const value = metadata?.location?.value;
-  if (value === undefined || value === current) return [];
-  return [
-    {
-      fieldName: "metadata.location",
-      errorMessage: `Location cannot be changed (the resource is in "${current}")`,
-    },
-  ];
-}
-
 /** Problems of a cluster insert body. */
-export function checkKaasInsert(body: KaasInsert, config: EmulatorConfig): WireFieldError[] {
+export function checkKaasInsert(body: KaasInsert, config: EmulatorConfigOf): WireFieldError[] {
   const p = body.properties;
   const limits = limitsFor(config, p.ha === true);
   const errors: WireFieldError[] = [...checkLocationOnCreate(body.metadata)];
@@ -297,7 +277,11 @@ export function attachedSizeGb(rec: KaasRecord): number {
 }
 
 /** Problems of a cluster update body against the stored cluster. */
-export function checkKaasUpdate(body: KaasUpdate, rec: KaasRecord, config: EmulatorConfig): WireFieldError[] {
+export function checkKaasUpdate(
+  body: KaasUpdate,
+  rec: KaasRecord,
+  config: EmulatorConfigOf,
+): WireFieldError[] {
   const p = body.properties;
   const errors: WireFieldError[] = [...checkLocationOnUpdate(body.metadata, rec.location)];
   // Spec §2.2, §8: "The control plane in HA cannot be disabled after creation."
@@ -338,23 +322,4 @@ export function checkKaasUpdate(body: KaasUpdate, rec: KaasRecord, config: Emula
   if (p.apiServerAccessProfile)
     errors.push(...checkAuthorizedIpRanges(p.apiServerAccessProfile.authorizedIpRanges, limits));
   return errors;
-}
-
-/** Problems of a registry insert body. */
-export function checkRegistryInsert(body: RegistryInsert): WireFieldError[] {
-  const errors: WireFieldError[] = [...checkLocationOnCreate(body.metadata)];
-  if (body.properties.adminUser.username.trim().toLowerCase() === "admin") {
-    // api-notes "Registry": `admin` is reserved.
-    errors.push({ fieldName: "properties.adminUser.username", errorMessage: `"admin" is reserved` });
-  }
-  return errors;
-}
-
-/** Problems of a backup insert body. */
-export function checkBackupInsert(body: BackupInsert): WireFieldError[] {
-  const days = body.properties.retentionDays;
-  if (days !== undefined && days !== null && days < 1) {
-    return [{ fieldName: "properties.retentionDays", errorMessage: `must be at least 1 (got ${days})` }];
-  }
-  return [];
 }

@@ -8,10 +8,12 @@ import { ApiProblem, validationProblem } from "../../base/problems";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
 import { attachedSizeGb } from "./rules";
 import type { Reply } from "../../base/api";
+import { findMutable } from "../../generic/resources";
 import { type KindService } from "../../generic/service";
 
+import type { KaasDurations } from "./durations";
 import type { KaasRecord, KaasView, PoolRecord } from "./record";
-import { findKaas, poolOr404 } from "./handlers";
+import { KAAS_IN_PROJECT, findKaas, poolOr404 } from "./handlers";
 
 function volumeUri(body: VolumeAction): string {
   const uri = body.volume.uri;
@@ -33,7 +35,7 @@ function nodeOr404(rec: KaasRecord, pool: PoolRecord, nodeId: string): void {
  * duration. The sum of attached sizes must stay within `storage.maxCumulativeVolumeSize` (spec §2.2, §8).
  */
 export function attachVolume(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"attachVolume">,
 ): EndpointReply<"attachVolume"> {
   const { body } = req;
@@ -77,7 +79,11 @@ export function attachVolume(
   return { status: 202 };
 }
 
-function startDetach(svc: KindService<KaasView>, rec: KaasRecord, index: number): Reply<undefined> {
+function startDetach(
+  svc: KindService<KaasView, KaasDurations>,
+  rec: KaasRecord,
+  index: number,
+): Reply<undefined> {
   const now = svc.now();
   rec.props.attachments[index].visibleUntil = now + svc.config.durations.detachMs;
   rec.updatedAt = now;
@@ -111,7 +117,7 @@ function goneNodeProblem(rec: KaasRecord, poolName: string, nodeId: string): Api
  * `goneNode` says (404, or 400 naming `nodeId`); a volume not on the node, 404.
  */
 export function detachVolumeFromNode(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"detachVolumeFromNode">,
 ): EndpointReply<"detachVolumeFromNode"> {
   const { body } = req;
@@ -138,12 +144,11 @@ export function detachVolumeFromNode(
 
 /** `POST P/kaas/{id}/detach`: detaches the volume wherever it is attached (also from a removed node). */
 export function detachVolumeFromCluster(
-  svc: KindService<KaasView>,
+  svc: KindService<KaasView, KaasDurations>,
   req: EndpointRequest<"detachVolumeFromCluster">,
 ): EndpointReply<"detachVolumeFromCluster"> {
   const { body } = req;
-  const rec = findKaas(svc, req.projectId, req.params.id);
-  svc.assertMutable(rec, "action");
+  const rec = findMutable(KAAS_IN_PROJECT, svc, req, "action");
   const uri = volumeUri(body);
   const index = rec.props.attachments.findIndex((a) => a.uri === uri && a.visibleUntil === null);
   if (index < 0) {

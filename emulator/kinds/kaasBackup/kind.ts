@@ -21,19 +21,20 @@ import {
   type RenderContext,
 } from "../../base/render";
 import {
-  applyMetadataUpdate,
   createdReply,
   deleteHandler,
   getHandler,
   listHandler,
+  updatableRecord,
   updatedReply,
 } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
-import { checkBackupInsert, checkLocationOnUpdate } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
+import { BACKUP_DURATIONS, type BackupDurations } from "./durations";
 import { withWireOverrides } from "../../base/wireOverrides";
+import { checkBackupInsert } from "./rules";
 
 /**
  * The backup the request's path names, below its cluster, which must be there too; `Deleted` tombstones (of the
@@ -72,7 +73,7 @@ type KaasBackupView = { kaas: KaasRecord; backup: BackupRecord };
 
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
 export function createBackup(
-  svc: KindService<KaasBackupView>,
+  svc: KindService<KaasBackupView, BackupDurations>,
   req: EndpointRequest<"createBackup">,
 ): EndpointReply<"createBackup"> {
   const { body } = req;
@@ -99,14 +100,11 @@ export function createBackup(
 
 /** `PUT P/kaas/{kaasId}/backups/{id}`: only `billingPeriod` (and metadata name/tags) change; 200, no body. */
 export function updateBackup(
-  svc: KindService<KaasBackupView>,
+  svc: KindService<KaasBackupView, BackupDurations>,
   req: EndpointRequest<"updateBackup">,
 ): EndpointReply<"updateBackup"> {
   const { body } = req;
-  const rec = findBackup(svc, req, false);
-  svc.assertMutable(rec, "update");
-  rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  applyMetadataUpdate(rec, body.metadata);
+  const rec = updatableRecord(kaasBackupResources, svc, req, body.metadata);
   if (body.properties.billingPeriod !== undefined) rec.props.billingPeriod = body.properties.billingPeriod;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.backupUpdateMs);
 }
@@ -180,7 +178,13 @@ type BackupEndpoint = Extract<
 >;
 
 /** What the list, get and delete every kind shares read of a backup (`generic/resources.ts`). */
-const kaasBackupResources: KindResources<"backup", BackupRecord, BackupResponse, KaasBackupView> = {
+const kaasBackupResources: KindResources<
+  "backup",
+  BackupRecord,
+  BackupResponse,
+  KaasBackupView,
+  BackupDurations
+> = {
   kind: "backup",
   render: renderBackup,
   find: findBackup,
@@ -198,11 +202,13 @@ export const kaasBackupKind: KindModule<
   BackupResponse,
   "backups",
   BackupEndpoint,
-  KaasBackupView
+  KaasBackupView,
+  typeof BACKUP_DURATIONS
 > = {
   ...kaasBackupResources,
   label: "Backup",
   stateField: "backups",
+  durations: BACKUP_DURATIONS,
   handlers: {
     createBackup,
     listBackups: listHandler(kaasBackupResources),
@@ -210,7 +216,7 @@ export const kaasBackupKind: KindModule<
     updateBackup,
     deleteBackup: deleteHandler(kaasBackupResources),
   },
-  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
+  settle: settleLife,
   seeding: {
     underCluster: true,
     // A seeded backup lives where its cluster lives.

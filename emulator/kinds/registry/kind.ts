@@ -18,19 +18,22 @@ import {
   type RenderContext,
 } from "../../base/render";
 import {
-  applyMetadataUpdate,
   createdReply,
   deleteHandler,
+  findMutable,
   getHandler,
+  heldByProject,
   listHandler,
+  updatableRecord,
   updatedReply,
 } from "../../generic/resources";
 import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
-import { checkLocationOnUpdate, checkRegistryInsert } from "../kaas/rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
+import { REGISTRY_DURATIONS, type RegistryDurations } from "./durations";
 import { withWireOverrides } from "../../base/wireOverrides";
+import { checkRegistryInsert } from "./rules";
 
 // ---- The stored registry ----
 
@@ -54,16 +57,6 @@ export interface RegistryRecord extends BaseRecord {
 
 /** The records a registry's handlers read, by kind: registries only. */
 type RegistryView = { registry: RegistryRecord };
-
-/** A registry of the project; `Deleted` tombstones only with `allowDeleted`. 404 otherwise. */
-function findRegistry(
-  svc: KindService<RegistryView>,
-  projectId: string,
-  id: string,
-  allowDeleted = false,
-): RegistryRecord {
-  return svc.lookup("registry", projectId, id, allowDeleted);
-}
 
 /**
  * The VPC a subnet URI lies under, when it is spelled `.../vpcs/{vpc}/subnets/{subnet}` (as the emulator's
@@ -101,7 +94,7 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["pr
 
 /** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
 export function createRegistry(
-  svc: KindService<RegistryView>,
+  svc: KindService<RegistryView, RegistryDurations>,
   req: EndpointRequest<"createRegistry">,
 ): EndpointReply<"createRegistry"> {
   const { body } = req;
@@ -114,14 +107,11 @@ export function createRegistry(
 
 /** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
 export function updateRegistry(
-  svc: KindService<RegistryView>,
+  svc: KindService<RegistryView, RegistryDurations>,
   req: EndpointRequest<"updateRegistry">,
 ): EndpointReply<"updateRegistry"> {
   const { body } = req;
-  const rec = findRegistry(svc, req.projectId, req.params.id);
-  svc.assertMutable(rec, "update");
-  rejectIf(checkLocationOnUpdate(body.metadata, rec.location));
-  applyMetadataUpdate(rec, body.metadata);
+  const rec = updatableRecord(registryResources, svc, req, body.metadata);
   if (body.properties.billingPlan) rec.props.billingPeriod = body.properties.billingPlan.billingPeriod;
   if (body.properties.publicIp) rec.props.publicIpUri = body.properties.publicIp.uri;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.registryUpdateMs);
@@ -132,11 +122,10 @@ export function updateRegistry(
  * (api-notes "Registry": how it reaches the user is undocumented); `adminPasswordLastSetDate` moves.
  */
 export function resetAdminPassword(
-  svc: KindService<RegistryView>,
+  svc: KindService<RegistryView, RegistryDurations>,
   req: EndpointRequest<"resetAdminPassword">,
 ): EndpointReply<"resetAdminPassword"> {
-  const rec = findRegistry(svc, req.projectId, req.params.id);
-  svc.assertMutable(rec, "action");
+  const rec = findMutable(registryResources, svc, req, "action");
   const now = svc.now();
   rec.passwordResetAt = now;
   return updatedReply(svc, rec, now, svc.config.durations.resetPasswordMs);
@@ -213,11 +202,16 @@ type RegistryEndpoint = Extract<
 >;
 
 /** What the list, get and delete every kind shares read of a registry (`generic/resources.ts`). */
-const registryResources: KindResources<"registry", RegistryRecord, RegistryResponse, RegistryView> = {
+const registryResources: KindResources<
+  "registry",
+  RegistryRecord,
+  RegistryResponse,
+  RegistryView,
+  RegistryDurations
+> = {
   kind: "registry",
   render: renderRegistry,
-  find: (svc, req, allowDeleted) => findRegistry(svc, req.projectId, req.params.id, allowDeleted),
-  listScope: (_svc, req) => (rec) => rec.projectId === req.projectId,
+  ...heldByProject<RegistryView, "registry">("registry"),
   deleteMs: (durations) => durations.registryDeleteMs,
 };
 
@@ -228,11 +222,13 @@ export const registryKind: KindModule<
   RegistryResponse,
   "registries",
   RegistryEndpoint,
-  RegistryView
+  RegistryView,
+  typeof REGISTRY_DURATIONS
 > = {
   ...registryResources,
   label: "Registry",
   stateField: "registries",
+  durations: REGISTRY_DURATIONS,
   handlers: {
     createRegistry,
     listRegistries: listHandler(registryResources),
@@ -241,7 +237,7 @@ export const registryKind: KindModule<
     deleteRegistry: deleteHandler(registryResources),
     resetAdminPassword,
   },
-  settle: (rec, now, durations) => settleLife(rec, now, durations.tombstoneMs),
+  settle: settleLife,
   seeding: {
     underCluster: false,
     plan: () => {
