@@ -13,6 +13,15 @@ import importCircles from "./scripts/lint/import-circles.mjs";
 const sourceFolders = ["schemas", "rest", "provider", "sdk", "policy", "emulator"];
 const sources = sourceFolders.map((folder) => `${folder}/**/*.ts`);
 
+/** The emulator's layers above its generic one. */
+const EMULATOR_ABOVE_GENERIC = [
+  "emulator/kinds",
+  "emulator/composition",
+  "emulator/transport",
+  "emulator/index.ts",
+  "emulator/cli.ts",
+];
+
 /** One zone of `import-x/no-restricted-paths`: files under `target` import nothing under `from`. */
 const layer = (target, from, rule) => ({
   target: `./${target}`,
@@ -114,6 +123,39 @@ export default tseslint.config(
               "emulator",
               ["provider", "rest", "sdk", "policy"],
               "the emulator imports only schemas/, never provider/, rest/, sdk/ or policy/.",
+            ),
+            // Inside the emulator, each layer imports only those below it: base -> generic -> kinds/<kind> ->
+            // kinds/index.ts (the one list of kinds) -> composition -> transport -> index.ts, cli.ts.
+            layer(
+              "emulator/base",
+              [...EMULATOR_ABOVE_GENERIC, "emulator/generic"],
+              "emulator/base/ imports nothing of the emulator's other layers.",
+            ),
+            layer(
+              "emulator/generic",
+              EMULATOR_ABOVE_GENERIC,
+              "emulator/generic/ imports only emulator/base/: it holds no kind and no list of kinds.",
+            ),
+            layer(
+              "emulator/kinds/*/**",
+              [
+                "emulator/kinds/index.ts",
+                "emulator/composition",
+                "emulator/transport",
+                "emulator/index.ts",
+                "emulator/cli.ts",
+              ],
+              "a kind's folder imports emulator/base/, emulator/generic/ and other kinds' folders, never the list of kinds, composition/ or transport/.",
+            ),
+            layer(
+              "emulator/composition",
+              ["emulator/transport", "emulator/index.ts", "emulator/cli.ts"],
+              "emulator/composition/ never imports transport/ or the entry points.",
+            ),
+            layer(
+              "emulator/transport",
+              ["emulator/index.ts", "emulator/cli.ts"],
+              "emulator/transport/ never imports the entry points (emulator/index.ts, emulator/cli.ts).",
             ),
           ],
         },
