@@ -122,6 +122,12 @@ beforeAll(async () => {
     CI: "true",
     // The stacks' poll interval is the service's default (10 s); against the emulator a short one is enough.
     VENDOR_POLL_INTERVAL_MS: POLL_MS,
+    // Each job starts from a fresh checkout, where the SDK's ts-node finds its cache cold (the cache is keyed by
+    // the program's folder) and would type-check the program in every job: seven CPU-seconds a job. The jobs
+    // prove the samples' commands; the programs' types are `npm test`'s tsc (against the sources) and, for the
+    // packed package's declarations, the main example's suite's (example.e2e.test.ts type-checks there). The
+    // programs still run compiled by ts-node.
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
   };
   secrets = {
     PULUMI_BACKEND_URL: s.env.PULUMI_BACKEND_URL,
