@@ -6,8 +6,16 @@
  * returns an Output. Each kind's functions sit with its class (`getKaas` in sdk/kaas.ts, ...).
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { VendorContainerClient } from "../rest/client";
+import type {
+  EndpointParams,
+  ItemOf,
+  ListEndpoint,
+  ListQueryOf,
+  VendorContainerClient,
+} from "../rest/client";
+import { collect } from "../rest/paginate";
 import type { VendorSettings } from "../rest/settings";
+import type { Projected } from "../schemas/projection";
 import { programClient } from "./programClient";
 
 /** Where a function finds its settings. Tests pass their own; programs use the stack configuration. */
@@ -84,4 +92,32 @@ export function project(projectId: string | undefined, settings: VendorSettings)
       "projectId is required: pass it, or set stack config vendor:projectId or VENDOR_PROJECT_ID",
     );
   return id;
+}
+
+/**
+ * The list function named after list endpoint `name` (`listKaas`, `listBackups`, `listRegistries`): every
+ * item across all pages, in the project of `args` (or the configured one) and the rest of the path
+ * parameters `scope`, as the service projected it when `args.projection` is set, else described by
+ * `describe`. An item the client cannot read is left out with a warning naming the function.
+ */
+export async function listEvery<N extends ListEndpoint, Info>(
+  name: N,
+  args: ListArgs & Omit<ListQueryOf<N>, keyof ListArgs>,
+  options: FunctionOptions | undefined,
+  scope: Omit<EndpointParams<N>, "projectId">,
+  describe: (item: ItemOf<N>) => Info,
+): Promise<Info[] | Projected<ItemOf<N>>[]> {
+  const { client, settings } = api(options);
+  const { projectId, projection, ...query } = args;
+  const params = { ...scope, projectId: project(projectId, settings) } as EndpointParams<N>;
+  const onUnreadable = warnSkipped(name);
+  // The items are what `ListedAs` says a query with and without a projection holds; the compiler cannot work
+  // that out for a generic endpoint.
+  if (typeof projection === "string")
+    return (await collect(client.iterate(name, params, { ...query, projection, onUnreadable }))) as Projected<
+      ItemOf<N>
+    >[];
+  return ((await collect(client.iterate(name, params, { ...query, onUnreadable }))) as ItemOf<N>[]).map(
+    describe,
+  );
 }

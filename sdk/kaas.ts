@@ -6,16 +6,15 @@ import {
   type KaasInputs,
 } from "../provider/kaas/types";
 import { computedOutputs } from "../provider/kaas/mapping";
-import { collect } from "../rest/paginate";
 import type { KaasResponse } from "../schemas";
 import type { Projected } from "../schemas/projection";
-import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
-import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import { lookupArgs, TaggedKindResource, type TaggedKindSpec } from "./resource";
+import type { ResourceArgs, ResourceOutputs } from "./inputs";
 import {
   api,
+  listEvery,
   outputOf,
   project,
-  warnSkipped,
   type FunctionInputs,
   type FunctionOptions,
   type ListArgs,
@@ -36,18 +35,12 @@ export type {
 /** Arguments of a {@link Kaas}; each is documented on {@link KaasInputs}. */
 export type KaasArgs = ResourceArgs<KaasInputs>;
 
-/** Output-only names, seeded so the engine fills them in; `kaasId` is the resource id (see `idOutput`). */
-const COMPUTED = outputSeeds(KAAS_COMPUTED_KEYS, "kaasId");
-
-/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
-const ARGUMENTS = argumentSeeds(KAAS_ARGUMENTS, ["adoptId", "adoptFromScope"]);
-
 /** What the class registers (sdk/resource.ts). */
 const SPEC: TaggedKindSpec<KaasArgs> = {
   kind: "Kaas",
   shell,
-  seededArguments: ARGUMENTS,
-  seededComputed: COMPUTED,
+  arguments: KAAS_ARGUMENTS,
+  computed: KAAS_COMPUTED_KEYS,
   lookup: (args) => ({ projectId: args?.projectId }),
   // The identity carries a client secret: the input is stored encrypted in state even when the program passed
   // it in plain text.
@@ -86,7 +79,7 @@ export interface Kaas
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
-export class Kaas extends pulumi.dynamic.Resource {
+export class Kaas extends TaggedKindResource<KaasArgs> {
   /** Identifier of the cluster in the service. */
   declare readonly kaasId: pulumi.Output<string>;
 
@@ -114,14 +107,7 @@ export class Kaas extends pulumi.dynamic.Resource {
    *   does.
    */
   constructor(name: string, args: KaasArgs, opts?: pulumi.CustomResourceOptions) {
-    const registration = beginRegistration(SPEC, name, args, opts);
-    try {
-      super(...registration.superArgs);
-    } finally {
-      registration.end();
-    }
-    this.kaasId = idOutput(this);
-    registration.recorded(this);
+    super(SPEC, name, args, opts);
   }
   /**
    * Reads an existing cluster as a read-only resource of the stack: the stack never updates or deletes it,
@@ -216,13 +202,7 @@ export async function listKaas(
   args: ListArgs = {},
   options?: FunctionOptions,
 ): Promise<KaasInfo[] | ProjectedKaas[]> {
-  const { client, settings } = api(options);
-  const { projectId, projection, ...query } = args;
-  const params = { projectId: project(projectId, settings) };
-  const onUnreadable = warnSkipped("listKaas");
-  if (typeof projection === "string")
-    return collect(client.iterate("listKaas", params, { ...query, projection, onUnreadable }));
-  return (await collect(client.iterate("listKaas", params, { ...query, onUnreadable }))).map(kaasInfo);
+  return listEvery("listKaas", args, options, {}, kaasInfo);
 }
 
 /** {@link listKaas} for Inputs, with a projection. */

@@ -6,16 +6,13 @@ import {
   type KaasBackupInputs,
 } from "../provider/kaasBackup/types";
 import { backupComputed } from "../provider/kaasBackup/mapping";
-import { collect } from "../rest/paginate";
 import type { BackupResponse } from "../schemas";
 import type { Projected } from "../schemas/projection";
-import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
-import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import { lookupArgs, TaggedKindResource, type TaggedKindSpec } from "./resource";
+import type { ResourceArgs, ResourceOutputs } from "./inputs";
 import {
-  api,
+  listEvery,
   outputOf,
-  project,
-  warnSkipped,
   type FunctionInputs,
   type FunctionOptions,
   type ListArgs,
@@ -37,18 +34,12 @@ export interface KaasBackupLookup {
   projectId?: pulumi.Input<string>;
 }
 
-/** Output-only names, seeded so the engine fills them in; `backupId` is the resource id (see `idOutput`). */
-const COMPUTED = outputSeeds(BACKUP_COMPUTED_KEYS, "backupId");
-
-/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
-const ARGUMENTS = argumentSeeds(KAAS_BACKUP_ARGUMENTS, ["adoptId", "adoptFromScope"]);
-
 /** What the class registers (sdk/resource.ts). */
 const SPEC: TaggedKindSpec<KaasBackupArgs> = {
   kind: "KaasBackup",
   shell,
-  seededArguments: ARGUMENTS,
-  seededComputed: COMPUTED,
+  arguments: KAAS_BACKUP_ARGUMENTS,
+  computed: BACKUP_COMPUTED_KEYS,
   lookup: (args) => ({ projectId: args?.projectId, kaasId: args?.kaasId }),
 };
 
@@ -77,7 +68,7 @@ export interface KaasBackup
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
-export class KaasBackup extends pulumi.dynamic.Resource {
+export class KaasBackup extends TaggedKindResource<KaasBackupArgs> {
   /** Identifier of the backup in the service: the resource's id. */
   declare readonly backupId: pulumi.Output<string>;
   /** Project of the cluster: `projectId`, or the configured default. */
@@ -93,14 +84,7 @@ export class KaasBackup extends pulumi.dynamic.Resource {
    *   needs only `kaasId`, and `projectId` when it is not the configured one).
    */
   constructor(name: string, args: KaasBackupArgs, opts?: pulumi.CustomResourceOptions) {
-    const registration = beginRegistration(SPEC, name, args, opts);
-    try {
-      super(...registration.superArgs);
-    } finally {
-      registration.end();
-    }
-    this.backupId = idOutput(this);
-    registration.recorded(this);
+    super(SPEC, name, args, opts);
   }
   /**
    * Reads an existing backup as a read-only resource of the stack: the stack never updates or deletes it, and
@@ -187,15 +171,8 @@ export async function listBackups(
   args: ListBackupsArgs,
   options?: FunctionOptions,
 ): Promise<BackupInfo[] | ProjectedBackup[]> {
-  const { client, settings } = api(options);
-  const { projectId, kaasId, projection, ...query } = args;
-  const params = { projectId: project(projectId, settings), kaasId };
-  const onUnreadable = warnSkipped("listBackups");
-  if (typeof projection === "string")
-    return collect(client.iterate("listBackups", params, { ...query, projection, onUnreadable }));
-  return (await collect(client.iterate("listBackups", params, { ...query, onUnreadable }))).map(
-    kaasBackupInfo,
-  );
+  const { kaasId, ...list } = args;
+  return listEvery("listBackups", list, options, { kaasId }, kaasBackupInfo);
 }
 
 /** {@link listBackups} for Inputs, with a projection. */

@@ -6,16 +6,15 @@ import {
   type RegistryInputs,
 } from "../provider/registry/types";
 import { registryComputed } from "../provider/registry/mapping";
-import { collect } from "../rest/paginate";
 import type { RegistryResponse } from "../schemas";
 import type { Projected } from "../schemas/projection";
-import { beginRegistration, lookupArgs, type TaggedKindSpec } from "./resource";
-import { argumentSeeds, idOutput, outputSeeds, type ResourceArgs, type ResourceOutputs } from "./inputs";
+import { lookupArgs, TaggedKindResource, type TaggedKindSpec } from "./resource";
+import type { ResourceArgs, ResourceOutputs } from "./inputs";
 import {
   api,
+  listEvery,
   outputOf,
   project,
-  warnSkipped,
   type FunctionInputs,
   type FunctionOptions,
   type ListArgs,
@@ -29,18 +28,12 @@ export type { RegistryComputed, RegistryInputs } from "../provider/registry/type
 /** Arguments of a {@link Registry}; each is documented on {@link RegistryInputs}. */
 export type RegistryArgs = ResourceArgs<RegistryInputs>;
 
-/** Output-only names, seeded so the engine fills them in; `registryId` is the resource id (see `idOutput`). */
-const COMPUTED = outputSeeds(REGISTRY_COMPUTED_KEYS, "registryId");
-
-/** Every argument, seeded so that one a program leaves out is an output too (see `argumentSeeds`). */
-const ARGUMENTS = argumentSeeds(REGISTRY_ARGUMENTS, ["adoptId", "adoptFromScope"]);
-
 /** What the class registers (sdk/resource.ts). */
 const SPEC: TaggedKindSpec<RegistryArgs> = {
   kind: "Registry",
   shell,
-  seededArguments: ARGUMENTS,
-  seededComputed: COMPUTED,
+  arguments: REGISTRY_ARGUMENTS,
+  computed: REGISTRY_COMPUTED_KEYS,
   lookup: (args) => ({ projectId: args?.projectId }),
 };
 
@@ -71,7 +64,7 @@ export interface Registry
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- merges the interface above
-export class Registry extends pulumi.dynamic.Resource {
+export class Registry extends TaggedKindResource<RegistryArgs> {
   /** Identifier of the registry in the service. */
   declare readonly registryId: pulumi.Output<string>;
 
@@ -88,14 +81,7 @@ export class Registry extends pulumi.dynamic.Resource {
    *   registry over. With `id`, the registry is read, as {@link Registry.get} does.
    */
   constructor(name: string, args: RegistryArgs, opts?: pulumi.CustomResourceOptions) {
-    const registration = beginRegistration(SPEC, name, args, opts);
-    try {
-      super(...registration.superArgs);
-    } finally {
-      registration.end();
-    }
-    this.registryId = idOutput(this);
-    registration.recorded(this);
+    super(SPEC, name, args, opts);
   }
   /**
    * Reads an existing registry as a read-only resource of the stack: the stack never updates or deletes it,
@@ -193,15 +179,7 @@ export async function listRegistries(
   args: ListRegistriesArgs = {},
   options?: FunctionOptions,
 ): Promise<RegistryInfo[] | ProjectedRegistry[]> {
-  const { client, settings } = api(options);
-  const { projectId, projection, ...query } = args;
-  const params = { projectId: project(projectId, settings) };
-  const onUnreadable = warnSkipped("listRegistries");
-  if (typeof projection === "string")
-    return collect(client.iterate("listRegistries", params, { ...query, projection, onUnreadable }));
-  return (await collect(client.iterate("listRegistries", params, { ...query, onUnreadable }))).map(
-    registryInfo,
-  );
+  return listEvery("listRegistries", args, options, {}, registryInfo);
 }
 
 /** {@link listRegistries} for Inputs, with a projection. */

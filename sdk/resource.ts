@@ -1,13 +1,14 @@
 /**
  * The registration every class of a tagged kind (`Kaas`, `KaasBackup`, `Registry`) makes: the props its
  * provider receives, for a managed resource or a read-only one (`get`), and the bookkeeping around it (the
- * promise-leak traces, what the stack's state tracks, the release of the creation tag). A class keeps its own
- * constructor, with its documentation, and hands `super` what {@link beginRegistration} prepared.
+ * promise-leak traces, what the stack's state tracks, the release of the creation tag). Each class extends
+ * {@link TaggedKindResource}, whose constructor makes it, and keeps its own constructor, with its
+ * documentation, that hands its {@link TaggedKindSpec} to `super`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MODULE, type TaggedKind } from "../provider/kinds";
+import { MODULE, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
 import type { ProviderShell } from "./shell";
-import { creationScope } from "./inputs";
+import { argumentSeeds, creationScope, idOutput, outputSeeds } from "./inputs";
 import { skipUnreadLeakTraces } from "./leakTraces";
 import { optionInputs, readOnlyProps } from "./options";
 import { releaseWhenRecorded, trackedIdInput } from "./persisted";
@@ -17,10 +18,10 @@ export interface TaggedKindSpec<A> {
   kind: TaggedKind;
   /** The kind's serialized provider (`sdk/shells/<Kind>.ts`). */
   shell: ProviderShell;
-  /** Every argument, seeded (`argumentSeeds`). */
-  seededArguments: Record<string, undefined>;
-  /** Every output-only name but the id, seeded (`outputSeeds`). */
-  seededComputed: Record<string, undefined>;
+  /** The kind's argument schema (`provider/<kind>/types.ts`): every argument, seeded (see `argumentSeeds`). */
+  arguments: Readonly<Record<string, unknown>>;
+  /** The names of the kind's computed outputs: every one but the id, seeded (see `outputSeeds`). */
+  computed: readonly string[];
   /** The arguments a read-only resource (`get`) sends: those that locate the object. */
   lookup: (args: A | undefined) => Record<string, pulumi.Input<string | undefined>>;
   /** Inputs that replace the program's for a managed resource (a secret wrapped around an input). */
@@ -40,7 +41,7 @@ type DynamicResourceArgs = [
 ];
 
 /** A registration begun by {@link beginRegistration}. */
-export interface Registration {
+interface Registration {
   /** What the class hands `super`. */
   superArgs: DynamicResourceArgs;
   /** Called once `super` returned or threw: formats promise-leak traces again. */
@@ -54,7 +55,7 @@ export interface Registration {
  * is set, else a managed one. Promise-leak traces that only PULUMI_DEBUG_PROMISE_LEAKS reads stay unformatted
  * until `end` (see leakTraces.ts).
  */
-export function beginRegistration<A extends { timeouts?: unknown }>(
+function beginRegistration<A extends { timeouts?: unknown }>(
   spec: TaggedKindSpec<A>,
   name: string,
   args: A,
@@ -65,17 +66,22 @@ export function beginRegistration<A extends { timeouts?: unknown }>(
     // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
     const tracked = opts?.id === undefined ? trackedIdInput(spec.kind, name, opts) : undefined;
     const scope = creationScope(pulumi, name);
+    // Seeded so that an argument a program leaves out is an output too, and so that the engine fills in each
+    // computed output. The adoption arguments are no outputs of the classes; the id output is the resource's
+    // own id (`idOutput`).
+    const seededArguments = argumentSeeds(spec.arguments, ["adoptId", "adoptFromScope"]);
+    const seededComputed = outputSeeds(spec.computed, TAGGED_KINDS[spec.kind]);
     const props =
       opts?.id !== undefined
-        ? { ...spec.seededArguments, ...readOnlyProps(scope, spec.lookup(args)), ...spec.seededComputed }
+        ? { ...seededArguments, ...readOnlyProps(scope, spec.lookup(args)), ...seededComputed }
         : {
-            ...spec.seededArguments,
+            ...seededArguments,
             ...args,
             ...optionInputs(spec.kind, name, args.timeouts, opts),
             ...spec.overrides?.(args),
             creationScope: scope,
             trackedId: tracked,
-            ...spec.seededComputed,
+            ...seededComputed,
           };
     const options =
       spec.secretOutputs === undefined
@@ -92,6 +98,38 @@ export function beginRegistration<A extends { timeouts?: unknown }>(
   } catch (error) {
     end();
     throw error;
+  }
+}
+
+/**
+ * The class of every tagged kind (`Kaas`, `KaasBackup`, `Registry`): its constructor registers the resource
+ * as {@link beginRegistration} prepares it, sets the id output (`kaasId`, `backupId`, `registryId`: see
+ * `TAGGED_KINDS` and `idOutput`) and releases the creation tag once the engine recorded the id. Not part of
+ * the package's entry point: each subclass declares and documents its own constructor, outputs and `get`.
+ */
+export abstract class TaggedKindResource<A extends { timeouts?: unknown }> extends pulumi.dynamic.Resource {
+  /**
+   * @param spec What the subclass registers.
+   * @param name The unique name of the resource in the stack.
+   * @param args The resource's arguments.
+   * @param opts Resource options; with `id`, a read-only resource.
+   */
+  protected constructor(
+    spec: TaggedKindSpec<A>,
+    name: string,
+    args: A,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const registration = beginRegistration(spec, name, args, opts);
+    try {
+      super(...registration.superArgs);
+    } finally {
+      registration.end();
+    }
+    // Set before `recorded`, which reads the outputs that locate the object (a cluster's `kaasId` among them).
+    // The subclass declares the member, with its documentation; `TAGGED_KINDS` names it.
+    Reflect.set(this, TAGGED_KINDS[spec.kind], idOutput(this));
+    registration.recorded(this);
   }
 }
 
