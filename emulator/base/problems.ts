@@ -36,36 +36,60 @@ export interface ProblemBody {
 /** The detail of a problem whose field errors are in its `errors` member. */
 export const SEE_ERRORS = "See the errors property for details.";
 
-const RFC9110 = "https://tools.ietf.org/html/rfc9110#section-";
+/**
+ * The `type` of a problem: the section of RFC 9110 that defines its status (RFC 6585 for 429), as the service's
+ * ASP.NET stack links them.
+ */
+const STATUS_SECTIONS: Record<number, string> = {
+  400: "rfc9110#section-15.5.1",
+  401: "rfc9110#section-15.5.2",
+  404: "rfc9110#section-15.5.5",
+  405: "rfc9110#section-15.5.6",
+  413: "rfc9110#section-15.5.14",
+  415: "rfc9110#section-15.5.16",
+  429: "rfc6585#section-4",
+  500: "rfc9110#section-15.6.1",
+  502: "rfc9110#section-15.6.3",
+  503: "rfc9110#section-15.6.4",
+  504: "rfc9110#section-15.6.5",
+};
+
+/** One row of `PROBLEMS`: its status, the type that status links to, its title. */
+function problem<S extends number, T extends string>(status: S, title: T, plainText?: true) {
+  const section = STATUS_SECTIONS[status];
+  if (section === undefined) throw new Error(`no RFC section for status ${status}`);
+  return {
+    status,
+    type: `https://tools.ietf.org/html/${section}`,
+    title,
+    ...(plainText ? { plainText } : {}),
+  };
+}
 
 /**
  * Every error the emulator answers. `plainText` marks gateway faults that real gateways answer with a
  * plain-text body (api-notes "Errors": "Some 5xx bodies are plain text (`Bad Gateway`)").
  */
 export const PROBLEMS = {
-  validation: { status: 400, type: `${RFC9110}15.5.1`, title: "One or more validation errors occurred." },
-  malformedJson: { status: 400, type: `${RFC9110}15.5.1`, title: "The request body is not valid JSON." },
-  invalidQuery: { status: 400, type: `${RFC9110}15.5.1`, title: "Invalid query parameter." },
-  unsupportedApiVersion: { status: 400, type: `${RFC9110}15.5.1`, title: "Unsupported api-version." },
-  busy: { status: 400, type: `${RFC9110}15.5.1`, title: "Resource is busy" },
-  notOperational: { status: 400, type: `${RFC9110}15.5.1`, title: "Resource is not operational" },
-  notActive: { status: 400, type: `${RFC9110}15.5.1`, title: "Resource is not active" },
-  unauthorized: { status: 401, type: `${RFC9110}15.5.2`, title: "Unauthorized" },
-  notFound: { status: 404, type: `${RFC9110}15.5.5`, title: "Resource not found" },
-  routeNotFound: { status: 404, type: `${RFC9110}15.5.5`, title: "Not Found" },
-  methodNotAllowed: { status: 405, type: `${RFC9110}15.5.6`, title: "Method Not Allowed" },
-  payloadTooLarge: { status: 413, type: `${RFC9110}15.5.14`, title: "Payload Too Large" },
-  unsupportedMediaType: { status: 415, type: `${RFC9110}15.5.16`, title: "Unsupported Media Type" },
-  rateLimited: {
-    status: 429,
-    type: "https://tools.ietf.org/html/rfc6585#section-4",
-    title: "Too Many Requests",
-  },
-  internal: { status: 500, type: `${RFC9110}15.6.1`, title: "Internal Server Error" },
-  badGateway: { status: 502, type: `${RFC9110}15.6.3`, title: "Bad Gateway", plainText: true },
-  unavailable: { status: 503, type: `${RFC9110}15.6.4`, title: "Service Unavailable" },
-  gatewayTimeout: { status: 504, type: `${RFC9110}15.6.5`, title: "Gateway Timeout", plainText: true },
-} as const satisfies Record<string, { status: number; type: string; title: string; plainText?: boolean }>;
+  validation: problem(400, "One or more validation errors occurred."),
+  malformedJson: problem(400, "The request body is not valid JSON."),
+  invalidQuery: problem(400, "Invalid query parameter."),
+  unsupportedApiVersion: problem(400, "Unsupported api-version."),
+  busy: problem(400, "Resource is busy"),
+  notOperational: problem(400, "Resource is not operational"),
+  notActive: problem(400, "Resource is not active"),
+  unauthorized: problem(401, "Unauthorized"),
+  notFound: problem(404, "Resource not found"),
+  routeNotFound: problem(404, "Not Found"),
+  methodNotAllowed: problem(405, "Method Not Allowed"),
+  payloadTooLarge: problem(413, "Payload Too Large"),
+  unsupportedMediaType: problem(415, "Unsupported Media Type"),
+  rateLimited: problem(429, "Too Many Requests"),
+  internal: problem(500, "Internal Server Error"),
+  badGateway: problem(502, "Bad Gateway", true),
+  unavailable: problem(503, "Service Unavailable"),
+  gatewayTimeout: problem(504, "Gateway Timeout", true),
+};
 
 /** A code of the `PROBLEMS` table. */
 export type ProblemCode = keyof typeof PROBLEMS;
