@@ -7,7 +7,7 @@ import { compareVersions } from "../../base/versions";
 import { deriveSecret } from "../../base/auth";
 import type { DeleteOptions } from "../../generic/kind";
 import { ApiProblem } from "../../base/problems";
-import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
+import type { ApiHandler } from "../../generic/endpoint";
 import { checkKaasInsert, checkKaasUpdate, checkPoolValues, limitsFor } from "./rules";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import { beginUpdate } from "../../base/transitions";
@@ -40,22 +40,16 @@ export function findKaas(
 // ---- Handlers ----
 
 /** `POST P/kaas`: 201 with the cluster `InCreation`. */
-export function createKaas(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"createKaas">,
-): EndpointReply<"createKaas"> {
+export const createKaas: ApiHandler<"createKaas", KaasView, KaasDurations> = (svc, req) => {
   const { body } = req;
   rejectIf(checkKaasInsert(body, svc.config));
   const base = newRecordBase(svc, req, "kaas", body.metadata, svc.config.durations.kaasCreateMs);
   const rec = newKaasRecord(base, body.properties);
   return createdReply(svc, "kaas", rec, renderKaas, kaasUri(svc.namespace, req.projectId, rec.id));
-}
+};
 
 /** `PUT P/kaas/{id}`: 200 without a body; the cluster reads `Updating` for a while. */
-export function updateKaas(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"updateKaas">,
-): EndpointReply<"updateKaas"> {
+export const updateKaas: ApiHandler<"updateKaas", KaasView, KaasDurations> = (svc, req) => {
   const { body } = req;
   const rec = findMutable(KAAS_IN_PROJECT, svc, req, "update");
   rejectIf(checkKaasUpdate(body, rec, svc.config));
@@ -99,7 +93,7 @@ export function updateKaas(
     props.enablePrivateCluster = p.apiServerAccessProfile.enablePrivateCluster ?? props.enablePrivateCluster;
   }
   return updatedReply(svc, rec, now, svc.config.durations.kaasUpdateMs);
-}
+};
 
 /**
  * What `DELETE P/kaas/{id}` does besides the delete every kind shares (`resources.ts`), from its query options:
@@ -153,10 +147,7 @@ export function kubeconfigYaml(rec: KaasRecord, seed: number, managementIp: stri
 }
 
 /** `GET P/kaas/{id}/download`: `{name, content}` with base64 kubeconfig content, only when `Active`. */
-export function downloadKubeconfig(
-  svc: KindService<KaasView>,
-  req: EndpointRequest<"downloadKubeconfig">,
-): EndpointReply<"downloadKubeconfig"> {
+export const downloadKubeconfig: ApiHandler<"downloadKubeconfig", KaasView> = (svc, req) => {
   const rec = findKaas(svc, req.projectId, req.params.id);
   if (rec.life.state !== "Active") {
     throw new ApiProblem("notActive", {
@@ -170,7 +161,7 @@ export function downloadKubeconfig(
     status: 200,
     body: { name: `${rec.name}-kubeconfig.yaml`, content: Buffer.from(yaml, "utf8").toString("base64") },
   };
-}
+};
 
 export function poolOr404(rec: KaasRecord, name: string): PoolRecord {
   const pool = rec.props.nodePools.find((p) => p.name === name);
@@ -184,10 +175,7 @@ export function poolOr404(rec: KaasRecord, name: string): PoolRecord {
 }
 
 /** `PUT P/kaas/{id}/nodePools/{nodePoolName}`: partial update; 200 with the cluster. */
-export function updateNodePool(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"updateNodePool">,
-): EndpointReply<"updateNodePool"> {
+export const updateNodePool: ApiHandler<"updateNodePool", KaasView, KaasDurations> = (svc, req) => {
   const { body } = req;
   const rec = findKaas(svc, req.projectId, req.params.id);
   const pool = poolOr404(rec, req.params.pool);
@@ -217,4 +205,4 @@ export function updateNodePool(
   beginUpdate(rec, svc.now(), svc.config.durations.kaasUpdateMs);
   svc.commit();
   return { status: 200, body: renderKaas(rec, svc.renderContext()) };
-}
+};

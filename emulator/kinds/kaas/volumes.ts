@@ -5,7 +5,7 @@
  */
 import type { VolumeAction } from "../../../schemas/volume";
 import { ApiProblem, validationProblem } from "../../base/problems";
-import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
+import type { ApiHandler } from "../../generic/endpoint";
 import { attachedSizeGb } from "./rules";
 import type { Reply } from "../../base/api";
 import { findMutable } from "../../generic/resources";
@@ -34,10 +34,7 @@ function nodeOr404(rec: KaasRecord, pool: PoolRecord, nodeId: string): void {
  * `POST .../nodePools/{pool}/nodes/{node}/attach`: 202; the volume shows in `attachedVolumes` after the attach
  * duration. The sum of attached sizes must stay within `storage.maxCumulativeVolumeSize` (spec §2.2, §8).
  */
-export function attachVolume(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"attachVolume">,
-): EndpointReply<"attachVolume"> {
+export const attachVolume: ApiHandler<"attachVolume", KaasView, KaasDurations> = (svc, req) => {
   const { body } = req;
   const rec = findKaas(svc, req.projectId, req.params.id);
   const pool = poolOr404(rec, req.params.pool);
@@ -77,7 +74,7 @@ export function attachVolume(
   rec.version += 1;
   svc.commit();
   return { status: 202 };
-}
+};
 
 function startDetach(
   svc: KindService<KaasView, KaasDurations>,
@@ -116,10 +113,10 @@ function goneNodeProblem(rec: KaasRecord, poolName: string, nodeId: string): Api
  * `POST .../nodePools/{pool}/nodes/{node}/detach`: 202. A gone pool or node is answered as the reading
  * `goneNode` says (404, or 400 naming `nodeId`); a volume not on the node, 404.
  */
-export function detachVolumeFromNode(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"detachVolumeFromNode">,
-): EndpointReply<"detachVolumeFromNode"> {
+export const detachVolumeFromNode: ApiHandler<"detachVolumeFromNode", KaasView, KaasDurations> = (
+  svc,
+  req,
+) => {
   const { body } = req;
   const rec = findKaas(svc, req.projectId, req.params.id);
   if (svc.config.wire.goneNode === "400") {
@@ -140,13 +137,13 @@ export function detachVolumeFromNode(
     });
   }
   return startDetach(svc, rec, index);
-}
+};
 
 /** `POST P/kaas/{id}/detach`: detaches the volume wherever it is attached (also from a removed node). */
-export function detachVolumeFromCluster(
-  svc: KindService<KaasView, KaasDurations>,
-  req: EndpointRequest<"detachVolumeFromCluster">,
-): EndpointReply<"detachVolumeFromCluster"> {
+export const detachVolumeFromCluster: ApiHandler<"detachVolumeFromCluster", KaasView, KaasDurations> = (
+  svc,
+  req,
+) => {
   const { body } = req;
   const rec = findMutable(KAAS_IN_PROJECT, svc, req, "action");
   const uri = volumeUri(body);
@@ -158,4 +155,4 @@ export function detachVolumeFromCluster(
     });
   }
   return startDetach(svc, rec, index);
-}
+};

@@ -28,7 +28,7 @@ import {
   updatableRecord,
   updatedReply,
 } from "../../generic/resources";
-import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
+import type { ApiHandler } from "../../generic/endpoint";
 import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
@@ -72,10 +72,7 @@ type KaasBackupView = { kaas: KaasRecord; backup: BackupRecord };
 // ---- Handlers ----
 
 /** `POST P/kaas/{kaasId}/backups`: 201 with the backup `InCreation`. The cluster must be operational. */
-export function createBackup(
-  svc: KindService<KaasBackupView, BackupDurations>,
-  req: EndpointRequest<"createBackup">,
-): EndpointReply<"createBackup"> {
+export const createBackup: ApiHandler<"createBackup", KaasBackupView, BackupDurations> = (svc, req) => {
   const { body } = req;
   const cluster = findKaas(svc, req.projectId, req.params.kaasId);
   const state = cluster.life.state;
@@ -96,18 +93,15 @@ export function createBackup(
   const rec = newBackupRecord(base, cluster, body);
   const location = `${kaasUri(svc.namespace, req.projectId, cluster.id)}/backups/${rec.id}`;
   return createdReply(svc, "backup", rec, renderBackup, location);
-}
+};
 
 /** `PUT P/kaas/{kaasId}/backups/{id}`: only `billingPeriod` (and metadata name/tags) change; 200, no body. */
-export function updateBackup(
-  svc: KindService<KaasBackupView, BackupDurations>,
-  req: EndpointRequest<"updateBackup">,
-): EndpointReply<"updateBackup"> {
+export const updateBackup: ApiHandler<"updateBackup", KaasBackupView, BackupDurations> = (svc, req) => {
   const { body } = req;
   const rec = updatableRecord(kaasBackupResources, svc, req, body.metadata);
   if (body.properties.billingPeriod !== undefined) rec.props.billingPeriod = body.properties.billingPeriod;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.backupUpdateMs);
-}
+};
 
 // ---- Rendering ----
 

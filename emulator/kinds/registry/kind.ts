@@ -27,8 +27,8 @@ import {
   updatableRecord,
   updatedReply,
 } from "../../generic/resources";
-import type { EndpointReply, EndpointRequest } from "../../generic/endpoint";
-import { newRecordBase, rejectIf, type KindService } from "../../generic/service";
+import type { ApiHandler } from "../../generic/endpoint";
+import { newRecordBase, rejectIf } from "../../generic/service";
 import type { BaseRecord } from "../../base/record";
 import { settleLife } from "../../base/transitions";
 import { REGISTRY_DURATIONS, type RegistryDurations } from "./durations";
@@ -93,43 +93,37 @@ export function newRegistryRecord(base: BaseRecord, p: RegistryInsertWithVpc["pr
 // ---- Handlers ----
 
 /** `POST P/registries`: 201 with the registry `InCreation`; `properties.vpc` as the reading `registryVpc` says. */
-export function createRegistry(
-  svc: KindService<RegistryView, RegistryDurations>,
-  req: EndpointRequest<"createRegistry">,
-): EndpointReply<"createRegistry"> {
+export const createRegistry: ApiHandler<"createRegistry", RegistryView, RegistryDurations> = (svc, req) => {
   const { body } = req;
   rejectIf(checkRegistryInsert(body));
   const base = newRecordBase(svc, req, "registry", body.metadata, svc.config.durations.registryCreateMs);
   const rec = newRegistryRecord(base, body.properties);
   const location = `${providerPrefix(svc.namespace, req.projectId)}/registries/${rec.id}`;
   return createdReply(svc, "registry", rec, renderRegistry, location);
-}
+};
 
 /** `PUT P/registries/{id}`: `billingPlan`, `publicIp`, metadata name and tags; 200, no body. */
-export function updateRegistry(
-  svc: KindService<RegistryView, RegistryDurations>,
-  req: EndpointRequest<"updateRegistry">,
-): EndpointReply<"updateRegistry"> {
+export const updateRegistry: ApiHandler<"updateRegistry", RegistryView, RegistryDurations> = (svc, req) => {
   const { body } = req;
   const rec = updatableRecord(registryResources, svc, req, body.metadata);
   if (body.properties.billingPlan) rec.props.billingPeriod = body.properties.billingPlan.billingPeriod;
   if (body.properties.publicIp) rec.props.publicIpUri = body.properties.publicIp.uri;
   return updatedReply(svc, rec, svc.now(), svc.config.durations.registryUpdateMs);
-}
+};
 
 /**
  * `PUT P/registries/{id}/resetAdminPassword`: 200, no body. The new password never travels on this API
  * (api-notes "Registry": how it reaches the user is undocumented); `adminPasswordLastSetDate` moves.
  */
-export function resetAdminPassword(
-  svc: KindService<RegistryView, RegistryDurations>,
-  req: EndpointRequest<"resetAdminPassword">,
-): EndpointReply<"resetAdminPassword"> {
+export const resetAdminPassword: ApiHandler<"resetAdminPassword", RegistryView, RegistryDurations> = (
+  svc,
+  req,
+) => {
   const rec = findMutable(registryResources, svc, req, "action");
   const now = svc.now();
   rec.passwordResetAt = now;
   return updatedReply(svc, rec, now, svc.config.durations.resetPasswordMs);
-}
+};
 
 // ---- Rendering ----
 
