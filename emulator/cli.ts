@@ -265,9 +265,11 @@ export function parseArgs(argv: string[]): StartEmulatorOptions | "help" {
     // `--` alone ends the options without any argument after it; the CLI takes no arguments at all.
     if (token.kind !== "option") throw new UsageError("unknown option --");
     if (token.name === "help") return "help";
-    // Every value option is declared `type: "string"` (OPTIONS), so under `strict` its token carries a value.
-    if (isValueOption(token.name)) VALUE_OPTIONS[token.name](draft, token.value as string, token.rawName);
-    else if (isFlagOption(token.name)) FLAG_OPTIONS[token.name](draft);
+    if (isValueOption(token.name)) {
+      // Every value option is declared `type: "string"` (OPTIONS), so under `strict` its token carries a value.
+      if (token.value === undefined) throw new UsageError(`${token.rawName} needs a value`);
+      VALUE_OPTIONS[token.name](draft, token.value, token.rawName);
+    } else if (isFlagOption(token.name)) FLAG_OPTIONS[token.name](draft);
   }
   return optionsOf(draft);
 }

@@ -16,6 +16,15 @@ export function entriesOf<T extends object>(object: T): [Extract<keyof T, string
   return Object.entries(object) as [Extract<keyof T, string>, T[keyof T]][];
 }
 
+/**
+ * The object of `entries`, typed as `T`. TypeScript types no object built from a list of entries, so the one
+ * assertion of it lives here: callers pass an entry for every key of `T` (they map over the keys of a table
+ * of `T`'s keys).
+ */
+export function fromEntriesOf<T>(entries: Iterable<readonly [PropertyKey, unknown]>): T {
+  return Object.fromEntries(entries) as T;
+}
+
 /** Whether `value` is a non-null object (an array included), whose properties can be read by name. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;

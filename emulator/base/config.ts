@@ -7,6 +7,7 @@
  * The real service takes 10-20 minutes to provision a cluster and 20-40 for a registry (api-notes
  * "Conventions on the wire"); the default durations are deliberately fast for tests.
  */
+import { keysOf } from "../../schemas/typed";
 import type { BaseDurations } from "./durations";
 import { VERSION_PATTERN } from "./versions";
 
@@ -276,7 +277,7 @@ export function mergeConfig<D extends BaseDurations>(
 /** The name of every wire reading, in the order of `WIRE_CHOICES`. */
 export function wireReadingNames(): (keyof WireReadings)[] {
   // `WIRE_CHOICES` is keyed by the readings of `WireReadings` and nothing else (its type says so).
-  return Object.keys(WIRE_CHOICES) as (keyof WireReadings)[];
+  return keysOf(WIRE_CHOICES);
 }
 
 /**

@@ -4,6 +4,7 @@
  * the command line's `--create-ms`, `--update-ms` and `--delete-ms` are derived from the list of kinds
  * (`kinds/index.ts`, `composition/config.ts`). The durations that are no kind's own are declared here.
  */
+import { fromEntriesOf } from "../../schemas/typed";
 
 /** The phase of an operation whose duration a command-line option sets for every kind at once (`--create-ms`). */
 export type DurationPhase = "create" | "update" | "delete";
@@ -48,9 +49,7 @@ export function durationsFrom<S extends DurationSpecs>(
   valueOf: (spec: DurationSpec) => number,
 ): DurationsOf<S> {
   // One entry per name of `specs`, which is what `DurationsOf<S>` holds.
-  return Object.fromEntries(
-    durationNames(specs).map((name) => [name, valueOf(specs[name])]),
-  ) as DurationsOf<S>;
+  return fromEntriesOf<DurationsOf<S>>(durationNames(specs).map((name) => [name, valueOf(specs[name])]));
 }
 
 /** The durations a kind with the declarations `S` reads: its own and those that are no kind's own. */

@@ -2,11 +2,12 @@
  * Tables keyed by kind: the helpers the generic code and the composition build their per-kind objects with,
  * from a table of kinds they are given (the list of `kinds/index.ts`, or a part of it), never by importing it.
  */
+import { fromEntriesOf, keysOf } from "../../schemas/typed";
 
 /** The names of the kinds of `kinds`, in its order. */
 export function kindNames<T extends object>(kinds: T): (keyof T & string)[] {
   // A table of kinds is an object literal whose keys are the kinds and nothing else (`kinds/index.ts`).
-  return Object.keys(kinds) as (keyof T & string)[];
+  return keysOf(kinds);
 }
 
 /** Whether `name` is a kind of `kinds` (a request body's or the command line's text, say). */
@@ -15,12 +16,11 @@ export function isKindOf<T extends object>(kinds: T, name: unknown): name is key
 }
 
 /**
- * The object of `entries`. TypeScript types no object built from a list of keys, so this is where the generic
- * code asserts one: its callers pass an entry for every key of `T` (every kind, or every kind's state-file
- * field, of a table of kinds).
+ * The object of `entries`: its callers pass an entry for every key of `T` (every kind, or every kind's
+ * state-file field, of a table of kinds).
  */
 function tableOf<T>(entries: readonly (readonly [PropertyKey, unknown])[]): T {
-  return Object.fromEntries(entries) as T;
+  return fromEntriesOf<T>(entries);
 }
 
 /**
