@@ -11,9 +11,11 @@ module.exports = {
   // machine such a hook has taken longer than Jest's 5 s default. A test that hangs still fails, after 30 s.
   // The end-to-end project sets its own, longer limit (tests/e2e/support/timeout.ts).
   testTimeout: 30_000,
-  // Two test files at a time, even on two cores: an end-to-end file spends much of its time waiting for the
-  // emulator and the CLI, and one file at a time left a core idle (a two-core CI run: 56 minutes one at a time).
-  maxWorkers: 2,
+  // Three test files at a time on two cores: an end-to-end file spends much of its time waiting (for the
+  // emulator's transitions, a killed run, a state backend that is down, a rate limit), and two at a time still
+  // left a quarter of the two cores idle (on an idle two-core machine, jest used about 1930 CPU-s in 1296 s of
+  // wall time with two workers, about 1.5 cores; one at a time took 56 minutes, long ago).
+  maxWorkers: 3,
   reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
