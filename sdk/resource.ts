@@ -40,6 +40,29 @@ type DynamicResourceArgs = [
   type: string,
 ];
 
+/** The seeds of each kind, made once: a program may declare hundreds of resources of a kind. */
+const SEEDS = new Map<
+  TaggedKind,
+  { seededArguments: Record<string, undefined>; seededComputed: Record<string, undefined> }
+>();
+
+/**
+ * Every argument and computed output of the kind of `spec`, set to `undefined`: seeded so that an argument a
+ * program leaves out is an output too, and so that the engine fills in each computed output. The adoption
+ * arguments are no outputs of the classes; the id output is the resource's own id (`idOutput`).
+ */
+function seedsOf(spec: Pick<TaggedKindSpec<unknown>, "kind" | "arguments" | "computed">) {
+  let seeds = SEEDS.get(spec.kind);
+  if (seeds === undefined) {
+    seeds = {
+      seededArguments: argumentSeeds(spec.arguments, ["adoptId", "adoptFromScope"]),
+      seededComputed: outputSeeds(spec.computed, TAGGED_KINDS[spec.kind]),
+    };
+    SEEDS.set(spec.kind, seeds);
+  }
+  return seeds;
+}
+
 /** A registration begun by {@link beginRegistration}. */
 interface Registration {
   /** What the class hands `super`. */
@@ -66,11 +89,7 @@ function beginRegistration<A extends { timeouts?: unknown }>(
     // What the stack's state tracks for this resource (sdk/persisted.ts); unset for `get`, which creates nothing.
     const tracked = opts?.id === undefined ? trackedIdInput(spec.kind, name, opts) : undefined;
     const scope = creationScope(pulumi, name);
-    // Seeded so that an argument a program leaves out is an output too, and so that the engine fills in each
-    // computed output. The adoption arguments are no outputs of the classes; the id output is the resource's
-    // own id (`idOutput`).
-    const seededArguments = argumentSeeds(spec.arguments, ["adoptId", "adoptFromScope"]);
-    const seededComputed = outputSeeds(spec.computed, TAGGED_KINDS[spec.kind]);
+    const { seededArguments, seededComputed } = seedsOf(spec);
     const props =
       opts?.id !== undefined
         ? { ...seededArguments, ...readOnlyProps(scope, spec.lookup(args)), ...seededComputed }
