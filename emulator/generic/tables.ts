@@ -16,14 +16,6 @@ export function isKindOf<T extends object>(kinds: T, name: unknown): name is key
 }
 
 /**
- * The object of `entries`: its callers pass an entry for every key of `T` (every kind, or every kind's
- * state-file field, of a table of kinds).
- */
-function tableOf<T>(entries: readonly (readonly [PropertyKey, unknown])[]): T {
-  return fromEntriesOf<T>(entries);
-}
-
-/**
  * An object with one entry per kind of `kinds`, by kind name: `valueOf(kind)`. Its keys come in the order of
  * `order`, by default the table's; `order` names every kind of `kinds`.
  */
@@ -32,7 +24,8 @@ export function byKind<T extends object>(
   valueOf: <K extends keyof T & string>(kind: K) => T[K],
   order: readonly (keyof T & string)[] = kindNames(kinds),
 ): T {
-  return tableOf<T>(order.map((kind) => [kind, valueOf(kind)]));
+  // An entry for every kind of `order`, which names every kind of `kinds`.
+  return fromEntriesOf<T>(order.map((kind) => [kind, valueOf(kind)]));
 }
 
 /** An object with one entry per kind of `kinds`, under the kind's state-file field: `valueOf(kind)`. */
@@ -40,5 +33,6 @@ export function byStateField<T extends { readonly [kind: string]: { readonly sta
   kinds: T,
   valueOf: (kind: keyof T & string) => V,
 ): Record<T[keyof T]["stateField"], V> {
-  return tableOf(kindNames(kinds).map((kind) => [kinds[kind].stateField, valueOf(kind)]));
+  // An entry for every kind, under its state-file field.
+  return fromEntriesOf(kindNames(kinds).map((kind) => [kinds[kind].stateField, valueOf(kind)]));
 }
