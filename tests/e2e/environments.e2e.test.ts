@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { KaasResponse } from "../../schemas";
 import { copyEnvironmentsExample, environmentsCommand, exampleStack } from "./support/environments";
-import { POLL_MS, PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
+import { E2E_DURATIONS, POLL_MS, PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
 
 const ENVS = ["dev", "staging", "prod"];
 
@@ -21,7 +21,9 @@ let s: Suite;
 let example: string;
 
 beforeAll(async () => {
-  s = await openSuite("environments");
+  // A cluster takes 4 s to create here: the environments start at the same time, but on a busy machine the
+  // last one's first request can come a few seconds after the first one's, later than the suite's 0.6 s create.
+  s = await openSuite("environments", { durations: { ...E2E_DURATIONS, kaasCreateMs: 4000 } });
   example = copyEnvironmentsExample(s);
 });
 afterAll(async () => {

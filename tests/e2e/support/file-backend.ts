@@ -7,14 +7,17 @@
  * of the operation itself. The file backend keeps both in plain files: the checkpoint
  * (`.pulumi/stacks/<project>/<stack>.json`, whose `latest` is what `pulumi stack export` prints) and one history
  * file per update (`.pulumi/history/<project>/<stack>/<stack>-<time>.history.json`, what `stack history`
- * prints). `fastReads` reads those, and asks the CLI only for what it must decrypt. Any other backend
- * (PostgreSQL) keeps the Automation API's own calls.
+ * prints). `fastReads` reads those; the secret outputs it decrypts itself when the stack's data key is wrapped
+ * by the suite's key service (./vault.ts), and asks the CLI for them otherwise. Any other backend (PostgreSQL)
+ * keeps the Automation API's own calls.
  */
 import { execFile } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { OutputMap, Stack, UpdateSummary } from "@pulumi/pulumi/automation";
+import type { KeyService } from "./vault";
 
 const runFile = promisify(execFile);
 
@@ -43,14 +46,55 @@ function filesOf(stack: Stack): { checkpoint: string; history: string } | undefi
   return { checkpoint, history: path.join(root, "history", project, stack.name) };
 }
 
-/** The resources of `stack`'s checkpoint (secrets still encrypted), or undefined on another backend. */
-export function checkpointResources(stack: Stack): CheckpointResource[] | undefined {
+/** The part of a checkpoint's deployment the suite reads. */
+interface Deployment {
+  resources?: CheckpointResource[];
+  secrets_providers?: { type: string; state?: { url?: string; encryptedkey?: string } };
+}
+
+/** The latest deployment of `stack`'s checkpoint (secrets still encrypted), or undefined on another backend. */
+function latestOf(stack: Stack): Deployment | undefined {
   const files = filesOf(stack);
   if (!files) return undefined;
   const { checkpoint } = JSON.parse(fs.readFileSync(files.checkpoint, "utf8")) as {
-    checkpoint: { latest?: { resources?: CheckpointResource[] } };
+    checkpoint: { latest?: Deployment };
   };
-  return checkpoint.latest?.resources ?? [];
+  return checkpoint.latest ?? {};
+}
+
+/** The resources of `stack`'s checkpoint (secrets still encrypted), or undefined on another backend. */
+export function checkpointResources(stack: Stack): CheckpointResource[] | undefined {
+  const latest = latestOf(stack);
+  return latest && (latest.resources ?? []);
+}
+
+const isSecret = (value: unknown): value is { ciphertext: string } =>
+  typeof value === "object" &&
+  value !== null &&
+  (value as Record<string, unknown>)[SECRET_SIG] === SECRET_MARK;
+
+/**
+ * Pulumi's symmetric encryption of a secret value: `v1:<nonce>:<sealed>`, both base64, AES-256-GCM with the
+ * 16-byte tag at the end of `sealed`; the plaintext is the value's JSON.
+ */
+function decryptValue(ciphertext: string, key: Buffer): unknown {
+  const [version, nonce, sealed] = ciphertext.split(":");
+  if (version !== "v1" || !nonce || !sealed)
+    throw new Error(`not a v1 ciphertext: ${ciphertext.slice(0, 12)}...`);
+  const bytes = Buffer.from(sealed, "base64");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  const plain = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]);
+  return JSON.parse(plain.toString("utf8"));
+}
+
+/** A value of the checkpoint as `pulumi stack output --show-secrets` prints it: every secret decrypted. */
+function plainOf(value: unknown, key: Buffer): unknown {
+  if (isSecret(value)) return plainOf(decryptValue(value.ciphertext, key), key);
+  if (Array.isArray(value)) return value.map((item) => plainOf(item, key));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainOf(v, key)]));
+  return value;
 }
 
 /** The last update of `stack` as `stack.info()` returns it, from the newest history file. */
@@ -71,11 +115,12 @@ function lastUpdate(historyDir: string, stackName: string): UpdateSummary | unde
 }
 
 /**
- * Makes `stack.info()` read the newest history file and `stack.outputs()` take the secret marks from the
- * checkpoint and the values from one `pulumi stack output --show-secrets`, where the stack's backend is a file
- * backend (at the time of each call: a test may point a stack at another backend).
+ * Makes `stack.info()` read the newest history file and `stack.outputs()` read the checkpoint, where the stack's
+ * backend is a file backend (at the time of each call: a test may point a stack at another backend). The
+ * secret outputs are decrypted here when `keys` wraps the stack's data key, else by one
+ * `pulumi stack output --show-secrets`.
  */
-export function fastReads(stack: Stack): Stack {
+export function fastReads(stack: Stack, keys?: KeyService): Stack {
   const info = stack.info.bind(stack);
   const outputs = stack.outputs.bind(stack);
   stack.info = async (showSecrets?: boolean) => {
@@ -83,10 +128,20 @@ export function fastReads(stack: Stack): Stack {
     return files ? lastUpdate(files.history, stack.name) : info(showSecrets);
   };
   stack.outputs = async (): Promise<OutputMap> => {
-    const resources = checkpointResources(stack);
-    const root = resources?.find((r) => r.type === "pulumi:pulumi:Stack");
-    if (!resources) return outputs();
+    const latest = latestOf(stack);
+    if (!latest) return outputs();
+    const root = latest.resources?.find((r) => r.type === "pulumi:pulumi:Stack");
     if (!root?.outputs) return {};
+    const provider = latest.secrets_providers;
+    if (keys && provider?.type === "cloud" && provider.state?.url === keys.secretsProvider) {
+      const key = keys.dataKey(provider.state.encryptedkey ?? "");
+      return Object.fromEntries(
+        Object.entries(root.outputs).map(([name, value]) => [
+          name,
+          { value: plainOf(value, key), secret: isSecret(value) },
+        ]),
+      );
+    }
     const { stdout } = await runFile(
       stack.workspace.pulumiCommand.command,
       ["stack", "output", "--json", "--show-secrets", "--stack", stack.name, "--non-interactive"],
@@ -100,10 +155,6 @@ export function fastReads(stack: Stack): Stack {
       },
     );
     const plain: Record<string, unknown> = JSON.parse(stdout);
-    const isSecret = (value: unknown) =>
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<string, unknown>)[SECRET_SIG] === SECRET_MARK;
     return Object.fromEntries(
       Object.entries(plain).map(([key, value]) => [key, { value, secret: isSecret(root.outputs?.[key]) }]),
     );

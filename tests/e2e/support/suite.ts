@@ -2,7 +2,8 @@
  * One end-to-end test file's world: its own emulator on loopback, its own file backend and `PULUMI_HOME`, and
  * programs copied into a folder of their own below `.tools/e2e` (so the CLI's `Pulumi.<stack>.yaml` files never
  * touch the repository). Stacks are driven through the Automation API, which only shells out to the CLI in
- * `.tools/bin`; every line the CLI prints is kept for the secret search.
+ * `.tools/bin`; every line the CLI prints is kept for the secret search. The stacks' secrets are encrypted under
+ * a data key that the suite's own key service wraps (`./vault.ts`), not under a passphrase.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -18,6 +19,7 @@ import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "
 import type { RequestLogEntry } from "../../../emulator/transport/app";
 import { checkpointResources, fastReads } from "./file-backend";
 import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
+import { startKeyService } from "./vault";
 
 /** Static bearer token of every e2e emulator: a secret that must never show in plain text. */
 export const TOKEN = "e2e-token-7f3c9a51d2b84e06";
@@ -121,7 +123,8 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
   const home = path.join(dir, "home");
   fs.mkdirSync(backend);
   fs.mkdirSync(home);
-  const env = engineEnv({ PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_HOME: home });
+  const keys = await startKeyService();
+  const env = engineEnv({ PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_HOME: home, ...keys.env });
   const pulumiCommand = await PulumiCommand.get({ root: TOOLS, skipVersionCheck: true });
   const cliOutput: string[] = [];
   const record = (text: string) => cliOutput.push(text);
@@ -146,7 +149,12 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
     async stack(stackName, workDir, config = {}, extraEnv = {}) {
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName, workDir },
-        { pulumiHome: home, envVars: { ...env, ...extraEnv }, pulumiCommand },
+        {
+          pulumiHome: home,
+          envVars: { ...env, ...extraEnv },
+          pulumiCommand,
+          secretsProvider: keys.secretsProvider,
+        },
       );
       await stack.setAllConfig({
         "vendor:baseUrl": { value: emulator.url },
@@ -155,10 +163,15 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
         "vendor:pollIntervalMs": { value: POLL_MS },
         ...config,
       });
-      return withOutputCapture(fastReads(stack), record);
+      return withOutputCapture(fastReads(stack, keys), record);
     },
     async declare(stack, resources, options = {}) {
-      await stack.setConfig("e2e:resources", { value: JSON.stringify(resources), secret: options.secret });
+      const value = JSON.stringify(resources);
+      if (options.secret) return stack.setConfig("e2e:resources", { value, secret: true });
+      // A plain value goes into `Pulumi.<stack>.yaml` as `pulumi config set` writes it, without a CLI run.
+      const settings = await stack.workspace.stackSettings(stack.name);
+      const config = { ...settings.config, "e2e:resources": value };
+      await stack.workspace.saveStackSettings(stack.name, { ...settings, config });
     },
     requests: () => emulator.emulator.requests(),
     mutations: () =>
@@ -200,6 +213,7 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
     async close() {
       for (const child of children) child.kill("SIGKILL");
       await emulator.close();
+      await keys.close();
       if (!process.env.E2E_KEEP) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
