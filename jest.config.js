@@ -1,8 +1,8 @@
-// Five projects: pure unit tests, integration tests against the emulator on loopback, the provider-level ones
+// Six projects: pure unit tests, integration tests against the emulator on loopback, the provider-level ones
 // again against an emulator in its strictest mode, the checks of the repository's documents and CI files
-// (README, docs/, changelog, CI samples), and the end-to-end suite through the real Pulumi engine
-// (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by `tsc --noEmit` in `npm test`, so ts-jest
-// only transpiles. The summary reporter prints the totals last.
+// (README, docs/, changelog, CI samples), the static checks (type checks, ESLint, Prettier), and the end-to-end
+// suite through the real Pulumi engine (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by the
+// static project's `tsc --noEmit`, so ts-jest only transpiles. The summary reporter prints the totals last.
 const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
 const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
 
@@ -33,6 +33,7 @@ module.exports = {
       setupFiles: ["<rootDir>/tests/integration/support/strict-wire.ts"],
     },
     { ...common, displayName: "docs", testMatch: ["<rootDir>/tests/docs/**/*.test.ts"] },
+    { ...common, displayName: "static", testMatch: ["<rootDir>/tests/static/**/*.test.ts"] },
     {
       ...common,
       displayName: "e2e",
