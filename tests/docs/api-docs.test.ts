@@ -8,24 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { ROOT, runCommand as exec } from "../support/command";
 
-const ROOT = path.resolve(__dirname, "../..");
 const run = promisify(execFile);
-
-interface Run {
-  code: number;
-  output: string;
-}
-
-async function exec(cmd: string, args: string[]): Promise<Run> {
-  try {
-    const { stdout, stderr } = await run(cmd, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: "1" } });
-    return { code: 0, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, output: failed.stdout + failed.stderr };
-  }
-}
 
 let out: string;
 beforeAll(() => {

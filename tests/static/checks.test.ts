@@ -5,34 +5,18 @@
  * the engine and the emulator, and these checks use that time. Each fails with everything its tool printed.
  * `npm run lint` runs the last two on their own.
  */
-import { execFile } from "node:child_process";
 import path from "node:path";
+import { ROOT, runCommand } from "../support/command";
 
-const ROOT = path.resolve(__dirname, "../..");
 const BIN = path.join(ROOT, "node_modules/.bin");
 
 /** A type check of the whole tree takes about 20 CPU-s, the lint about 45: on a busy machine, much longer. */
 const LIMIT_MS = 15 * 60 * 1000;
 
-/** Runs a tool of `node_modules/.bin` from the repository root; resolves with its exit code and output. */
-function tool(name: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      path.join(BIN, name),
-      args,
-      { cwd: ROOT, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, output: `${stdout}${stderr}`.trim() });
-      },
-    );
-  });
-}
-
 /** Expects a clean exit, showing the tool's output when there is none. */
 async function expectClean(name: string, args: string[]): Promise<void> {
-  const { code, output } = await tool(name, args);
-  expect({ command: [name, ...args].join(" "), code, output: code === 0 ? "" : output }).toEqual({
+  const { code, output } = await runCommand(path.join(BIN, name), args);
+  expect({ command: [name, ...args].join(" "), code, output: code === 0 ? "" : output.trim() }).toEqual({
     command: [name, ...args].join(" "),
     code: 0,
     output: "",

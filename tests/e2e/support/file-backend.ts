@@ -2,9 +2,8 @@
  * What a stack on a file backend (`PULUMI_BACKEND_URL=file://...`) holds, read from the backend's files.
  *
  * After every `up`, `refresh` and `destroy` the Automation API asks the CLI for the stack's outputs (two runs of
- * `pulumi stack output`) and for its last update (`pulumi stack history --show-secrets`); two of those three
- * runs derive the passphrase key (a deliberately slow PBKDF2), and together they cost about a third of the CPU
- * of the operation itself. The file backend keeps both in plain files: the checkpoint
+ * `pulumi stack output`) and for its last update (`pulumi stack history --show-secrets`): three CLI runs, two of
+ * which, on a passphrase stack, derive its key (a deliberately slow PBKDF2). The file backend keeps both in plain files: the checkpoint
  * (`.pulumi/stacks/<project>/<stack>.json`, whose `latest` is what `pulumi stack export` prints) and one history
  * file per update (`.pulumi/history/<project>/<stack>/<stack>-<time>.history.json`, what `stack history`
  * prints). `fastReads` reads those; the secret outputs it decrypts itself when the stack's data key is wrapped
@@ -12,12 +11,11 @@
  * keeps the Automation API's own calls.
  */
 import { execFile } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { OutputMap, Stack, UpdateSummary } from "@pulumi/pulumi/automation";
-import type { KeyService } from "./vault";
+import { openSealed, type KeyService } from "./vault";
 
 const runFile = promisify(execFile);
 
@@ -81,10 +79,7 @@ function decryptValue(ciphertext: string, key: Buffer): unknown {
   const [version, nonce, sealed] = ciphertext.split(":");
   if (version !== "v1" || !nonce || !sealed)
     throw new Error(`not a v1 ciphertext: ${ciphertext.slice(0, 12)}...`);
-  const bytes = Buffer.from(sealed, "base64");
-  const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-  const plain = Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]);
+  const plain = openSealed(key, Buffer.from(nonce, "base64"), Buffer.from(sealed, "base64"));
   return JSON.parse(plain.toString("utf8"));
 }
 

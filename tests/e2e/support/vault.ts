@@ -3,7 +3,7 @@
  * `hashivault://` secrets provider makes (encrypt and decrypt a stack's data key), on loopback.
  *
  * Why not the passphrase: with `PULUMI_CONFIG_PASSPHRASE` every CLI run that reads or writes a stack derives
- * its key with 1,000,000 rounds of PBKDF2, about 0.2 CPU-s, and the suite makes about a thousand such runs.
+ * its key with 1,000,000 rounds of PBKDF2, about 0.2 CPU-s, and the suite makes about fifteen hundred such runs.
  * With a key service the CLI asks for its data key over loopback instead. The secrets in state and in
  * `Pulumi.<stack>.yaml` are encrypted exactly as before (AES-256-GCM under the stack's data key, which only
  * this service can unwrap), so the suite's searches for secrets in plain text prove as much. The passphrase
@@ -28,6 +28,16 @@ const KEY_NAME = "e2e";
 /** Vault's ciphertext prefix: key version 1. */
 const PREFIX = "vault:v1:";
 
+/**
+ * Opens AES-256-GCM `sealed` (the ciphertext followed by its 16-byte tag) under `key` and `nonce`: the form of
+ * this service's wrapped keys and of Pulumi's encrypted values (`v1:<nonce>:<sealed>`) alike.
+ */
+export function openSealed(key: Buffer, nonce: Buffer, sealed: Buffer): Buffer {
+  const decipher = crypto.createDecipheriv("aes-256-gcm", key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+}
+
 /** Starts a key service whose one key is random and lives only in this process. */
 export async function startKeyService(): Promise<KeyService> {
   const key = crypto.randomBytes(32);
@@ -40,10 +50,8 @@ export async function startKeyService(): Promise<KeyService> {
   };
   const unwrap = (ciphertext: string): Buffer => {
     if (!ciphertext.startsWith(PREFIX)) throw new Error("not a ciphertext of this key");
-    const sealed = Buffer.from(ciphertext.slice(PREFIX.length), "base64");
-    const decipher = crypto.createDecipheriv("aes-256-gcm", key, sealed.subarray(0, 12));
-    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
-    return Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]);
+    const bytes = Buffer.from(ciphertext.slice(PREFIX.length), "base64");
+    return openSealed(key, bytes.subarray(0, 12), bytes.subarray(12));
   };
 
   const server = http.createServer((req, res) => {
