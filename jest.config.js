@@ -16,6 +16,8 @@ module.exports = {
   // left a quarter of the two cores idle (on an idle two-core machine, jest used about 1930 CPU-s in 1296 s of
   // wall time with two workers, about 1.5 cores; one at a time took 56 minutes, long ago).
   maxWorkers: 3,
+  // Longest files first, also in a fresh clone that has no timings of its own (tests/support/sequencer.js).
+  testSequencer: "<rootDir>/tests/support/sequencer.js",
   reporters: ["default", "<rootDir>/tests/support/summary-reporter.js"],
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
