@@ -14,9 +14,11 @@
  *
  * Operations: the create of each kind that creates (a KaasBackup under a cluster made before), a cluster's node
  * pool resize, its replacement by a changed nodeCidr and by `up --replace`, `pulumi destroy`, and a removal from
- * the program. Each operation that creates runs under the emulator's default readings and under its strictest
- * (`STRICT_WIRE`), since finding its object again depends on how the service reads filters; the resize, the
- * removal and the destroy, which go by the id the state names, run under one each.
+ * the program. Each create runs under the emulator's default readings and under its strictest (`STRICT_WIRE`),
+ * since finding its object again depends on how the service reads filters. The two replacements differ only in
+ * what tells the engine to replace (the diff, or `--replace`); the provider's part, the create of the new
+ * cluster beside the old one, is the same, so one runs under each reading and both readings meet it. The resize,
+ * the removal and the destroy, which go by the id the state names, run under one each.
  *
  * Each operation and reading is a group with a stack and an emulator of its own, so that groups run side by
  * side (a few at a time) without seeing each other's requests; earlier resources stay in the stack and are
@@ -45,6 +47,7 @@ import {
   type CrashPoint,
   type Target,
 } from "./support/crash-points";
+import { checkpointResources } from "./support/file-backend";
 import {
   E2E_DURATIONS,
   LOCATION,
@@ -133,8 +136,9 @@ const declare = (g: Group) => s.declare(g.stack, g.declared);
 async function stateOf(
   g: Group,
 ): Promise<{ resources: { urn: string; name: string; id: string }[]; empty: boolean }> {
-  const { deployment } = await g.stack.exportStack();
-  const all = (deployment.resources ?? []) as { urn: string; id?: string; type: string }[];
+  // The checkpoint the file backend keeps, read as `pulumi stack export` prints it, without a CLI run.
+  const all = checkpointResources(g.stack);
+  if (all === undefined) throw new Error(`no checkpoint of stack ${g.stack.name} on its file backend`);
   const resources = all
     .filter((r) => r.type !== "pulumi:pulumi:Stack")
     .map((r) => ({ urn: r.urn, name: r.urn.split("::").pop() ?? "", id: r.id ?? "" }));
@@ -551,8 +555,9 @@ interface Operation {
   run: (g: Group) => Promise<void>;
   /**
    * The readings it runs under; default both. An operation that creates finds its object again by a lookup,
-   * which depends on how the service reads filters, so it runs under both; one that only reads, changes or
-   * deletes the object its state names goes by its id, which no reading changes, and runs under one.
+   * which depends on how the service reads filters, so it runs under both (the two replacements, whose creates
+   * are the same to the provider, one under each); one that only reads, changes or deletes the object its state
+   * names goes by its id, which no reading changes, and runs under one.
    */
   readings?: Reading[];
 }
@@ -566,12 +571,14 @@ const OPERATIONS: Operation[] = [
     title: "Kaas replacement",
     prefix: "kr",
     run: (g) => crashChanges(g, recidred, { creates: 1, extra: (d) => liveNodeCidrIs(g, d, NEW_CIDR) }),
+    readings: ["default"],
   },
   {
     test: "Kaas up --replace: every crash point recovers to one new cluster",
     title: "Kaas up --replace",
     prefix: "kx",
     run: (g) => crashChanges(g, (d) => d, { args: replaceArgs, creates: 1 }),
+    readings: ["strict"],
   },
   {
     test: "KaasBackup create: every crash point recovers to one tracked backup",

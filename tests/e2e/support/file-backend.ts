@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { OutputMap, Stack, UpdateSummary } from "@pulumi/pulumi/automation";
-import { openSealed, type KeyService } from "./vault";
+import { openSealed, seal, type KeyService } from "./vault";
 
 const runFile = promisify(execFile);
 
@@ -31,17 +31,31 @@ export interface CheckpointResource {
   outputs?: Record<string, unknown>;
 }
 
-/** Where `stack`'s files lie, or undefined when its backend is not a file backend laid out by project. */
-function filesOf(stack: Stack): { checkpoint: string; history: string } | undefined {
-  const url = stack.workspace.envVars.PULUMI_BACKEND_URL ?? "";
-  if (!url.startsWith("file://")) return undefined;
-  const manifest = fs.readFileSync(path.join(stack.workspace.workDir, "Pulumi.yaml"), "utf8");
+/**
+ * Where the files of stack `stackName` of the program in `workDir` lie on the backend at `backendUrl` (whether
+ * or not the stack exists yet), or undefined when that is not a file backend laid out by project.
+ */
+export function stackFiles(
+  backendUrl: string,
+  workDir: string,
+  stackName: string,
+): { checkpoint: string; history: string } | undefined {
+  if (!backendUrl.startsWith("file://") || stackName.includes("/")) return undefined;
+  const manifest = fs.readFileSync(path.join(workDir, "Pulumi.yaml"), "utf8");
   const project = /^name:\s*(\S+)\s*$/m.exec(manifest)?.[1];
   if (!project) return undefined;
-  const root = path.join(url.slice("file://".length), ".pulumi");
-  const checkpoint = path.join(root, "stacks", project, `${stack.name}.json`);
-  if (!fs.existsSync(checkpoint)) return undefined;
-  return { checkpoint, history: path.join(root, "history", project, stack.name) };
+  const root = path.join(backendUrl.slice("file://".length), ".pulumi");
+  return {
+    checkpoint: path.join(root, "stacks", project, `${stackName}.json`),
+    history: path.join(root, "history", project, stackName),
+  };
+}
+
+/** Where `stack`'s files lie, or undefined when it has none on a file backend laid out by project. */
+function filesOf(stack: Stack): { checkpoint: string; history: string } | undefined {
+  const { envVars, workDir } = stack.workspace;
+  const files = stackFiles(envVars.PULUMI_BACKEND_URL ?? "", workDir, stack.name);
+  return files && fs.existsSync(files.checkpoint) ? files : undefined;
 }
 
 /** The part of a checkpoint's deployment the suite reads. */
@@ -81,6 +95,12 @@ function decryptValue(ciphertext: string, key: Buffer): unknown {
     throw new Error(`not a v1 ciphertext: ${ciphertext.slice(0, 12)}...`);
   const plain = openSealed(key, Buffer.from(nonce, "base64"), Buffer.from(sealed, "base64"));
   return JSON.parse(plain.toString("utf8"));
+}
+
+/** `plaintext` encrypted as Pulumi encrypts a secret under a stack's data key (the form `decryptValue` opens). */
+export function encryptValue(plaintext: string, key: Buffer): string {
+  const { nonce, sealed } = seal(key, Buffer.from(plaintext, "utf8"));
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
 }
 
 /** A value of the checkpoint as `pulumi stack output --show-secrets` prints it: every secret decrypted. */

@@ -17,7 +17,7 @@ import {
 } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../../emulator";
 import type { RequestLogEntry } from "../../../emulator/transport/app";
-import { checkpointResources, fastReads } from "./file-backend";
+import { checkpointResources, encryptValue, fastReads, stackFiles } from "./file-backend";
 import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
 import { startKeyService } from "./vault";
 
@@ -147,22 +147,42 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
       return target;
     },
     async stack(stackName, workDir, config = {}, extraEnv = {}) {
-      const stack = await LocalWorkspace.createOrSelectStack(
-        { stackName, workDir },
-        {
-          pulumiHome: home,
-          envVars: { ...env, ...extraEnv },
-          pulumiCommand,
-          secretsProvider: keys.secretsProvider,
-        },
-      );
-      await stack.setAllConfig({
+      const envVars = { ...env, ...extraEnv };
+      const options = { pulumiHome: home, envVars, pulumiCommand, secretsProvider: keys.secretsProvider };
+      const all: ConfigMap = {
         "vendor:baseUrl": { value: emulator.url },
         "vendor:token": { value: TOKEN, secret: true },
         "vendor:projectId": { value: PROJECT },
         "vendor:pollIntervalMs": { value: POLL_MS },
         ...config,
-      });
+      };
+      const files = stackFiles(envVars.PULUMI_BACKEND_URL ?? "", workDir, stackName);
+      const settingsFile = path.join(workDir, `Pulumi.${stackName}.yaml`);
+      let stack: Stack;
+      if (files && !fs.existsSync(files.checkpoint) && !fs.existsSync(settingsFile)) {
+        // A new stack on a file backend: its settings file is written first, with a data key the key service
+        // wraps and the config (secret values encrypted under that key, as `pulumi config set --secret` does),
+        // and `pulumi stack init` keeps both. One CLI run instead of three (a `stack select` that fails, the
+        // init, a `config set-all`).
+        const { key, encryptedKey } = keys.newDataKey();
+        const settings = {
+          secretsProvider: keys.secretsProvider,
+          encryptedKey,
+          config: Object.fromEntries(
+            Object.entries(all).map(([name, { value, secret }]) => [
+              name,
+              secret ? { secure: encryptValue(value, key) } : value,
+            ]),
+          ),
+        };
+        stack = await LocalWorkspace.createStack(
+          { stackName, workDir },
+          { ...options, stackSettings: { [stackName]: settings } },
+        );
+      } else {
+        stack = await LocalWorkspace.createOrSelectStack({ stackName, workDir }, options);
+        await stack.setAllConfig(all);
+      }
       return withOutputCapture(fastReads(stack, keys), record);
     },
     async declare(stack, resources, options = {}) {

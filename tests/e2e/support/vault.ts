@@ -21,6 +21,8 @@ export interface KeyService {
   env: Record<string, string>;
   /** The data key of a stack, from the `encryptedkey` its state and `Pulumi.<stack>.yaml` hold (base64). */
   dataKey(encryptedKey: string): Buffer;
+  /** A new data key for a stack about to be created, and its `encryptedkey` as the CLI would write it. */
+  newDataKey(): { key: Buffer; encryptedKey: string };
   close(): Promise<void>;
 }
 
@@ -38,15 +40,20 @@ export function openSealed(key: Buffer, nonce: Buffer, sealed: Buffer): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
 }
 
+/** Seals `plaintext` under `key` with a random nonce: AES-256-GCM, the tag at the end of `sealed`. */
+export function seal(key: Buffer, plaintext: Buffer): { nonce: Buffer; sealed: Buffer } {
+  const nonce = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce);
+  return { nonce, sealed: Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]) };
+}
+
 /** Starts a key service whose one key is random and lives only in this process. */
 export async function startKeyService(): Promise<KeyService> {
   const key = crypto.randomBytes(32);
   const token = crypto.randomBytes(16).toString("hex");
   const wrap = (plaintext: Buffer): string => {
-    const nonce = crypto.randomBytes(12);
-    const cipher = crypto.createCipheriv("aes-256-gcm", key, nonce);
-    const sealed = Buffer.concat([nonce, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
-    return PREFIX + sealed.toString("base64");
+    const { nonce, sealed } = seal(key, plaintext);
+    return PREFIX + Buffer.concat([nonce, sealed]).toString("base64");
   };
   const unwrap = (ciphertext: string): Buffer => {
     if (!ciphertext.startsWith(PREFIX)) throw new Error("not a ciphertext of this key");
@@ -82,6 +89,10 @@ export async function startKeyService(): Promise<KeyService> {
     secretsProvider: `hashivault://${KEY_NAME}`,
     env: { VAULT_SERVER_URL: `http://127.0.0.1:${port}`, VAULT_SERVER_TOKEN: token },
     dataKey: (encryptedKey) => unwrap(Buffer.from(encryptedKey, "base64").toString("utf8")),
+    newDataKey: () => {
+      const dataKey = crypto.randomBytes(32);
+      return { key: dataKey, encryptedKey: Buffer.from(wrap(dataKey), "utf8").toString("base64") };
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
