@@ -192,7 +192,7 @@ it("`pulumi new` from the template, offline: the README, the stack config it ask
 
   // The dependencies, as the template names them and as installed: the SDK and this package from the tarball.
   expect(JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8")).dependencies).toEqual({
-    "@pulumi/pulumi": "^3.270.0",
+    "@pulumi/pulumi": "^3.276.0",
     [PACKAGE.name]: `^${PACKAGE.version}`,
   });
   const installed = (name: string) =>
