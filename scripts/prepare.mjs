@@ -5,12 +5,13 @@
 // `--install-links`). The package's entry points are in dist/, which is not committed, so a git install must
 // build it here.
 //
-// It builds only when dist/ does not match its sources: `npm test` and the demo build first and then pack, and
-// other processes (tests reading dist/, a running emulator) may use dist/ meanwhile, so rebuilding an
-// up-to-date dist/ (the build empties it first) would only cost time and pull files from under them. dist/
-// matches when every source file of the build (tsconfig.build.json's `include`) has its compiled file, the
-// validators the build generates are there, no other compiled file is left without its source, and no source
-// or build configuration is newer than the oldest compiled file. Messages go to stderr: `npm pack --json` writes its JSON to stdout.
+// It builds only when dist/ does not match its sources: `npm test` runs it before jest, the demo builds first,
+// both then pack, and other processes (tests reading dist/, a running emulator) may use dist/ meanwhile, so
+// rebuilding an up-to-date dist/ (the build empties it first) would only cost time and pull files from under
+// them. dist/ matches when every source file of the build (tsconfig.build.json's `include`) has its compiled
+// file, the validators the build generates are there, no other compiled file is left without its source, and
+// no source or build configuration is newer than the oldest compiled file. Messages go to stderr: `npm pack
+// --json` writes its JSON to stdout.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,7 +20,10 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist");
-const CONFIGS = ["tsconfig.json", "tsconfig.build.json"].map((file) => path.join(ROOT, file));
+// What the build's output depends on besides the sources: the TypeScript settings and the validators' generator.
+const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "scripts/validators.mjs"].map((file) =>
+  path.join(ROOT, file),
+);
 
 /** Every file below `dir` (none when it does not exist). */
 function filesBelow(dir) {
@@ -48,7 +52,9 @@ function staleness() {
   const orphan = [...present].find((file) => !expected.has(file) && !generated.includes(file));
   if (orphan) return `dist/${orphan} has no source`;
   const oldestOutput = Math.min(...compiled.map((file) => fs.statSync(file).mtimeMs));
-  const newer = [...sources, ...CONFIGS].find((file) => fs.statSync(file).mtimeMs > oldestOutput);
+  const newer = [...sources, ...CONFIGS.filter((file) => fs.existsSync(file))].find(
+    (file) => fs.statSync(file).mtimeMs > oldestOutput,
+  );
   if (newer) return `${path.relative(ROOT, newer)} is newer than dist/`;
   return undefined;
 }
