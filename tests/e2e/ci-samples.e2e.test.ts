@@ -419,11 +419,11 @@ describe("workflow.yml (GitHub Actions)", () => {
     // Someone resizes dev's pool in the service's console.
     const dev = s.emulator.emulator.state().kaas.find((k) => k.metadata.name === "dev-cluster")!;
     s.emulator.emulator.scaleNodePool(dev.metadata.id as string, "system", 3);
-    const red = await run(jobs, true);
-    // 7: the CLI's exit code for changes where none were expected.
+    // dev's job again (prod's, unchanged, passed just above; GitLab's scheduled pipeline below runs both while
+    // dev differs). 7: the CLI's exit code for changes where none were expected.
+    const red = await run(jobs.slice(0, 1));
     expect(Object.values(red).map(outcome)).toEqual([
       { job: "drift dev", code: 7, failedStep: "Check for drift" },
-      { job: "drift prod", code: 0 },
     ]);
     expectDrift(red["drift dev"].output);
   });

@@ -334,6 +334,5 @@ describe("renames, copies and the stack a run acts for", () => {
         .filter((r) => r.method === "POST" && r.path === `${PREFIX}/kaas`),
     ).toHaveLength(1);
     await stack.preview({ expectNoChanges: true });
-    await stack.destroy();
   });
 });
