@@ -75,7 +75,10 @@ const compliant = (): Declared[] => [
   registry({ billingPeriod: "Month" }),
   attachment("node-1"),
 ];
-/** `base` (by default `compliant()`) with the resource named `name` changed by `change` (removed when it returns undefined). */
+/**
+ * `base` (by default `compliant()`) with the resource named `name` changed by `change` (removed when it returns
+ * undefined).
+ */
 function withChange(
   name: string,
   change: (d: Declared) => Declared | undefined,
@@ -327,8 +330,11 @@ describe("the policy pack on a stack not deployed yet", () => {
   it.each(together.map((labels) => [labels.join("; "), labels]))(
     "only warns when advisory, all at once: %s",
     async (_labels, labels) => {
-      const picked = labels.map((label) => cases.find(([l]) => l === label)!);
-      expect(picked.every(Boolean)).toBe(true);
+      const picked = labels.map((label) => {
+        const found = cases.find(([l]) => l === label);
+        if (!found) throw new Error(`no case labelled "${label}"`);
+        return found;
+      });
       await s.declare(
         prod,
         picked.reduce((program, [, change]) => change(program), compliant()),

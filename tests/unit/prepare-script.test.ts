@@ -24,6 +24,7 @@ beforeEach(() => {
   fs.writeFileSync(path.join(root, "tsconfig.json"), "{}");
   fs.writeFileSync(path.join(root, "tsconfig.build.json"), JSON.stringify({ include: ["sdk", "rest"] }));
   for (const file of ["sdk/index.ts", "sdk/types.d.ts", "rest/client.ts"]) write(file, "export {};\n");
+  write("scripts/validators.mjs", "");
   // The compiled files and the validators the build generates, newer than everything else, as right after a build.
   const built = [
     "dist/sdk/index.js",
@@ -74,6 +75,10 @@ it.each([
   [
     "tsconfig.build.json is newer than dist/",
     () => age("tsconfig.build.json", new Date(Date.now() + 120_000)),
+  ],
+  [
+    "scripts/validators.mjs is newer than dist/",
+    () => age("scripts/validators.mjs", new Date(Date.now() + 120_000)),
   ],
 ])("builds when %s", (reason, change) => {
   change();
