@@ -10,18 +10,31 @@ import type { VendorContainerClient } from "../rest/client";
 import { sharedClient } from "../rest/clientCache";
 import { SETTING_SOURCES, resolveSettings, type VendorSettings } from "../rest/settings";
 
-/** The settings of the program's process, `overrides` first, and the shared client for them. */
+/**
+ * The settings of the program's process, `overrides` first, and the shared client for them. An override is a
+ * value already in its settings' form (`VendorSettings`): text and numbers are read as the configuration would
+ * be, so that they are checked alike; the parsed ones (`stateNames`, `unknownStateTimeoutMs`) replace what the
+ * configuration says.
+ */
 export function programClient(overrides: Partial<VendorSettings> = {}): {
   client: VendorContainerClient;
   settings: VendorSettings;
 } {
   const given: Readonly<Record<string, unknown>> = overrides;
   const nameOf = Object.fromEntries(Object.entries(SETTING_SOURCES).map(([name, [key]]) => [key, name]));
-  const settings = resolveSettings((key) => {
-    // The settings are text, and numbers for durations (`VendorSettings`).
-    const override = given[nameOf[key]] as string | number | undefined;
+  const resolved = resolveSettings((key) => {
+    const override = given[nameOf[key]];
+    if (typeof override === "string" || (typeof override === "number" && !PARSED.has(nameOf[key])))
+      return String(override);
     // `runtime.getConfig` reads the stack configuration without the warning `Config.get` prints for secrets.
-    return override !== undefined ? String(override) : pulumi.runtime.getConfig(key);
+    return pulumi.runtime.getConfig(key);
   });
+  const parsed = Object.fromEntries(
+    [...PARSED].filter((name) => given[name] !== undefined).map((name) => [name, given[name]]),
+  );
+  const settings: VendorSettings = { ...resolved, ...parsed };
   return { client: sharedClient(settings), settings };
 }
+
+/** The settings whose form differs from their configuration's text (JSON, a duration). */
+const PARSED: ReadonlySet<string> = new Set<keyof VendorSettings>(["stateNames", "unknownStateTimeoutMs"]);

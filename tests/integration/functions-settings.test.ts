@@ -116,3 +116,16 @@ it("other settings give a function another client", async () => {
     reads.mockRestore();
   }
 });
+
+it("takes settings overrides in their settings' form: parsed ones as they are, the rest checked as configuration", async () => {
+  // `stateNames` and `unknownStateTimeoutMs` are already parsed (a record, milliseconds): the plugin's invokes
+  // pass every setting so.
+  const info = await getKaas(
+    { kaasId },
+    { settings: { stateNames: { Ready: "settled" }, unknownStateTimeoutMs: 90_000, pollIntervalMs: 50 } },
+  );
+  expect(info.kaasId).toBe(kaasId);
+  await expect(getKaas({ kaasId }, { settings: { baseUrl: "ftp://nowhere" } })).rejects.toThrow(
+    'vendor:baseUrl must be an http(s) URL, got "ftp://nowhere"',
+  );
+});
