@@ -1,7 +1,7 @@
 // Lint configuration: typescript-eslint's recommended rules on every TypeScript source of the package, its
 // type-checked rules on the package's sources and tests, and the layering of the sources:
-// schemas -> rest -> provider -> sdk, policy (each imports only the layers before it), the emulator beside
-// them importing only schemas, and no import circle anywhere in the sources.
+// schemas -> rest -> provider -> sdk, policy -> plugin (each imports only the layers before it), the emulator
+// beside them importing only schemas, and no import circle anywhere in the sources.
 import path from "node:path";
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
 import importCircles from "./scripts/lint/import-circles.mjs";
 
 /** The package's sources: what `tsconfig.build.json` compiles and the package ships. */
-const sourceFolders = ["schemas", "rest", "provider", "sdk", "policy", "emulator"];
+const sourceFolders = ["schemas", "rest", "provider", "sdk", "policy", "plugin", "emulator"];
 const sources = sourceFolders.map((folder) => `${folder}/**/*.ts`);
 
 /** The emulator's layers above its generic one. */
@@ -96,33 +96,38 @@ export default tseslint.config(
           zones: [
             layer(
               "schemas",
-              ["rest", "provider", "sdk", "policy", "emulator"],
-              "schemas/ is the lowest layer and imports none of rest/, provider/, sdk/, policy/, emulator/.",
+              ["rest", "provider", "sdk", "policy", "plugin", "emulator"],
+              "schemas/ is the lowest layer and imports none of rest/, provider/, sdk/, policy/, plugin/, emulator/.",
             ),
             layer(
               "rest",
-              ["provider", "sdk", "policy", "emulator"],
-              "rest/ imports only schemas/, never provider/, sdk/, policy/ or emulator/.",
+              ["provider", "sdk", "policy", "plugin", "emulator"],
+              "rest/ imports only schemas/, never provider/, sdk/, policy/, plugin/ or emulator/.",
             ),
             layer(
               "provider",
-              ["sdk", "policy", "emulator"],
-              "provider/ imports only rest/ and schemas/, never sdk/, policy/ or emulator/.",
+              ["sdk", "policy", "plugin", "emulator"],
+              "provider/ imports only rest/ and schemas/, never sdk/, policy/, plugin/ or emulator/.",
             ),
             layer(
               "sdk",
-              ["policy", "emulator"],
-              "sdk/ imports provider/, rest/ and schemas/, never policy/ or emulator/.",
+              ["policy", "plugin", "emulator"],
+              "sdk/ imports provider/, rest/ and schemas/, never policy/, plugin/ or emulator/.",
             ),
             layer(
               "policy",
-              ["sdk", "emulator"],
-              "policy/ imports provider/, rest/ and schemas/, never sdk/ or emulator/.",
+              ["sdk", "plugin", "emulator"],
+              "policy/ imports provider/, rest/ and schemas/, never sdk/, plugin/ or emulator/.",
+            ),
+            layer(
+              "plugin",
+              ["policy", "emulator"],
+              "plugin/ imports sdk/, provider/, rest/ and schemas/, never policy/ or emulator/.",
             ),
             layer(
               "emulator",
-              ["provider", "rest", "sdk", "policy"],
-              "the emulator imports only schemas/, never provider/, rest/, sdk/ or policy/.",
+              ["provider", "rest", "sdk", "policy", "plugin"],
+              "the emulator imports only schemas/, never provider/, rest/, sdk/, policy/ or plugin/.",
             ),
             // Inside the emulator, each layer imports only those below it: base -> generic -> kinds/<kind> ->
             // kinds/index.ts (the one list of kinds) -> composition -> transport -> index.ts, cli.ts.

@@ -9,9 +9,9 @@
 // both then pack, and other processes (tests reading dist/, a running emulator) may use dist/ meanwhile, so
 // rebuilding an up-to-date dist/ (the build empties it first) would only cost time and pull files from under
 // them. dist/ matches when every source file of the build (tsconfig.build.json's `include`) has its compiled
-// file, the validators the build generates are there, no other compiled file is left without its source, and
-// no source or build configuration is newer than the oldest compiled file. Messages go to stderr: `npm pack
-// --json` writes its JSON to stdout.
+// file, the validators and the package schema the build generates are there, no other compiled file is left
+// without its source, and no source or build configuration is newer than the oldest compiled file. Messages go
+// to stderr: `npm pack --json` writes its JSON to stdout.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,10 +20,14 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = path.join(ROOT, "dist");
-// What the build's output depends on besides the sources: the TypeScript settings and the validators' generator.
-const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "scripts/validators.mjs"].map((file) =>
-  path.join(ROOT, file),
-);
+// What the build's output depends on besides the sources: the TypeScript settings and the generators of the
+// validators and of the plugin's package schema.
+const CONFIGS = [
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "scripts/validators.mjs",
+  "scripts/package-schema.mjs",
+].map((file) => path.join(ROOT, file));
 
 /** Every file below `dir` (none when it does not exist). */
 function filesBelow(dir) {
@@ -54,6 +58,8 @@ function staleness() {
   const oldestOutput = Math.min(...compiled.map((file) => fs.statSync(file).mtimeMs));
   const newer = [...sources, ...CONFIGS].find((file) => fs.statSync(file).mtimeMs > oldestOutput);
   if (newer) return `${path.relative(ROOT, newer)} is newer than dist/`;
+  // The package schema (scripts/package-schema.mjs) is the build's last step: there, the build completed.
+  if (!fs.existsSync(path.join(DIST, "plugin", "schema.json"))) return "dist/ lacks the package schema";
   return undefined;
 }
 

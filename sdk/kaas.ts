@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import {
   KAAS_ARGUMENTS,
   KAAS_COMPUTED_KEYS,
+  KAAS_SECRETS,
   type KaasComputed,
   type KaasInputs,
 } from "../provider/kaas/types";
@@ -45,7 +46,7 @@ const SPEC: TaggedKindSpec<KaasArgs> = {
   // The identity carries a client secret: the input is stored encrypted in state even when the program passed
   // it in plain text.
   overrides: (args) => ({ identity: args.identity === undefined ? undefined : pulumi.secret(args.identity) }),
-  secretOutputs: ["kubeconfig", "identity"],
+  secretOutputs: KAAS_SECRETS,
 };
 
 /**

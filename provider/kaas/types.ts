@@ -424,3 +424,11 @@ const KAAS_COMPUTED: Record<keyof KaasComputed, true> = {
 
 /** The names of the computed outputs; everything else in state is an input. */
 export const KAAS_COMPUTED_KEYS = keysOf(KAAS_COMPUTED);
+
+/**
+ * What a cluster's state always keeps secret, whatever the program passed: its kubeconfig, and its identity,
+ * which carries a client secret (an input, and an output as declared).
+ */
+export const KAAS_SECRETS = ["kubeconfig", "identity"] as const satisfies readonly (
+  keyof KaasComputed | keyof KaasInputs
+)[];

@@ -12,6 +12,7 @@ import {
   type CheckedArguments,
 } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
+import { keysOf } from "../common/typed";
 
 /** A block-storage URI, as a path or a full URL (api-notes "Volumes"). */
 export const VOLUME_URI = /^(https?:\/\/[^/]+)?\/projects\/[^/]+\/providers\/[^/]+\/blockStorages\/[^/]+$/;
@@ -138,3 +139,12 @@ export interface VolumeAttachmentComputed {
    */
   verification: "node" | "cluster" | "none";
 }
+
+/** The names of `VolumeAttachmentComputed`, in its order; a record so that none is missing or extra. */
+const VOLUME_ATTACHMENT_COMPUTED: Record<keyof VolumeAttachmentComputed, true> = {
+  sizeGb: true,
+  verification: true,
+};
+
+/** Every computed output of a VolumeAttachment. */
+export const VOLUME_ATTACHMENT_COMPUTED_KEYS = keysOf(VOLUME_ATTACHMENT_COMPUTED);

@@ -25,12 +25,14 @@ beforeEach(() => {
   fs.writeFileSync(path.join(root, "tsconfig.build.json"), JSON.stringify({ include: ["sdk", "rest"] }));
   for (const file of ["sdk/index.ts", "sdk/types.d.ts", "rest/client.ts"]) write(file, "export {};\n");
   write("scripts/validators.mjs", "");
-  // The compiled files and the validators the build generates, newer than everything else, as right after a build.
+  write("scripts/package-schema.mjs", "");
+  // The compiled files and what the build generates (validators, package schema), newer than everything else, as right after a build.
   const built = [
     "dist/sdk/index.js",
     "dist/sdk/index.d.ts",
     "dist/rest/client.js",
     "dist/validators/getKaas.response.js",
+    "dist/plugin/schema.json",
   ];
   const later = new Date(Date.now() + 60_000);
   for (const file of built) {
@@ -80,6 +82,11 @@ it.each([
     "scripts/validators.mjs is newer than dist/",
     () => age("scripts/validators.mjs", new Date(Date.now() + 120_000)),
   ],
+  [
+    "scripts/package-schema.mjs is newer than dist/",
+    () => age("scripts/package-schema.mjs", new Date(Date.now() + 120_000)),
+  ],
+  ["dist/ lacks the package schema", () => fs.rmSync(path.join(root, "dist/plugin/schema.json"))],
 ])("builds when %s", (reason, change) => {
   change();
   const { stderr, built } = runPrepare();

@@ -52,10 +52,13 @@ export const E2E_DURATIONS = {
 
 /** A resource of the `resources` program (`tests/e2e/programs/resources/index.js`). */
 export interface Declared {
-  kind: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment";
+  /** A kind, or (in the plugin's program) `Provider`: an explicit provider configured by `args`. */
+  kind: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment" | "Provider";
   name: string;
   args: Record<string, unknown>;
   protect?: boolean;
+  /** The explicit provider of the resource, a `Provider` declared before (the plugin's program only). */
+  provider?: string;
 }
 
 /** A reference to an output of a resource declared earlier in the same program. */

@@ -1,0 +1,81 @@
+/**
+ * The package's functions as the plugin's invokes (`vendor-container:index:getKaas`, ...): the SDK's own
+ * functions (sdk/kaas.ts, sdk/kaasBackup.ts, sdk/registry.ts), called with the plugin's configuration. A list
+ * answers `{ items }` and the kubeconfig `{ kubeconfig }`, as a function of a package schema returns an object;
+ * a list takes no `projection` here, since its items would have no type the schema could state.
+ */
+import { currentSettings } from "../provider/common/context";
+import type { ListArgs } from "../sdk/dataSource";
+import { getKaas, getKubeconfig, listKaas, type GetKaasArgs, type KaasInfo } from "../sdk/kaas";
+import { listBackups, type BackupInfo, type ListBackupsArgs } from "../sdk/kaasBackup";
+import {
+  getRegistry,
+  listRegistries,
+  type GetRegistryArgs,
+  type ListRegistriesArgs,
+  type RegistryInfo,
+} from "../sdk/registry";
+import type { VendorSettings } from "../rest/settings";
+import { PACKAGE } from "./kinds";
+import { secret } from "./secrets";
+
+/**
+ * One invoke: its arguments `A` and result `R` are what the package schema states of it
+ * (scripts/package-schema.mjs reads them from this table's types).
+ */
+export interface PluginFunction<A, R> {
+  /** What the function does, as the schema describes it. */
+  description: string;
+  run: (args: A, settings: VendorSettings) => Promise<R>;
+}
+
+/** A function's entry, typed by its arguments and result. */
+const fn = <A, R>(description: string, run: (args: A, settings: VendorSettings) => Promise<R>) =>
+  ({ description, run }) satisfies PluginFunction<A, R> as PluginFunction<A, R>;
+
+/** The arguments of a list on the plugin path: a list without a projection. */
+type PluginListArgs<A extends ListArgs = ListArgs> = Omit<A, "projection">;
+
+/** Every function the plugin serves, by name. */
+export const PLUGIN_FUNCTIONS = {
+  getKaas: fn<GetKaasArgs, KaasInfo>("Reads one cluster. Fails when it does not exist.", (args, settings) =>
+    getKaas(args, { settings }),
+  ),
+  listKaas: fn<PluginListArgs, { items: KaasInfo[] }>(
+    "Lists clusters across all pages.",
+    async (args, settings) => ({ items: await listKaas({ ...args }, { settings }) }),
+  ),
+  getKubeconfig: fn<GetKaasArgs, { kubeconfig: string }>(
+    "Downloads a cluster's kubeconfig, a secret.",
+    async (args, settings) => ({ kubeconfig: await getKubeconfig(args, { settings }) }),
+  ),
+  listBackups: fn<PluginListArgs<ListBackupsArgs>, { items: BackupInfo[] }>(
+    "Lists a cluster's backups across all pages.",
+    async (args, settings) => ({ items: await listBackups({ ...args }, { settings }) }),
+  ),
+  getRegistry: fn<GetRegistryArgs, RegistryInfo>(
+    "Reads one registry. Fails when it does not exist.",
+    (args, settings) => getRegistry(args, { settings }),
+  ),
+  listRegistries: fn<PluginListArgs<ListRegistriesArgs>, { items: RegistryInfo[] }>(
+    "Lists registries across all pages.",
+    async (args, settings) => ({ items: await listRegistries({ ...args }, { settings }) }),
+  ),
+};
+
+/** Results always returned as secrets. */
+const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { getKubeconfig: ["kubeconfig"] };
+
+/** The token of a function: `vendor-container:index:getKaas`. */
+export const functionToken = (name: string): string => `${PACKAGE}:index:${name}`;
+
+/** Calls the function `token` names with `args`; throws for a token the plugin does not serve. */
+export async function invoke(token: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const table: Readonly<Record<string, PluginFunction<never, unknown>>> = PLUGIN_FUNCTIONS;
+  const name = Object.keys(table).find((key) => functionToken(key) === token);
+  if (name === undefined) throw new Error(`${PACKAGE}: unknown function ${token}; upgrade the plugin`);
+  // The engine checks nothing of an invoke's arguments against the schema: the SDK function checks what it reads.
+  const result = (await table[name].run(args as never, currentSettings())) as Record<string, unknown>;
+  const secrets = SECRET_RESULTS[name] ?? [];
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, secrets.includes(k) ? secret(v) : v]));
+}

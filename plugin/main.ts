@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-resource-vendor-container`: the executable the engine starts for the `vendor-container` provider
+ * plugin (a program in any Pulumi language that uses `vendor-container:index:*` resources). The engine passes
+ * its own address as the first argument and reads the port this process serves on from its first line of
+ * output (plugin/server.ts).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { serve } from "./server";
+
+// dist/plugin/main.js: the package's root is two folders up, the schema beside this file (written by the build).
+const root = path.resolve(__dirname, "..", "..");
+const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+  version: string;
+};
+
+serve({
+  version,
+  schema: () => fs.readFileSync(path.join(__dirname, "schema.json"), "utf8"),
+}).catch((error: unknown) => {
+  process.stderr.write(`pulumi-resource-vendor-container: ${String(error)}\n`);
+  process.exit(1);
+});

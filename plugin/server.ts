@@ -1,0 +1,288 @@
+/**
+ * The provider plugin's gRPC server: the engine's resource-provider protocol served from this package's one
+ * implementation. Every kind's `check`, `diff`, `create`, `read`, `update` and `delete` are the dynamic path's
+ * providers (provider/index.ts `provider`); what the plugin path adds is what the protocol gives and the
+ * Node.js dynamic-provider host does not: the URN of every call (the stack and project a resource belongs to,
+ * plugin/urn.ts), provider configuration (`vendor-container:*`, one plugin process per provider resource, so
+ * one program can use several accounts), the package schema, invokes, and secrets marked by the provider.
+ *
+ * Written on the protocol's generated messages rather than `@pulumi/pulumi/provider`'s `main`, whose server
+ * answers `Configure` without reading the configuration and does not let a provider mark outputs secret.
+ */
+import { createRequire } from "node:module";
+import type * as grpcModule from "@grpc/grpc-js";
+import type * as structModule from "google-protobuf/google/protobuf/struct_pb";
+import type * as emptyModule from "google-protobuf/google/protobuf/empty_pb";
+import type * as anyModule from "google-protobuf/google/protobuf/any_pb";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import type { KindName } from "../schemas/kinds";
+import { messageOf } from "../schemas/typed";
+import { redact } from "../rest/redact";
+import { configure, provider } from "../provider";
+import { noteProgramScope } from "../provider/common/context";
+import { isPlainObject } from "../provider/common/typed";
+import { kindOfToken, PACKAGE, PLUGIN_KINDS } from "./kinds";
+import { markSecrets, unwrapSecrets } from "./secrets";
+import { parseUrn, scopeOfUrn } from "./urn";
+import { invoke } from "./functions";
+
+/**
+ * The gRPC and protobuf modules the engine's protocol is written with, loaded from `@pulumi/pulumi`'s own
+ * dependencies (the program's copy), so that the messages are the ones its generated code builds.
+ */
+function protocol() {
+  const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+  return {
+    grpc: pulumiRequire("@grpc/grpc-js") as typeof grpcModule,
+    struct: pulumiRequire("google-protobuf/google/protobuf/struct_pb") as typeof structModule,
+    empty: pulumiRequire("google-protobuf/google/protobuf/empty_pb") as typeof emptyModule,
+    any: pulumiRequire("google-protobuf/google/protobuf/any_pb") as typeof anyModule,
+    provider: pulumiRequire("@pulumi/pulumi/proto/provider_pb") as typeof providerPb,
+    service: pulumiRequire("@pulumi/pulumi/proto/provider_grpc_pb") as typeof providerGrpc,
+    plugin: pulumiRequire("@pulumi/pulumi/proto/plugin_pb") as typeof pluginPb,
+    status: pulumiRequire("@pulumi/pulumi/proto/status_pb") as typeof statusPb,
+  };
+}
+
+type Protocol = ReturnType<typeof protocol>;
+type Bag = Record<string, unknown>;
+
+/** What the server is told when it starts. */
+export interface PluginOptions {
+  /** The plugin's version, as `GetPluginInfo` reports it (the package's). */
+  version: string;
+  /** The package schema, as `GetSchema` returns it. */
+  schema: () => string;
+}
+
+/**
+ * The configuration the engine sends (`ConfigureRequest.variables`, keyed `vendor-container:config:<key>`), read
+ * by the settings of rest/settings.ts, which name their stack config keys `vendor:<key>`: on the plugin path
+ * the same settings are the provider's `vendor-container:<key>`.
+ */
+function configSource(variables: ReadonlyMap<string, string>) {
+  return {
+    get: (key: string): string | undefined =>
+      key.startsWith("vendor:")
+        ? variables.get(`${PACKAGE}:config:${key.slice("vendor:".length)}`)
+        : undefined,
+  };
+}
+
+/** Messages that name a setting name it as the plugin's configuration does (`vendor-container:baseUrl`). */
+const asPluginSetting = (text: string): string => text.replace(/\bvendor:(?=[a-zA-Z])/g, `${PACKAGE}:`);
+
+/** `value` without the properties set to `undefined`, at any depth: a protobuf Struct has no such value. */
+function defined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : defined(item)));
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, defined(v)]),
+  );
+}
+
+/** The kind and creation scope of the resource `urn` names; throws for a type the plugin does not serve. */
+function resourceOf(urn: string): { kind: KindName; scope: string } {
+  const parts = parseUrn(urn);
+  const kind = parts && kindOfToken(parts.type);
+  if (!parts || !kind) throw new Error(`${PACKAGE}: unknown resource type in ${urn}; upgrade the plugin`);
+  const scope = scopeOfUrn(urn) ?? "";
+  // One plugin process serves one stack: the URN says which, exactly (also for `pulumi destroy`).
+  noteProgramScope(scope);
+  return { kind, scope };
+}
+
+/** The secrets a kind always keeps, plus those that came in secret. */
+const secretsOf = (kind: KindName, received: readonly string[]): Set<string> =>
+  new Set([...PLUGIN_KINDS[kind].secrets, ...received]);
+
+/**
+ * The outputs an update's preview shows: the new inputs, and of the computed outputs those no update changes
+ * (`PLUGIN_KINDS[kind].stable`: the object's id and URI, its creation date) as the state has them. The others
+ * are left out, so the engine shows them unknown: what the update makes of them is known only once it ran. A
+ * resource that takes a cluster's `kaasId` then sees no change in the preview of the cluster's update.
+ */
+function previewOutputs(kind: KindName, olds: Bag, news: Bag): Bag {
+  const kept = PLUGIN_KINDS[kind].stable.filter((name) => olds[name] !== undefined);
+  return { ...news, ...Object.fromEntries(kept.map((name) => [name, olds[name]])) };
+}
+
+/** `error` as an Error that carries the secrets its partial outputs keep (`failWithSecrets`). */
+function carrying(error: unknown, secrets: Set<string>): Error {
+  return Object.assign(error instanceof Error ? error : new Error(messageOf(error)), { secrets });
+}
+
+/** The server's implementation of each protocol method it serves. */
+function handlers(p: Protocol, options: PluginOptions) {
+  const toStruct = (bag: unknown) => p.struct.Struct.fromJavaScript(defined(bag ?? {}) as never);
+  const fromStruct = (struct: structModule.Struct | undefined): Bag =>
+    struct === undefined ? {} : struct.toJavaScript();
+
+  /** A gRPC error for `error`: an object the service accepted carries its id and outputs (partial failure). */
+  function failure(error: unknown, secrets?: Set<string>) {
+    const message = redact(asPluginSetting(messageOf(error)));
+    const metadata = new p.grpc.Metadata();
+    const partial = error as { id?: unknown; properties?: unknown; reasons?: unknown };
+    if (typeof partial.id === "string" && partial.id !== "") {
+      const detail = new p.provider.ErrorResourceInitFailed();
+      detail.setId(partial.id);
+      const properties = isPlainObject(partial.properties) ? partial.properties : {};
+      const { __provider: _shell, ...outputs } = properties;
+      detail.setProperties(toStruct(markSecrets(outputs, secrets ?? [])));
+      detail.setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [message]);
+      const any = new p.any.Any();
+      any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+      const status = new p.status.Status();
+      status.setCode(p.grpc.status.UNKNOWN);
+      status.setMessage(message);
+      status.addDetails(any);
+      metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+    }
+    return { code: p.grpc.status.UNKNOWN, details: message, metadata };
+  }
+
+  /** Serves a unary call: `run` builds the response; a thrown error becomes the call's error. */
+  const unary =
+    <Req, Res>(run: (request: Req) => Promise<Res>, fail = (error: unknown) => failure(error)) =>
+    (call: { request: Req }, callback: (error: unknown, response?: Res) => void) => {
+      run(call.request).then(
+        (response) => callback(null, response),
+        (error: unknown) => callback(fail(error)),
+      );
+    };
+
+  return {
+    getPluginInfo: unary(async () => new p.plugin.PluginInfo().setVersion(options.version)),
+    getSchema: unary(async (request: providerPb.GetSchemaRequest) => {
+      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
+      return new p.provider.GetSchemaResponse().setSchema(options.schema());
+    }),
+    configure: unary(async (request: providerPb.ConfigureRequest) => {
+      const variables = new Map(request.getVariablesMap().toArray());
+      configure(configSource(variables));
+      return (
+        new p.provider.ConfigureResponse()
+          .setAcceptsecrets(true)
+          // Previews of creates and updates come here too, so that an update's preview keeps the outputs it
+          // cannot change (`previewOutputs`) instead of showing every output unknown.
+          .setSupportspreview(true)
+          .setAcceptresources(false)
+          .setAcceptoutputs(false)
+      );
+    }),
+    check: unary(async (request: providerPb.CheckRequest) => {
+      const { kind, scope } = resourceOf(request.getUrn());
+      const olds = unwrapSecrets(fromStruct(request.getOlds()));
+      const news = unwrapSecrets(fromStruct(request.getNews()));
+      // The dynamic path's classes send the scope as an input; here the URN says it.
+      const result = await provider(kind).check(olds.plain, { ...news.plain, creationScope: scope });
+      const response = new p.provider.CheckResponse().setInputs(
+        toStruct(markSecrets(result.inputs, secretsOf(kind, news.secrets))),
+      );
+      response.setFailuresList(
+        result.failures.map((f) =>
+          new p.provider.CheckFailure().setProperty(f.property).setReason(asPluginSetting(f.reason)),
+        ),
+      );
+      return response;
+    }),
+    diff: unary(async (request: providerPb.DiffRequest) => {
+      const { kind, scope } = resourceOf(request.getUrn());
+      const olds = unwrapSecrets(fromStruct(request.getOlds())).plain;
+      const news = unwrapSecrets(fromStruct(request.getNews())).plain;
+      const result = await provider(kind).diff(request.getId(), olds, { creationScope: scope, ...news });
+      const D = p.provider.DiffResponse.DiffChanges;
+      return new p.provider.DiffResponse()
+        .setChanges(result.changes ? D.DIFF_SOME : D.DIFF_NONE)
+        .setReplacesList(result.replaces)
+        .setDeletebeforereplace(result.deleteBeforeReplace === true);
+    }),
+    create: unary(async (request: providerPb.CreateRequest) => {
+      const { kind } = resourceOf(request.getUrn());
+      const inputs = unwrapSecrets(fromStruct(request.getProperties()));
+      const secrets = secretsOf(kind, inputs.secrets);
+      if (request.getPreview())
+        return new p.provider.CreateResponse()
+          .setId("")
+          .setProperties(toStruct(markSecrets(inputs.plain, secrets)));
+      try {
+        const { id, outs } = await provider(kind).create(inputs.plain);
+        return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));
+      } catch (error) {
+        throw carrying(error, secrets);
+      }
+    }, failWithSecrets),
+    read: unary(async (request: providerPb.ReadRequest) => {
+      const { kind } = resourceOf(request.getUrn());
+      const props = unwrapSecrets(fromStruct(request.getProperties()));
+      const inputs = unwrapSecrets(fromStruct(request.getInputs()));
+      const secrets = secretsOf(kind, [...props.secrets, ...inputs.secrets]);
+      const result = await provider(kind).read(request.getId(), props.plain);
+      const response = new p.provider.ReadResponse()
+        .setId(result.id)
+        .setProperties(toStruct(markSecrets(result.props, secrets)));
+      if (result.inputs !== undefined) response.setInputs(toStruct(markSecrets(result.inputs, secrets)));
+      return response;
+    }),
+    update: unary(async (request: providerPb.UpdateRequest) => {
+      const { kind } = resourceOf(request.getUrn());
+      const olds = unwrapSecrets(fromStruct(request.getOlds()));
+      const news = unwrapSecrets(fromStruct(request.getNews()));
+      const secrets = secretsOf(kind, [...olds.secrets, ...news.secrets]);
+      if (request.getPreview())
+        return new p.provider.UpdateResponse().setProperties(
+          toStruct(markSecrets(previewOutputs(kind, olds.plain, news.plain), secrets)),
+        );
+      try {
+        const { outs } = await provider(kind).update(request.getId(), olds.plain, news.plain);
+        return new p.provider.UpdateResponse().setProperties(toStruct(markSecrets(outs, secrets)));
+      } catch (error) {
+        throw carrying(error, secrets);
+      }
+    }, failWithSecrets),
+    delete: unary(async (request: providerPb.DeleteRequest) => {
+      const { kind } = resourceOf(request.getUrn());
+      await provider(kind).delete(request.getId(), unwrapSecrets(fromStruct(request.getProperties())).plain);
+      return new p.empty.Empty();
+    }),
+    invoke: unary(async (request: providerPb.InvokeRequest) => {
+      const result = await invoke(request.getTok(), unwrapSecrets(fromStruct(request.getArgs())).plain);
+      return new p.provider.InvokeResponse().setReturn(toStruct(result));
+    }),
+    cancel: unary(async () => new p.empty.Empty()),
+    attach: unary(async () => new p.empty.Empty()),
+  };
+
+  /** `failure` with the secrets the failed create or update keeps (its partial outputs are marked). */
+  function failWithSecrets(error: unknown) {
+    const secrets = (error as { secrets?: Set<string> }).secrets;
+    return failure(error, secrets);
+  }
+}
+
+/**
+ * Serves the protocol on a loopback port and prints the port, as the engine expects of a plugin (its first
+ * line of output). The engine stops the process when it is done with it.
+ */
+export async function serve(options: PluginOptions): Promise<number> {
+  const p = protocol();
+  const server = new p.grpc.Server({
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
+  // Methods left out (construct, call, parameterize, the mappings...) answer UNIMPLEMENTED, which the engine
+  // treats as "not supported" for every one of them.
+  server.addService(p.service.ResourceProviderService, handlers(p, options) as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", p.grpc.ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  process.stdout.write(`${port}\n`);
+  return port;
+}

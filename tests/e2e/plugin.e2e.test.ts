@@ -1,0 +1,124 @@
+/**
+ * The provider plugin (`pulumi-resource-vendor-container`, `vendor-container:index:*`) through the real engine
+ * against the emulator: a program that uses it creates, settles, updates in place, refuses to disable HA at
+ * preview and destroys, with its configuration from `vendor-container:*` and the stack its objects belong to
+ * read from the URN of every call.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import { SYSTEM_POOL, WORKER_POOL, cluster, backup, registry, attachment } from "./support/args";
+import { pluginConfig, pluginProgram } from "./support/plugin";
+import {
+  POLL_MS,
+  PROJECT,
+  TOKEN,
+  expectSettledIn,
+  openSuite,
+  upWith,
+  type Declared,
+  type Suite,
+} from "./support/suite";
+
+const KAAS = "kaas-0001";
+/** The project of the explicit provider's resources. */
+const OTHER_PROJECT = "e2e-other-project";
+/** What the plugin's resources refer to a cluster by: its id, known in every preview. */
+const CLUSTER_ID = { $ref: "cluster.id" };
+
+describe("the provider plugin through pulumi", () => {
+  let s: Suite;
+  let stack: Stack;
+  let nodes: string[];
+
+  beforeAll(async () => {
+    s = await openSuite("plugin");
+    stack = await s.stack("dev", pluginProgram(s, "e2e-plugin"), pluginConfig(s, TOKEN, PROJECT, POLL_MS));
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const haCluster = (overrides: Record<string, unknown> = {}) => cluster({ ha: true, ...overrides });
+  const first = (): Declared[] => [haCluster(), backup({ kaasId: CLUSTER_ID }), registry()];
+
+  it("creates a cluster, its backup and a registry, each with one POST, configured by vendor-container:*", async () => {
+    const { calls, outputs, summary } = await upWith(s, stack, first());
+    // The registry is created beside the cluster, in any order.
+    expect(calls.filter((call) => call.startsWith("POST")).sort()).toEqual([
+      "POST /kaas",
+      `POST /kaas/${KAAS}/backups`,
+      "POST /registries",
+    ]);
+    expect(summary.resourceChanges).toEqual({ create: 4 });
+    expect(outputs["cluster.id"]).toBe(KAAS);
+    expect(outputs["cluster.kaasId"]).toBe(KAAS);
+    expect(outputs["cluster.state"]).toBe("Active");
+    expect(outputs["nightly.kaasId"]).toBe(KAAS);
+    expect(outputs["images.registryId"]).toBe("registry-0001");
+    // The kubeconfig is a secret in the state: the export has it encrypted, never in plain text.
+    const kubeconfig = outputs["cluster.kubeconfig"] as string;
+    expect(kubeconfig).toContain("apiVersion");
+    const state = await s.exportState(stack);
+    expect(state).not.toContain(kubeconfig.slice(0, 40));
+    expect(state).not.toContain(TOKEN);
+    // The objects name this stack as their owner, read from the URN (no program sent it).
+    const live = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === KAAS);
+    expect(live?.metadata.tags).toContain("pulumi-ct-owner:e2e-plugin/dev/cluster");
+    await expectSettledIn(s, stack);
+  });
+
+  it("resizes a pool, attaches a volume, makes a registry in another project through an explicit provider, reads a cluster through an invoke, then settles", async () => {
+    nodes = s.emulator.emulator.nodes(KAAS).find((p) => p.nodePool === "system")!.nodeIds;
+    const resized = haCluster({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 3 }] });
+    await stack.setConfig("e2e:functions", {
+      value: JSON.stringify([{ output: "info", call: "getKaas", args: { kaasId: CLUSTER_ID } }]),
+    });
+    const other: Declared = {
+      kind: "Provider",
+      name: "other",
+      args: {
+        baseUrl: s.emulator.url,
+        token: { $secret: TOKEN },
+        projectId: OTHER_PROJECT,
+        pollIntervalMs: POLL_MS,
+      },
+    };
+    const { calls, summary, outputs } = await upWith(s, stack, [
+      resized,
+      backup({ kaasId: CLUSTER_ID }),
+      registry(),
+      attachment(nodes[0], { kaasId: CLUSTER_ID }),
+      other,
+      { ...registry({ name: "other-images" }), name: "otherImages", provider: "other" },
+    ]);
+    expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 3 });
+    expect(outputs.info).toMatchObject({ kaasId: KAAS, state: "Active", name: "e2e-cluster" });
+    expect(calls.filter((call) => call.startsWith("POST /registries"))).toEqual([]);
+    expect(
+      s
+        .requests()
+        .filter((r) => r.method === "POST" && r.path.endsWith("/registries"))
+        .map((r) => r.path),
+    ).toEqual([`/projects/${OTHER_PROJECT}/providers/Vendor.Container/registries`]);
+    expect(calls.filter((call) => !call.includes("/nodes/") && !call.includes(OTHER_PROJECT)).sort()).toEqual(
+      [`PUT /kaas/${KAAS}`, `PUT /kaas/${KAAS}/nodePools/workers`],
+    );
+    expect(calls.filter((call) => call.includes("/nodes/"))).toEqual([
+      expect.stringMatching(new RegExp(`^POST /kaas/${KAAS}/nodePools/system/nodes/${nodes[0]}/`)),
+    ]);
+    await expectSettledIn(s, stack);
+  });
+
+  it("refuses to disable HA at preview, before any call to the service", async () => {
+    await s.declare(stack, [haCluster({ ha: false }), backup({ kaasId: CLUSTER_ID }), registry()]);
+    s.clearRequests();
+    await expect(stack.preview()).rejects.toThrow(/ha/);
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("destroys what it manages", async () => {
+    await stack.destroy();
+    const left = s.emulator.emulator.state();
+    expect(left.kaas.filter((k) => k.status?.state !== "Deleted").map((k) => k.metadata.id)).toEqual([]);
+    expect(left.registries).toEqual([]);
+  });
+});

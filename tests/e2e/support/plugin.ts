@@ -1,0 +1,37 @@
+/**
+ * Programs on the provider plugin: a copy of a program folder whose Pulumi.yaml names where the engine finds
+ * `pulumi-resource-vendor-container`: the executable npm linked when it installed the package for the suite
+ * (global-setup.ts), as a user's install links it.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { E2E_ROOT, ROOT } from "./engine";
+import type { Suite } from "./suite";
+
+/** The folder that holds the installed package's plugin executable. */
+export const PLUGIN_BIN = path.join(E2E_ROOT, "node_modules", ".bin");
+
+/** Copies the program folder `from` (default: the plugin program) as `project`, pointing it at the plugin. */
+export function pluginProgram(
+  s: Suite,
+  project: string,
+  from = path.join(ROOT, "tests/e2e/programs/plugin"),
+): string {
+  const dir = s.program(project, from);
+  const manifest = path.join(dir, "Pulumi.yaml");
+  fs.appendFileSync(
+    manifest,
+    `plugins:\n  providers:\n    - name: vendor-container\n      path: ${JSON.stringify(PLUGIN_BIN)}\n`,
+  );
+  return dir;
+}
+
+/** The configuration of the plugin, `vendor-container:*`, for the suite's emulator. */
+export function pluginConfig(s: Suite, token: string, project: string, pollMs: string) {
+  return {
+    "vendor-container:baseUrl": { value: s.emulator.url },
+    "vendor-container:token": { value: token, secret: true },
+    "vendor-container:projectId": { value: project },
+    "vendor-container:pollIntervalMs": { value: pollMs },
+  };
+}
