@@ -4,6 +4,11 @@
 #   .tools/bin/pulumi                          Pulumi CLI v3.274.1, built with `go build` (scripts/engine/go.mod)
 #   .tools/bin/pulumi-language-nodejs          Node.js language host, built from sdk/v3 v3.68.0
 #                                              (scripts/engine/langhost/go.mod; see the comment there)
+#   .tools/bin/pulumi-language-python          Python language host, built from the same module, and
+#   .tools/bin/pulumi-language-python-exec     the script it runs programs with (the CLI's sdk/v3 release,
+#                                              which matches the Python SDK below)
+#   .tools/python                              a virtualenv with the `pulumi` package from PyPI (Python programs
+#                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh)
 #   .tools/bin/pulumi-resource-pulumi-nodejs   dynamic-provider launcher shipped in @pulumi/pulumi
 # Then `source scripts/pulumi-env.sh` puts .tools/bin first on PATH and sets the offline variables.
 #
@@ -14,7 +19,7 @@
 # A `pulumi` already installed on the machine (at least PULUMI_MIN_EXTERNAL) is used as it is, with
 # the language host its own install ships next to it.
 #
-# Exit status: 0 when all four are in place; non-zero on errors.
+# Exit status: 0 when everything is in place; non-zero on errors.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,7 +34,9 @@ NODE_MAJOR="22"
 LANGHOST_WRAPPER="$ROOT/scripts/engine/langhost"
 LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs"
 CLI_PACKAGE="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
-LANGHOST_VERSION="3.68.0"         # sdk/v3 release that still holds the Node.js language host
+LANGHOST_VERSION="3.68.0"         # sdk/v3 release that still holds the Node.js and Python language hosts
+PYTHON_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"
+PULUMI_PYPI_VERSION="3.272.0"     # the `pulumi` package Python programs run with (the newest PyPI serves here)
 
 log() { printf 'engine.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -109,16 +116,40 @@ fi
 
 if [[ -n "$external" ]]; then
   # A Pulumi install ships its language hosts next to the CLI: use both as they are.
-  log "using pulumi ${ext_version} found at $external, with its own pulumi-language-nodejs"
+  log "using pulumi ${ext_version} found at $external, with its own language hosts"
   ln -sfn "$external" "$BIN/pulumi"
-  ln -sfn "$(dirname "$external")/pulumi-language-nodejs" "$BIN/pulumi-language-nodejs"
+  for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec; do
+    ln -sfn "$(dirname "$external")/$host" "$BIN/$host"
+  done
 else
-  [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs"
+  [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs" "$BIN/pulumi-language-python" \
+    "$BIN/pulumi-language-python-exec"
   go_build pulumi "$WRAPPER" "$CLI_PACKAGE" "$PULUMI_VERSION"
   [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] \
     || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
   # Next to the CLI, so that the CLI treats it as bundled (no warning on every run).
   go_build pulumi-language-nodejs "$LANGHOST_WRAPPER" "$LANGHOST_PACKAGE" "$LANGHOST_VERSION"
+  go_build pulumi-language-python "$LANGHOST_WRAPPER" "$PYTHON_LANGHOST_PACKAGE" "$LANGHOST_VERSION"
+  # The host runs programs through this script, found on PATH. The CLI's sdk/v3 release has the one that
+  # matches today's `pulumi` package (the v3.68.0 one calls functions it no longer has).
+  exec_script="$(cd "$WRAPPER" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/python/cmd/pulumi-language-python-exec"
+  [[ -f "$exec_script" ]] || die "no pulumi-language-python-exec at $exec_script"
+  install -m 0755 "$exec_script" "$BIN/pulumi-language-python-exec"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 2b. The `pulumi` package for Python programs, in a virtualenv of its own
+# ---------------------------------------------------------------------------------------------
+PYTHON_ENV="$TOOLS/python"
+if [[ -x "$PYTHON_ENV/bin/python" ]] \
+  && [[ "$("$PYTHON_ENV/bin/python" -c 'import importlib.metadata as m; print(m.version("pulumi"))' 2>/dev/null)" == "$PULUMI_PYPI_VERSION" ]]; then
+  log "pulumi ${PULUMI_PYPI_VERSION} (Python) already in .tools/python"
+else
+  command -v python3 >/dev/null || die "python3 is needed for Python programs"
+  log "installing pulumi ${PULUMI_PYPI_VERSION} from PyPI into .tools/python"
+  rm -rf "$PYTHON_ENV"
+  python3 -m venv "$PYTHON_ENV"
+  "$PYTHON_ENV/bin/pip" install --quiet --disable-pip-version-check "pulumi==${PULUMI_PYPI_VERSION}" >&2
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -142,4 +173,4 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-resource-pulumi-nodejs in $BIN"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-resource-pulumi-nodejs in $BIN; Python's pulumi in .tools/python"

@@ -14,6 +14,8 @@ esac
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 export PULUMI_HOME="$_pulumi_env_root/.tools/pulumi-home"
+# Python programs run with the `pulumi` package scripts/engine.sh installed.
+export PULUMI_PYTHON_CMD="$_pulumi_env_root/.tools/python/bin/python"
 mkdir -p "$PULUMI_HOME"
 
 # A default passphrase for the passphrase secrets provider, unless the caller chose one.

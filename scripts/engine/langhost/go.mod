@@ -1,8 +1,9 @@
-// Wrapper module for scripts/engine.sh: the Node.js language host. Since v3.69 the host is a
-// module of its own that the module proxy here does not serve; up to v3.68.0 it was a package of
-// sdk/v3, which is served. It cannot share ../go.mod, which pins sdk/v3 at the CLI's release.
-// The host only launches @pulumi/pulumi/cmd/run from the program's own node_modules, so the SDK
-// that runs programs is the program's, not this one.
+// Wrapper module for scripts/engine.sh: the Node.js and Python language hosts. Since v3.69 each host
+// is a module of its own that the module proxy here does not serve; up to v3.68.0 they were packages
+// of sdk/v3, which is served. It cannot share ../go.mod, which pins sdk/v3 at the CLI's release.
+// The hosts only launch the program's own SDK (@pulumi/pulumi/cmd/run from its node_modules; the
+// `pulumi` Python package through pulumi-language-python-exec), so the SDK that runs programs is not
+// this one.
 module enginelanghost
 
 go 1.20

@@ -12,7 +12,7 @@ import path from "node:path";
 export const ROOT = path.resolve(__dirname, "../../..");
 /** Root of the engine install, as `PulumiCommand.get({ root })` expects it (`<root>/bin/pulumi`). */
 export const TOOLS = path.join(ROOT, ".tools");
-/** `pulumi`, `pulumi-language-nodejs`, `pulumi-resource-pulumi-nodejs` and `node` (22). */
+/** `pulumi`, its Node.js and Python language hosts, `pulumi-resource-pulumi-nodejs` and `node` (22). */
 export const BIN = path.join(TOOLS, "bin");
 /**
  * Folder whose `node_modules` every test program resolves: programs live in folders below it.
@@ -26,7 +26,17 @@ export const PULUMI_SDK_VERSION: string = JSON.parse(
   fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8"),
 ).version;
 
-const ENGINE_PARTS = ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs", "node"];
+const ENGINE_PARTS = [
+  "pulumi",
+  "pulumi-language-nodejs",
+  "pulumi-language-python",
+  "pulumi-language-python-exec",
+  "pulumi-resource-pulumi-nodejs",
+  "node",
+];
+
+/** The Python that runs Python programs: the virtualenv with the `pulumi` package scripts/engine.sh installs. */
+export const PYTHON = path.join(TOOLS, "python", "bin", "python");
 
 /** Throws, saying how to get it, when a part of the engine is missing. Nothing is skipped without it. */
 export function assertEngine(): void {
@@ -66,6 +76,7 @@ export function engineEnv(extra: Record<string, string> = {}): Record<string, st
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_PYTHON_CMD: PYTHON,
     // Every run starts two or three Node processes (the program, the dynamic provider, the policy pack) that
     // load the same modules: Node 22 keeps their compiled code on disk, which saves a third of each start.
     NODE_COMPILE_CACHE: path.join(TOOLS, "node-compile-cache"),

@@ -1,0 +1,81 @@
+/**
+ * A Python program on the provider plugin through the real engine (the Python language host and the `pulumi`
+ * package from PyPI, as scripts/engine.sh installs them) against the emulator: the four kinds are created, a
+ * preview and a refresh find nothing to do, a pool resizes in place, disabling HA is refused at preview before any
+ * call to the service, and destroy removes everything.
+ */
+import path from "node:path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { SYSTEM_POOL, WORKER_POOL, attachment, backup, cluster, registry } from "./support/args";
+import { E2E_ROOT, ROOT } from "./support/engine";
+import { pluginConfig, pluginProgram } from "./support/plugin";
+import { POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, upWith, type Suite } from "./support/suite";
+
+const KAAS = "kaas-0001";
+const CLUSTER_ID = { $ref: "cluster.id" };
+const SCHEMA = path.join(E2E_ROOT, "node_modules/pulumi-vendor-container/dist/plugin/schema.json");
+
+describe("a Python program on the provider plugin", () => {
+  let s: Suite;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    s = await openSuite("python");
+    const program = pluginProgram(s, "e2e-python", path.join(ROOT, "tests/e2e/programs/python"));
+    stack = await s.stack("dev", program, {
+      ...pluginConfig(s, TOKEN, PROJECT, POLL_MS),
+      "e2e:schema": { value: SCHEMA },
+    });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const haCluster = (overrides: Record<string, unknown> = {}) => cluster({ ha: true, ...overrides });
+
+  it("creates a cluster, its backup and a registry, then settles", async () => {
+    const { calls, outputs, summary } = await upWith(s, stack, [
+      haCluster(),
+      backup({ kaasId: CLUSTER_ID }),
+      registry(),
+    ]);
+    expect(calls.filter((call) => call.startsWith("POST")).sort()).toEqual([
+      "POST /kaas",
+      `POST /kaas/${KAAS}/backups`,
+      "POST /registries",
+    ]);
+    expect(summary.resourceChanges).toEqual({ create: 4 });
+    expect(outputs["cluster.kaasId"]).toBe(KAAS);
+    expect(outputs["nightly.state"]).toBe("Active");
+    expect(outputs["images.registryId"]).toBe("registry-0001");
+    expect(await s.exportState(stack)).not.toContain(outputs["cluster.kubeconfig"] as string);
+    await expectSettledIn(s, stack);
+  });
+
+  it("resizes a pool in place and attaches a volume", async () => {
+    const nodes = s.emulator.emulator.nodes(KAAS).find((p) => p.nodePool === "system")!.nodeIds;
+    const { calls, summary } = await upWith(s, stack, [
+      haCluster({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 3 }] }),
+      backup({ kaasId: CLUSTER_ID }),
+      registry(),
+      attachment(nodes[0], { kaasId: CLUSTER_ID }),
+    ]);
+    expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 1 });
+    expect(calls).toContain(`PUT /kaas/${KAAS}/nodePools/workers`);
+    expect(calls.filter((call) => call.includes("/nodes/"))).toHaveLength(1);
+  });
+
+  it("refuses to disable HA at preview, before any call to the service", async () => {
+    await s.declare(stack, [haCluster({ ha: false }), backup({ kaasId: CLUSTER_ID }), registry()]);
+    s.clearRequests();
+    await expect(stack.preview()).rejects.toThrow(/ha/);
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("destroys what it manages", async () => {
+    await stack.destroy();
+    const left = s.emulator.emulator.state();
+    expect(left.kaas.filter((k) => k.status?.state !== "Deleted").map((k) => k.metadata.id)).toEqual([]);
+    expect(left.registries).toEqual([]);
+  });
+});
