@@ -7,6 +7,7 @@
 #   .tools/bin/pulumi-language-python          Python language host, built from the same module, and
 #   .tools/bin/pulumi-language-python-exec     the script it runs programs with (the CLI's sdk/v3 release,
 #                                              which matches the Python SDK below)
+#   .tools/bin/pulumi-language-yaml            YAML language host, pulumi-yaml v1.25.0 (scripts/engine/yaml/go.mod)
 #   .tools/python                              a virtualenv with the `pulumi` package from PyPI (Python programs
 #                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh)
 #   .tools/bin/pulumi-resource-pulumi-nodejs   dynamic-provider launcher shipped in @pulumi/pulumi
@@ -36,6 +37,9 @@ LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nod
 CLI_PACKAGE="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 LANGHOST_VERSION="3.68.0"         # sdk/v3 release that still holds the Node.js and Python language hosts
 PYTHON_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"
+YAML_WRAPPER="$ROOT/scripts/engine/yaml"
+YAML_PACKAGE="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
+YAML_VERSION="1.25.0"             # pulumi-yaml (pinned in scripts/engine/yaml/go.mod)
 PULUMI_PYPI_VERSION="3.272.0"     # the `pulumi` package Python programs run with (the newest PyPI serves here)
 
 log() { printf 'engine.sh: %s\n' "$*" >&2; }
@@ -118,12 +122,12 @@ if [[ -n "$external" ]]; then
   # A Pulumi install ships its language hosts next to the CLI: use both as they are.
   log "using pulumi ${ext_version} found at $external, with its own language hosts"
   ln -sfn "$external" "$BIN/pulumi"
-  for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec; do
+  for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml; do
     ln -sfn "$(dirname "$external")/$host" "$BIN/$host"
   done
 else
   [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs" "$BIN/pulumi-language-python" \
-    "$BIN/pulumi-language-python-exec"
+    "$BIN/pulumi-language-python-exec" "$BIN/pulumi-language-yaml"
   go_build pulumi "$WRAPPER" "$CLI_PACKAGE" "$PULUMI_VERSION"
   [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] \
     || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
@@ -135,6 +139,7 @@ else
   exec_script="$(cd "$WRAPPER" && go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)/python/cmd/pulumi-language-python-exec"
   [[ -f "$exec_script" ]] || die "no pulumi-language-python-exec at $exec_script"
   install -m 0755 "$exec_script" "$BIN/pulumi-language-python-exec"
+  go_build pulumi-language-yaml "$YAML_WRAPPER" "$YAML_PACKAGE" "$YAML_VERSION"
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -173,4 +178,4 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-resource-pulumi-nodejs in $BIN; Python's pulumi in .tools/python"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-resource-pulumi-nodejs in $BIN; Python's pulumi in .tools/python"

@@ -12,7 +12,7 @@ import path from "node:path";
 export const ROOT = path.resolve(__dirname, "../../..");
 /** Root of the engine install, as `PulumiCommand.get({ root })` expects it (`<root>/bin/pulumi`). */
 export const TOOLS = path.join(ROOT, ".tools");
-/** `pulumi`, its Node.js and Python language hosts, `pulumi-resource-pulumi-nodejs` and `node` (22). */
+/** `pulumi`, its Node.js, Python and YAML language hosts, `pulumi-resource-pulumi-nodejs` and `node` (22). */
 export const BIN = path.join(TOOLS, "bin");
 /**
  * Folder whose `node_modules` every test program resolves: programs live in folders below it.
@@ -31,6 +31,7 @@ const ENGINE_PARTS = [
   "pulumi-language-nodejs",
   "pulumi-language-python",
   "pulumi-language-python-exec",
+  "pulumi-language-yaml",
   "pulumi-resource-pulumi-nodejs",
   "node",
 ];
