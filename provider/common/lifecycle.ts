@@ -123,7 +123,8 @@ const carries = (object: ServiceObject, tag: string): boolean => (object.metadat
  * carries this resource's creation tag or its owner tag): the object to resume, or undefined to create one.
  *
  * - The object the state tracks (`tracked`: this create is its replacement) is never resumed, whatever tags it
- *   still carries; the engine deletes it once the replacement exists.
+ *   still carries; the engine deletes it once the replacement exists. Nor is one carrying this create's tag
+ *   that is older than it (`olderThanTracked`).
  * - An object carrying this create's tag is a create whose id never reached the state: the tag is released only
  *   after the engine has recorded the id (`sdk/persisted.ts`). It is judged by `judgeFound`: resumed while the
  *   evidence says it is an interrupted create (still provisioning, or settled within the create timeout), named
@@ -176,7 +177,10 @@ export function judgeLookup<T extends ServiceObject>(
         "does not track it: left alone; delete it if no stack tracks it",
     );
   }
-  const judged = interrupted.map((object) => ({ object, judgement: judgeFound(object, args) }));
+  const judged = interrupted.map((object) => ({
+    object,
+    judgement: olderThanTracked(object, found, args.tracked) ?? judgeFound(object, args),
+  }));
   // Prefer one still provisioning, then the youngest: an interrupted run leaves one object, but a service
   // that was asked twice may show two.
   const resumable = judged
@@ -208,6 +212,28 @@ export function judgeLookup<T extends ServiceObject>(
     );
   }
   return undefined;
+}
+
+/**
+ * A replacement's verdict on an object carrying this resource's creation tag that was created before the object
+ * the state tracks (the one being replaced): `skip`, since an interrupted create of this replacement cannot be
+ * older than the object it replaces. Such an object is the replaced one's predecessor whose tag was never
+ * released (its release failed, or the state could not be read to release it), which a replacement killed after
+ * the engine recorded its new id leaves in the state for deletion: resumed, it would be the new object and the
+ * engine would then delete it, leaving the state naming an object that no longer exists. Undefined (no verdict)
+ * when this is no replacement, or either creation time is unknown.
+ */
+function olderThanTracked(
+  object: ServiceObject,
+  found: readonly ServiceObject[],
+  tracked: Tracked,
+): FoundVerdict | undefined {
+  if (typeof tracked !== "string") return undefined;
+  const replaced = found.find((candidate) => candidate.metadata.id === tracked);
+  const replacedAt = replaced && creationTimeOf(replaced);
+  const createdAt = creationTimeOf(object);
+  if (replacedAt === undefined || createdAt === undefined || createdAt > replacedAt) return undefined;
+  return { verdict: "skip", why: `it was created before ${tracked}, which this create replaces` };
 }
 
 /**

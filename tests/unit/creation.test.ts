@@ -534,6 +534,26 @@ describe("judgeLookup", () => {
     expect(lines).toEqual([]);
   });
 
+  it("in a replacement, never resumes an object carrying the tag that is older than the object it replaces", () => {
+    // A replacement killed after the engine recorded its new object (kaas-0002) leaves the replaced one
+    // (kaas-0001, its tag never released) in the state for deletion: resumed by the next replacement, the
+    // engine would delete it as the replaced object.
+    const older = seen("kaas-0001", "Active", ago(9));
+    const tracked = seen("kaas-0002", "Active", ago(4), false);
+    expect(pick([older, tracked], "kaas-0002")).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "cluster kaas-0001 (Active, created 2026-06-01T11:51:00.000Z) carries this resource's creation tag but it " +
+          "was created before kaas-0002, which this create replaces: not resumed",
+      ),
+    ]);
+    // One younger than the replaced object is an interrupted create of this replacement, resumed as before.
+    expect(pick([seen("kaas-0003", "InCreation", ago(1)), tracked], "kaas-0002")).toBe("kaas-0003");
+    // Not a replacement, or ages unknown: judged as before.
+    expect(pick([older])).toBe("kaas-0001");
+    expect(pick([seen("kaas-0001", "InCreation", undefined), tracked], "kaas-0002")).toBe("kaas-0001");
+  });
+
   it("refuses an object naming the resource as owner that the state does not track, naming it and adoptId", () => {
     expect(() => pick([seen("kaas-0001", "Active", ago(3), false)])).toThrow(
       new Error(
