@@ -6,7 +6,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, cluster, backup, registry, attachment } from "./support/args";
-import { pluginConfig, pluginProgram } from "./support/plugin";
+import { liveIds, pluginConfig, pluginProgram } from "./support/plugin";
 import {
   POLL_MS,
   PROJECT,
@@ -118,7 +118,7 @@ describe("the provider plugin through pulumi", () => {
   it("destroys what it manages", async () => {
     await stack.destroy();
     const left = s.emulator.emulator.state();
-    expect(left.kaas.filter((k) => k.status?.state !== "Deleted").map((k) => k.metadata.id)).toEqual([]);
-    expect(left.registries).toEqual([]);
+    expect(liveIds(left.kaas)).toEqual([]);
+    expect(liveIds(left.registries)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, attachment, backup, cluster, registry } from "./support/args";
 import { E2E_ROOT, ROOT } from "./support/engine";
-import { pluginConfig, pluginProgram } from "./support/plugin";
+import { liveIds, pluginConfig, pluginProgram } from "./support/plugin";
 import { POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, upWith, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
@@ -75,7 +75,7 @@ describe("a Python program on the provider plugin", () => {
   it("destroys what it manages", async () => {
     await stack.destroy();
     const left = s.emulator.emulator.state();
-    expect(left.kaas.filter((k) => k.status?.state !== "Deleted").map((k) => k.metadata.id)).toEqual([]);
-    expect(left.registries).toEqual([]);
+    expect(liveIds(left.kaas)).toEqual([]);
+    expect(liveIds(left.registries)).toEqual([]);
   });
 });

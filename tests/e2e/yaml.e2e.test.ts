@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "./support/args";
-import { PLUGIN_BIN, pluginConfig } from "./support/plugin";
+import { PLUGIN_BIN, liveIds, pluginConfig } from "./support/plugin";
 import { LOCATION, POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
@@ -125,7 +125,7 @@ describe("a YAML program on the provider plugin", () => {
   it("destroys what it manages", async () => {
     await stack.destroy();
     const left = s.emulator.emulator.state();
-    expect(left.kaas.filter((k) => k.status?.state !== "Deleted").map((k) => k.metadata.id)).toEqual([]);
-    expect(left.registries).toEqual([]);
+    expect(liveIds(left.kaas)).toEqual([]);
+    expect(liveIds(left.registries)).toEqual([]);
   });
 });

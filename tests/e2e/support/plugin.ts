@@ -35,3 +35,13 @@ export function pluginConfig(s: Suite, token: string, project: string, pollMs: s
     "vendor-container:pollIntervalMs": { value: pollMs },
   };
 }
+
+/** An object of the emulator's state, as far as `liveIds` reads it. */
+interface Recorded {
+  metadata: { id?: string | null };
+  status?: { state?: string | null } | null;
+}
+
+/** The ids of `objects` that still exist: not the tombstones the service keeps for a while (`Deleted`). */
+export const liveIds = (objects: readonly Recorded[]): (string | null | undefined)[] =>
+  objects.filter((o) => o.status?.state !== "Deleted").map((o) => o.metadata.id);
