@@ -23,15 +23,33 @@ import { secret } from "./secrets";
  * One invoke: its arguments `A` and result `R` are what the package schema states of it
  * (scripts/package-schema.mjs reads them from this table's types).
  */
-export interface PluginFunction<A, R> {
+export interface PluginFunction<A, R extends object> {
   /** What the function does, as the schema describes it. */
   description: string;
   run: (args: A, settings: VendorSettings) => Promise<R>;
+  /** `run` on the engine's arguments, its result as the invoke's outputs. */
+  call: (
+    args: Readonly<Record<string, unknown>>,
+    settings: VendorSettings,
+  ) => Promise<Record<string, unknown>>;
 }
 
+/**
+ * The engine's arguments of an invoke as the function's `A`: the engine checks nothing of them against the
+ * schema, and the SDK function checks what it reads (a missing id is refused there, naming it).
+ */
+const engineArguments = <A>(args: Readonly<Record<string, unknown>>): A => args as A;
+
 /** A function's entry, typed by its arguments and result. */
-const fn = <A, R>(description: string, run: (args: A, settings: VendorSettings) => Promise<R>) =>
-  ({ description, run }) satisfies PluginFunction<A, R> as PluginFunction<A, R>;
+const fn = <A, R extends object>(
+  description: string,
+  run: (args: A, settings: VendorSettings) => Promise<R>,
+): PluginFunction<A, R> => ({
+  description,
+  run,
+  call: async (args, settings) =>
+    Object.fromEntries(Object.entries(await run(engineArguments<A>(args), settings))),
+});
 
 /** The arguments of a list on the plugin path: a list without a projection. */
 type PluginListArgs<A extends ListArgs = ListArgs> = Omit<A, "projection">;
@@ -71,11 +89,10 @@ export const functionToken = (name: string): string => `${PACKAGE}:index:${name}
 
 /** Calls the function `token` names with `args`; throws for a token the plugin does not serve. */
 export async function invoke(token: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const table: Readonly<Record<string, PluginFunction<never, unknown>>> = PLUGIN_FUNCTIONS;
+  const table: Readonly<Record<string, Pick<PluginFunction<never, object>, "call">>> = PLUGIN_FUNCTIONS;
   const name = Object.keys(table).find((key) => functionToken(key) === token);
   if (name === undefined) throw new Error(`${PACKAGE}: unknown function ${token}; upgrade the plugin`);
-  // The engine checks nothing of an invoke's arguments against the schema: the SDK function checks what it reads.
-  const result = (await table[name].run(args as never, currentSettings())) as Record<string, unknown>;
+  const result = await table[name].call(args, currentSettings());
   const secrets = SECRET_RESULTS[name] ?? [];
   return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, secrets.includes(k) ? secret(v) : v]));
 }

@@ -7,13 +7,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { isPlainObject } from "../provider/common/typed";
 import { serve } from "./server";
 
 // dist/plugin/main.js: the package's root is two folders up, the schema beside this file (written by the build).
 const root = path.resolve(__dirname, "..", "..");
-const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
-  version: string;
-};
+const manifest: unknown = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+const version = isPlainObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
 
 serve({
   version,

@@ -35,15 +35,17 @@ import { invoke } from "./functions";
  */
 function protocol() {
   const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
+  // `require` types nothing: each module is the one its `import type` above describes.
+  const load = <T>(id: string): T => pulumiRequire(id) as T;
   return {
-    grpc: pulumiRequire("@grpc/grpc-js") as typeof grpcModule,
-    struct: pulumiRequire("google-protobuf/google/protobuf/struct_pb") as typeof structModule,
-    empty: pulumiRequire("google-protobuf/google/protobuf/empty_pb") as typeof emptyModule,
-    any: pulumiRequire("google-protobuf/google/protobuf/any_pb") as typeof anyModule,
-    provider: pulumiRequire("@pulumi/pulumi/proto/provider_pb") as typeof providerPb,
-    service: pulumiRequire("@pulumi/pulumi/proto/provider_grpc_pb") as typeof providerGrpc,
-    plugin: pulumiRequire("@pulumi/pulumi/proto/plugin_pb") as typeof pluginPb,
-    status: pulumiRequire("@pulumi/pulumi/proto/status_pb") as typeof statusPb,
+    grpc: load<typeof grpcModule>("@grpc/grpc-js"),
+    struct: load<typeof structModule>("google-protobuf/google/protobuf/struct_pb"),
+    empty: load<typeof emptyModule>("google-protobuf/google/protobuf/empty_pb"),
+    any: load<typeof anyModule>("google-protobuf/google/protobuf/any_pb"),
+    provider: load<typeof providerPb>("@pulumi/pulumi/proto/provider_pb"),
+    service: load<typeof providerGrpc>("@pulumi/pulumi/proto/provider_grpc_pb"),
+    plugin: load<typeof pluginPb>("@pulumi/pulumi/proto/plugin_pb"),
+    status: load<typeof statusPb>("@pulumi/pulumi/proto/status_pb"),
   };
 }
 
@@ -75,16 +77,29 @@ function configSource(variables: ReadonlyMap<string, string>) {
 /** Messages that name a setting name it as the plugin's configuration does (`vendor-container:baseUrl`). */
 const asPluginSetting = (text: string): string => text.replace(/\bvendor:(?=[a-zA-Z])/g, `${PACKAGE}:`);
 
-/** `value` without the properties set to `undefined`, at any depth: a protobuf Struct has no such value. */
-function defined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => (item === undefined ? null : defined(item)));
-  if (!isPlainObject(value)) return value;
+/**
+ * `value` as a protobuf Struct holds it: no property set to `undefined` (left out), an array's `undefined` and
+ * anything that is no JSON value as null.
+ */
+function structValue(value: unknown): structModule.JavaScriptValue {
+  if (Array.isArray(value)) return value.map(structValue);
+  if (isPlainObject(value)) return structFields(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return null;
+}
+
+/** The fields of a Struct: `bag` without its properties set to `undefined`, at any depth. */
+function structFields(bag: Readonly<Record<string, unknown>>): Record<string, structModule.JavaScriptValue> {
   return Object.fromEntries(
-    Object.entries(value)
+    Object.entries(bag)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, defined(v)]),
+      .map(([k, v]) => [k, structValue(v)]),
   );
 }
+
+/** A property of a thrown value, whatever was thrown. */
+const thrownProperty = (error: unknown, key: string): unknown =>
+  typeof error === "object" && error !== null ? Reflect.get(error, key) : undefined;
 
 /** The kind and creation scope of the resource `urn` names; throws for a type the plugin does not serve. */
 function resourceOf(urn: string): { kind: KindName; scope: string } {
@@ -119,22 +134,25 @@ function carrying(error: unknown, secrets: Set<string>): Error {
 
 /** The server's implementation of each protocol method it serves. */
 function handlers(p: Protocol, options: PluginOptions) {
-  const toStruct = (bag: unknown) => p.struct.Struct.fromJavaScript(defined(bag ?? {}) as never);
+  const toStruct = (bag: Readonly<Record<string, unknown>>) =>
+    p.struct.Struct.fromJavaScript(structFields(bag));
   const fromStruct = (struct: structModule.Struct | undefined): Bag =>
     struct === undefined ? {} : struct.toJavaScript();
 
   /** A gRPC error for `error`: an object the service accepted carries its id and outputs (partial failure). */
-  function failure(error: unknown, secrets?: Set<string>) {
+  function failure(error: unknown, secrets?: Set<string>): Partial<grpcModule.StatusObject> {
     const message = redact(asPluginSetting(messageOf(error)));
     const metadata = new p.grpc.Metadata();
-    const partial = error as { id?: unknown; properties?: unknown; reasons?: unknown };
-    if (typeof partial.id === "string" && partial.id !== "") {
+    const id = thrownProperty(error, "id");
+    if (typeof id === "string" && id !== "") {
       const detail = new p.provider.ErrorResourceInitFailed();
-      detail.setId(partial.id);
-      const properties = isPlainObject(partial.properties) ? partial.properties : {};
+      detail.setId(id);
+      const thrown = thrownProperty(error, "properties");
+      const properties = isPlainObject(thrown) ? thrown : {};
+      const reasons = thrownProperty(error, "reasons");
       const { __provider: _shell, ...outputs } = properties;
       detail.setProperties(toStruct(markSecrets(outputs, secrets ?? [])));
-      detail.setReasonsList(Array.isArray(partial.reasons) ? partial.reasons.map(String) : [message]);
+      detail.setReasonsList(Array.isArray(reasons) ? reasons.map(String) : [message]);
       const any = new p.any.Any();
       any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
       const status = new p.status.Status();
@@ -149,7 +167,7 @@ function handlers(p: Protocol, options: PluginOptions) {
   /** Serves a unary call: `run` builds the response; a thrown error becomes the call's error. */
   const unary =
     <Req, Res>(run: (request: Req) => Promise<Res>, fail = (error: unknown) => failure(error)) =>
-    (call: { request: Req }, callback: (error: unknown, response?: Res) => void) => {
+    (call: grpcModule.ServerUnaryCall<Req, Res>, callback: grpcModule.sendUnaryData<Res>) => {
       run(call.request).then(
         (response) => callback(null, response),
         (error: unknown) => callback(fail(error)),
@@ -260,8 +278,8 @@ function handlers(p: Protocol, options: PluginOptions) {
 
   /** `failure` with the secrets the failed create or update keeps (its partial outputs are marked). */
   function failWithSecrets(error: unknown) {
-    const secrets = (error as { secrets?: Set<string> }).secrets;
-    return failure(error, secrets);
+    const secrets = thrownProperty(error, "secrets");
+    return failure(error, secrets instanceof Set ? secrets : undefined);
   }
 }
 
@@ -277,7 +295,7 @@ export async function serve(options: PluginOptions): Promise<number> {
   });
   // Methods left out (construct, call, parameterize, the mappings...) answer UNIMPLEMENTED, which the engine
   // treats as "not supported" for every one of them.
-  server.addService(p.service.ResourceProviderService, handlers(p, options) as never);
+  server.addService(p.service.ResourceProviderService, handlers(p, options));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", p.grpc.ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),

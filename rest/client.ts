@@ -421,11 +421,10 @@ function clientCredentialsOf(settings: VendorSettings): {
   clientId: string;
   clientSecret: string;
 } {
-  return {
-    tokenUrl: settings.tokenUrl as string,
-    clientId: settings.clientId as string,
-    clientSecret: settings.clientSecret as string,
-  };
+  const { tokenUrl, clientId, clientSecret } = settings;
+  if (tokenUrl === undefined || clientId === undefined || clientSecret === undefined)
+    throw new Error("no credentials: settings without a token need tokenUrl, clientId and clientSecret");
+  return { tokenUrl, clientId, clientSecret };
 }
 
 /** `/values/<index>` and the path inside that item, of a problem of a list answer's item. */

@@ -1,5 +1,6 @@
 /** Type helpers that turn the plain argument shapes of `provider/` into Pulumi input types. */
 import type * as pulumi from "@pulumi/pulumi";
+import { fromEntriesOf } from "../schemas/typed";
 
 /** `T` with every level accepting `pulumi.Input`. */
 export type DeepInput<T> = T extends (infer U)[]
@@ -38,8 +39,8 @@ export function argumentSeeds<S extends object, L extends Extract<keyof S, strin
 
 /** Each of `names`, `undefined`: props the engine fills in. */
 function seeds<K extends string>(names: readonly K[]): Record<K, undefined> {
-  // `Object.fromEntries` types its result by string keys; the keys are exactly `names`.
-  return Object.fromEntries(names.map((name) => [name, undefined])) as Record<K, undefined>;
+  // The keys are exactly `names`.
+  return fromEntriesOf<Record<K, undefined>>(names.map((name) => [name, undefined]));
 }
 
 /** The logical identity of a resource: `<project>/<stack>/<name>`, which seeds its creation token. */

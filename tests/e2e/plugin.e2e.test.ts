@@ -6,7 +6,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, cluster, backup, registry, attachment } from "./support/args";
-import { liveIds, pluginConfig, pluginProgram } from "./support/plugin";
+import { expectDestroyed, expectHaRefused, pluginConfig, pluginProgram } from "./support/plugin";
 import {
   POLL_MS,
   PROJECT,
@@ -110,15 +110,10 @@ describe("the provider plugin through pulumi", () => {
 
   it("refuses to disable HA at preview, before any call to the service", async () => {
     await s.declare(stack, [haCluster({ ha: false }), backup({ kaasId: CLUSTER_ID }), registry()]);
-    s.clearRequests();
-    await expect(stack.preview()).rejects.toThrow(/ha/);
-    expect(s.mutations()).toEqual([]);
+    await expectHaRefused(s, stack);
   });
 
   it("destroys what it manages", async () => {
-    await stack.destroy();
-    const left = s.emulator.emulator.state();
-    expect(liveIds(left.kaas)).toEqual([]);
-    expect(liveIds(left.registries)).toEqual([]);
+    await expectDestroyed(s, stack);
   });
 });

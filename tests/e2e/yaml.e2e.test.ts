@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "./support/args";
-import { PLUGIN_BIN, liveIds, pluginConfig } from "./support/plugin";
+import { PLUGIN_BIN, expectDestroyed, expectHaRefused, pluginConfig } from "./support/plugin";
 import { LOCATION, POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
@@ -117,15 +117,10 @@ describe("a YAML program on the provider plugin", () => {
 
   it("refuses to disable HA at preview, before any call to the service", async () => {
     write({ ha: false, workers: 3 });
-    s.clearRequests();
-    await expect(stack.preview()).rejects.toThrow(/ha/);
-    expect(s.mutations()).toEqual([]);
+    await expectHaRefused(s, stack);
   });
 
   it("destroys what it manages", async () => {
-    await stack.destroy();
-    const left = s.emulator.emulator.state();
-    expect(liveIds(left.kaas)).toEqual([]);
-    expect(liveIds(left.registries)).toEqual([]);
+    await expectDestroyed(s, stack);
   });
 });

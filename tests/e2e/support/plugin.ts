@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { E2E_ROOT, ROOT } from "./engine";
+import type { Stack } from "@pulumi/pulumi/automation";
 import type { Suite } from "./suite";
 
 /** The folder that holds the installed package's plugin executable. */
@@ -43,5 +44,20 @@ interface Recorded {
 }
 
 /** The ids of `objects` that still exist: not the tombstones the service keeps for a while (`Deleted`). */
-export const liveIds = (objects: readonly Recorded[]): (string | null | undefined)[] =>
+const liveIds = (objects: readonly Recorded[]): (string | null | undefined)[] =>
   objects.filter((o) => o.status?.state !== "Deleted").map((o) => o.metadata.id);
+
+/** A preview that fails naming `ha` (disabling HA is refused) before any mutating call to the service. */
+export async function expectHaRefused(s: Suite, stack: Stack): Promise<void> {
+  s.clearRequests();
+  await expect(stack.preview()).rejects.toThrow(/ha/);
+  expect(s.mutations()).toEqual([]);
+}
+
+/** `pulumi destroy`, after which the service holds no cluster and no registry. */
+export async function expectDestroyed(s: Suite, stack: Stack): Promise<void> {
+  await stack.destroy();
+  const left = s.emulator.emulator.state();
+  expect(liveIds(left.kaas)).toEqual([]);
+  expect(liveIds(left.registries)).toEqual([]);
+}
