@@ -19,12 +19,16 @@ export function pluginProgram(
   from = path.join(ROOT, "tests/e2e/programs/plugin"),
 ): string {
   const dir = s.program(project, from);
-  const manifest = path.join(dir, "Pulumi.yaml");
+  pointAtPlugin(dir);
+  return dir;
+}
+
+/** Names, in the Pulumi.yaml of the program in `dir`, the folder where the engine finds the plugin. */
+export function pointAtPlugin(dir: string): void {
   fs.appendFileSync(
-    manifest,
+    path.join(dir, "Pulumi.yaml"),
     `plugins:\n  providers:\n    - name: vendor-container\n      path: ${JSON.stringify(PLUGIN_BIN)}\n`,
   );
-  return dir;
 }
 
 /** The configuration of the plugin, `vendor-container:*`, for the suite's emulator. */

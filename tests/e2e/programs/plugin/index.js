@@ -30,6 +30,10 @@ function resolve(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
 }
 
+// `e2e:fromDynamic` (optional, true): each resource was a dynamic resource of this package (../resources) and
+// moves to the plugin under the alias of its former type, as README "Moving a stack to the plugin" says.
+const fromDynamic = config.getBoolean("fromDynamic") === true;
+
 for (const { kind, name, args, protect, provider } of declared) {
   if (kind === "Provider") {
     // An explicit provider: its own plugin process, configured by its arguments.
@@ -50,6 +54,7 @@ for (const { kind, name, args, protect, provider } of declared) {
       protect: protect === true,
       additionalSecretOutputs: secrets,
       provider: provider === undefined ? undefined : made[provider],
+      aliases: fromDynamic ? [{ type: `pulumi-nodejs:dynamic/vendor-container:${kind}` }] : undefined,
     },
   );
   made[name] = resource;
