@@ -17,7 +17,7 @@ import {
 } from "../sdk/registry";
 import type { VendorSettings } from "../rest/settings";
 import { PACKAGE } from "./kinds";
-import { secret } from "./secrets";
+import { markSecrets } from "./secrets";
 
 /**
  * One invoke: its arguments `A` and result `R` are what the package schema states of it
@@ -27,7 +27,9 @@ export interface PluginFunction<A, R extends object> {
   /** What the function does, as the schema describes it. */
   description: string;
   run: (args: A, settings: VendorSettings) => Promise<R>;
-  /** `run` on the engine's arguments, its result as the invoke's outputs. */
+  /** The properties of the result always returned as secrets. */
+  secrets: readonly string[];
+  /** `run` on the engine's arguments, its result as the invoke's outputs, `secrets` marked secret. */
   call: (
     args: Readonly<Record<string, unknown>>,
     settings: VendorSettings,
@@ -44,11 +46,13 @@ const engineArguments = <A>(args: Readonly<Record<string, unknown>>): A => args 
 const fn = <A, R extends object>(
   description: string,
   run: (args: A, settings: VendorSettings) => Promise<R>,
+  secrets: readonly Extract<keyof R, string>[] = [],
 ): PluginFunction<A, R> => ({
   description,
   run,
+  secrets,
   call: async (args, settings) =>
-    Object.fromEntries(Object.entries(await run(engineArguments<A>(args), settings))),
+    markSecrets(Object.fromEntries(Object.entries(await run(engineArguments<A>(args), settings))), secrets),
 });
 
 /** The arguments of a list on the plugin path: a list without a projection. */
@@ -66,6 +70,7 @@ export const PLUGIN_FUNCTIONS = {
   getKubeconfig: fn<GetKaasArgs, { kubeconfig: string }>(
     "Downloads a cluster's kubeconfig, a secret.",
     async (args, settings) => ({ kubeconfig: await getKubeconfig(args, { settings }) }),
+    ["kubeconfig"],
   ),
   listBackups: fn<PluginListArgs<ListBackupsArgs>, { items: BackupInfo[] }>(
     "Lists a cluster's backups across all pages.",
@@ -81,9 +86,6 @@ export const PLUGIN_FUNCTIONS = {
   ),
 };
 
-/** Results always returned as secrets. */
-const SECRET_RESULTS: Readonly<Record<string, readonly string[]>> = { getKubeconfig: ["kubeconfig"] };
-
 /** The token of a function: `vendor-container:index:getKaas`. */
 export const functionToken = (name: string): string => `${PACKAGE}:index:${name}`;
 
@@ -92,7 +94,5 @@ export async function invoke(token: string, args: Record<string, unknown>): Prom
   const table: Readonly<Record<string, Pick<PluginFunction<never, object>, "call">>> = PLUGIN_FUNCTIONS;
   const name = Object.keys(table).find((key) => functionToken(key) === token);
   if (name === undefined) throw new Error(`${PACKAGE}: unknown function ${token}; upgrade the plugin`);
-  const result = await table[name].call(args, currentSettings());
-  const secrets = SECRET_RESULTS[name] ?? [];
-  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, secrets.includes(k) ? secret(v) : v]));
+  return table[name].call(args, currentSettings());
 }

@@ -12,10 +12,10 @@ const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** `value` marked as a secret. */
-export const secret = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
+const secret = (value: unknown): Record<string, unknown> => ({ [SIG_KEY]: SECRET_SIG, value });
 
 /** Whether `value` is a secret-marked value. */
-export const isSecret = (value: unknown): value is { value?: unknown } =>
+const isSecret = (value: unknown): value is { value?: unknown } =>
   isPlainObject(value) && value[SIG_KEY] === SECRET_SIG;
 
 /**

@@ -24,6 +24,7 @@ import { redact } from "../rest/redact";
 import { configure, provider } from "../provider";
 import { noteProgramScope } from "../provider/common/context";
 import { isPlainObject } from "../provider/common/typed";
+import { asPluginSetting, configSource } from "./config";
 import { kindOfToken, PACKAGE, PLUGIN_KINDS } from "./kinds";
 import { markSecrets, unwrapSecrets } from "./secrets";
 import { parseUrn, scopeOfUrn } from "./urn";
@@ -59,23 +60,6 @@ export interface PluginOptions {
   /** The package schema, as `GetSchema` returns it. */
   schema: () => string;
 }
-
-/**
- * The configuration the engine sends (`ConfigureRequest.variables`, keyed `vendor-container:config:<key>`), read
- * by the settings of rest/settings.ts, which name their stack config keys `vendor:<key>`: on the plugin path
- * the same settings are the provider's `vendor-container:<key>`.
- */
-function configSource(variables: ReadonlyMap<string, string>) {
-  return {
-    get: (key: string): string | undefined =>
-      key.startsWith("vendor:")
-        ? variables.get(`${PACKAGE}:config:${key.slice("vendor:".length)}`)
-        : undefined,
-  };
-}
-
-/** Messages that name a setting name it as the plugin's configuration does (`vendor-container:baseUrl`). */
-const asPluginSetting = (text: string): string => text.replace(/\bvendor:(?=[a-zA-Z])/g, `${PACKAGE}:`);
 
 /**
  * `value` as a protobuf Struct holds it: no property set to `undefined` (left out), an array's `undefined` and
@@ -116,6 +100,19 @@ function resourceOf(urn: string): { kind: KindName; scope: string } {
 const secretsOf = (kind: KindName, received: readonly string[]): Set<string> =>
   new Set([...PLUGIN_KINDS[kind].secrets, ...received]);
 
+/** What a create or an update is about: the kind, the plain old and new properties, what to keep secret. */
+function changeOf(urn: string, olds: Bag, news: Bag) {
+  const { kind } = resourceOf(urn);
+  const before = unwrapSecrets(olds);
+  const after = unwrapSecrets(news);
+  return {
+    kind,
+    olds: before.plain,
+    news: after.plain,
+    secrets: secretsOf(kind, [...before.secrets, ...after.secrets]),
+  };
+}
+
 /**
  * The outputs an update's preview shows: the new inputs, and of the computed outputs those no update changes
  * (`PLUGIN_KINDS[kind].stable`: the object's id and URI, its creation date) as the state has them. The others
@@ -125,11 +122,6 @@ const secretsOf = (kind: KindName, received: readonly string[]): Set<string> =>
 function previewOutputs(kind: KindName, olds: Bag, news: Bag): Bag {
   const kept = PLUGIN_KINDS[kind].stable.filter((name) => olds[name] !== undefined);
   return { ...news, ...Object.fromEntries(kept.map((name) => [name, olds[name]])) };
-}
-
-/** `error` as an Error that carries the secrets its partial outputs keep (`failWithSecrets`). */
-function carrying(error: unknown, secrets: Set<string>): Error {
-  return Object.assign(error instanceof Error ? error : new Error(messageOf(error)), { secrets });
 }
 
 /** The server's implementation of each protocol method it serves. */
@@ -164,15 +156,22 @@ function handlers(p: Protocol, options: PluginOptions) {
     return { code: p.grpc.status.UNKNOWN, details: message, metadata };
   }
 
-  /** Serves a unary call: `run` builds the response; a thrown error becomes the call's error. */
+  /**
+   * Serves a unary call: `run` builds the response; a thrown error becomes the call's error, with the secrets
+   * `secretsOfFailure` says the request's partial outputs keep.
+   */
   const unary =
-    <Req, Res>(run: (request: Req) => Promise<Res>, fail = (error: unknown) => failure(error)) =>
+    <Req, Res>(run: (request: Req) => Promise<Res>, secretsOfFailure?: (request: Req) => Set<string>) =>
     (call: grpcModule.ServerUnaryCall<Req, Res>, callback: grpcModule.sendUnaryData<Res>) => {
       run(call.request).then(
         (response) => callback(null, response),
-        (error: unknown) => callback(fail(error)),
+        (error: unknown) => callback(failure(error, secretsOfFailure?.(call.request))),
       );
     };
+  const createOf = (request: providerPb.CreateRequest) =>
+    changeOf(request.getUrn(), {}, fromStruct(request.getProperties()));
+  const updateOf = (request: providerPb.UpdateRequest) =>
+    changeOf(request.getUrn(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
 
   return {
     getPluginInfo: unary(async () => new p.plugin.PluginInfo().setVersion(options.version)),
@@ -220,21 +219,18 @@ function handlers(p: Protocol, options: PluginOptions) {
         .setReplacesList(result.replaces)
         .setDeletebeforereplace(result.deleteBeforeReplace === true);
     }),
-    create: unary(async (request: providerPb.CreateRequest) => {
-      const { kind } = resourceOf(request.getUrn());
-      const inputs = unwrapSecrets(fromStruct(request.getProperties()));
-      const secrets = secretsOf(kind, inputs.secrets);
-      if (request.getPreview())
-        return new p.provider.CreateResponse()
-          .setId("")
-          .setProperties(toStruct(markSecrets(inputs.plain, secrets)));
-      try {
-        const { id, outs } = await provider(kind).create(inputs.plain);
+    create: unary(
+      async (request: providerPb.CreateRequest) => {
+        const { kind, news, secrets } = createOf(request);
+        if (request.getPreview())
+          return new p.provider.CreateResponse()
+            .setId("")
+            .setProperties(toStruct(markSecrets(news, secrets)));
+        const { id, outs } = await provider(kind).create(news);
         return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));
-      } catch (error) {
-        throw carrying(error, secrets);
-      }
-    }, failWithSecrets),
+      },
+      (request) => createOf(request).secrets,
+    ),
     read: unary(async (request: providerPb.ReadRequest) => {
       const { kind } = resourceOf(request.getUrn());
       const props = unwrapSecrets(fromStruct(request.getProperties()));
@@ -247,22 +243,18 @@ function handlers(p: Protocol, options: PluginOptions) {
       if (result.inputs !== undefined) response.setInputs(toStruct(markSecrets(result.inputs, secrets)));
       return response;
     }),
-    update: unary(async (request: providerPb.UpdateRequest) => {
-      const { kind } = resourceOf(request.getUrn());
-      const olds = unwrapSecrets(fromStruct(request.getOlds()));
-      const news = unwrapSecrets(fromStruct(request.getNews()));
-      const secrets = secretsOf(kind, [...olds.secrets, ...news.secrets]);
-      if (request.getPreview())
-        return new p.provider.UpdateResponse().setProperties(
-          toStruct(markSecrets(previewOutputs(kind, olds.plain, news.plain), secrets)),
-        );
-      try {
-        const { outs } = await provider(kind).update(request.getId(), olds.plain, news.plain);
+    update: unary(
+      async (request: providerPb.UpdateRequest) => {
+        const { kind, olds, news, secrets } = updateOf(request);
+        if (request.getPreview())
+          return new p.provider.UpdateResponse().setProperties(
+            toStruct(markSecrets(previewOutputs(kind, olds, news), secrets)),
+          );
+        const { outs } = await provider(kind).update(request.getId(), olds, news);
         return new p.provider.UpdateResponse().setProperties(toStruct(markSecrets(outs, secrets)));
-      } catch (error) {
-        throw carrying(error, secrets);
-      }
-    }, failWithSecrets),
+      },
+      (request) => updateOf(request).secrets,
+    ),
     delete: unary(async (request: providerPb.DeleteRequest) => {
       const { kind } = resourceOf(request.getUrn());
       await provider(kind).delete(request.getId(), unwrapSecrets(fromStruct(request.getProperties())).plain);
@@ -275,12 +267,6 @@ function handlers(p: Protocol, options: PluginOptions) {
     cancel: unary(async () => new p.empty.Empty()),
     attach: unary(async () => new p.empty.Empty()),
   };
-
-  /** `failure` with the secrets the failed create or update keeps (its partial outputs are marked). */
-  function failWithSecrets(error: unknown) {
-    const secrets = thrownProperty(error, "secrets");
-    return failure(error, secrets instanceof Set ? secrets : undefined);
-  }
 }
 
 /**

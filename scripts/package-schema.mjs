@@ -23,6 +23,7 @@ export function packageSchema() {
   const { PLUGIN_KINDS } = require(path.join(ROOT, "dist/plugin/kinds.js"));
   const { PLUGIN_FUNCTIONS, functionToken } = require(path.join(ROOT, "dist/plugin/functions.js"));
   const { SETTING_SOURCES, CHECK_SETTING_SOURCES } = require(path.join(ROOT, "dist/rest/settings.js"));
+  const { SECRET_SETTINGS, asPluginSetting } = require(path.join(ROOT, "dist/plugin/config.js"));
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
 
   const files = ["plugin/kinds.ts", "plugin/functions.ts", "rest/settings.ts", "sdk/index.ts"].map((f) =>
@@ -102,7 +103,7 @@ export function packageSchema() {
 
   // On the plugin path the settings are the provider's configuration, `vendor-container:<name>`.
   const described = (symbol) => {
-    const description = docOf(symbol).replace(/`vendor:(?=[a-zA-Z])/g, "`vendor-container:");
+    const description = asPluginSetting(docOf(symbol));
     return description === "" ? {} : { description };
   };
 
@@ -170,7 +171,7 @@ export function packageSchema() {
     const resultType = checker.getAwaitedType(signature.getReturnType());
     const inputs = objectSpec(argsType, pascal(name) + "Args");
     const outputs = objectSpec(resultType, pascal(name) + "Result");
-    if (name === "getKubeconfig") outputs.properties.kubeconfig.secret = true;
+    for (const secret of PLUGIN_FUNCTIONS[name].secrets) outputs.properties[secret].secret = true;
     functions[functionToken(name)] = {
       description: PLUGIN_FUNCTIONS[name].description,
       inputs: { type: "object", ...inputs },
@@ -190,7 +191,7 @@ export function packageSchema() {
       // The engine passes configuration as text; the settings parse durations and JSON themselves.
       type: "string",
       ...(description ? { description } : { description: `The \`${PACKAGE}:${key}\` setting.` }),
-      ...(/token$|secret/i.test(key) && key !== "tokenUrl" ? { secret: true } : {}),
+      ...(SECRET_SETTINGS.includes(setting) ? { secret: true } : {}),
     };
   }
 

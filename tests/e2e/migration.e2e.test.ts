@@ -5,11 +5,8 @@
  * deletes anything. A preview and a refresh afterwards find nothing to do, and the plugin destroys what the
  * dynamic resources created.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { backup, cluster, registry } from "./support/args";
-import { ROOT } from "./support/engine";
 import { expectDestroyed, pluginConfig, pointAtPlugin } from "./support/plugin";
 import {
   POLL_MS,
@@ -42,10 +39,9 @@ describe("moving a stack from the dynamic resources to the plugin", () => {
     expect(before.summary.resourceChanges).toEqual({ create: 4 });
     const ids = await idsOf(stack);
 
-    // The plugin's program, in the same folder, naming where the plugin is.
-    fs.copyFileSync(path.join(ROOT, "tests/e2e/programs/plugin/index.js"), path.join(dir, "index.js"));
+    // The same declarations as the plugin's resources, each under the alias of its former type.
     pointAtPlugin(dir);
-    await stack.setConfig("e2e:fromDynamic", { value: "true" });
+    await stack.setAllConfig({ "e2e:plugin": { value: "true" }, "e2e:fromDynamic": { value: "true" } });
     const moved = await upWith(s, stack, declared());
     expect(moved.calls).toEqual([]);
     expect(moved.summary.resourceChanges).toEqual({ same: 4 });

@@ -31,7 +31,10 @@ describe("the provider plugin through pulumi", () => {
 
   beforeAll(async () => {
     s = await openSuite("plugin");
-    stack = await s.stack("dev", pluginProgram(s, "e2e-plugin"), pluginConfig(s, TOKEN, PROJECT, POLL_MS));
+    stack = await s.stack("dev", pluginProgram(s, "e2e-plugin"), {
+      ...pluginConfig(s, TOKEN, PROJECT, POLL_MS),
+      "e2e:plugin": { value: "true" },
+    });
   });
   afterAll(async () => {
     await s?.close();

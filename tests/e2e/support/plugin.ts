@@ -5,19 +5,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { E2E_ROOT, ROOT } from "./engine";
+import { E2E_ROOT } from "./engine";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { Suite } from "./suite";
 
 /** The folder that holds the installed package's plugin executable. */
 export const PLUGIN_BIN = path.join(E2E_ROOT, "node_modules", ".bin");
 
-/** Copies the program folder `from` (default: the plugin program) as `project`, pointing it at the plugin. */
-export function pluginProgram(
-  s: Suite,
-  project: string,
-  from = path.join(ROOT, "tests/e2e/programs/plugin"),
-): string {
+/**
+ * Copies the program folder `from` (default: the suite's program, `tests/e2e/programs/resources`, which declares
+ * the plugin's resources under `e2e:plugin`) as `project`, pointing it at the plugin.
+ */
+export function pluginProgram(s: Suite, project: string, from?: string): string {
   const dir = s.program(project, from);
   pointAtPlugin(dir);
   return dir;

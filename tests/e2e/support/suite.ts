@@ -52,12 +52,12 @@ export const E2E_DURATIONS = {
 
 /** A resource of the `resources` program (`tests/e2e/programs/resources/index.js`). */
 export interface Declared {
-  /** A kind, or (in the plugin's program) `Provider`: an explicit provider configured by `args`. */
+  /** A kind, or (on the plugin, `e2e:plugin`) `Provider`: an explicit provider configured by `args`. */
   kind: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment" | "Provider";
   name: string;
   args: Record<string, unknown>;
   protect?: boolean;
-  /** The explicit provider of the resource, a `Provider` declared before (the plugin's program only). */
+  /** The explicit provider of the resource, a `Provider` declared before (on the plugin only). */
   provider?: string;
 }
 

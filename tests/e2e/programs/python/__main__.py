@@ -1,4 +1,4 @@
-"""A Pulumi program in Python on the provider plugin, declared from stack config as ../plugin/index.js is.
+"""A Pulumi program in Python on the provider plugin, declared from stack config as ../resources/index.js is.
 
 `e2e:resources` is a list of {kind, name, args, protect?, provider?}: any value of `args` may be
 {"$ref": "<resource>.<output>"} (an output of a resource declared before, `id` included) or {"$secret": value};

@@ -1,18 +1,29 @@
 // A Pulumi program for the end-to-end suite: declares this package's resources from stack config, so that a
 // test changes the program by changing config. `e2e:resources` is a list of
-//   { kind, name, args, protect? }
+//   { kind, name, args, protect?, provider? }
 // where `kind` is an exported class (`Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`) and any value of
 // `args` may be `{ "$ref": "<resource>.<output>" }` (an output of a resource declared earlier) or
 // `{ "$secret": <value> }` (a secret input). Every output of a resource is a stack output named
 // `<resource>.<output>`, so that each keeps its own secret mark. `e2e:functions` (optional) is a list of
 //   { output, call, args }
 // where `call` is an exported function (`listKaas`...): the stack output `output` is its result for `args`.
+//
+// With `e2e:plugin` true, the same declarations are the provider plugin's: each resource the type
+// `vendor-container:index:<kind>`, a plain `pulumi.CustomResource` whose outputs are the package schema's (as a
+// generated SDK's classes are), `provider` naming a resource of kind `Provider` declared before (an explicit
+// provider, configured by its `args`), and each function the invoke `vendor-container:index:<call>`. With
+// `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (README "Moving a
+// stack to the plugin").
 "use strict";
+const fs = require("node:fs");
+const path = require("node:path");
 const pulumi = require("@pulumi/pulumi");
 const vendor = require("pulumi-vendor-container");
 
 const config = new pulumi.Config("e2e");
 const declared = config.requireObject("resources");
+const onPlugin = config.getBoolean("plugin") === true;
+const fromDynamic = config.getBoolean("fromDynamic") === true;
 const made = {};
 
 function resolve(value) {
@@ -27,11 +38,40 @@ function resolve(value) {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
 }
 
-for (const { kind, name, args, protect } of declared) {
+/** A resource of the dynamic path: the package's class of `kind`. */
+function dynamicResource({ kind, name, args, protect }) {
   const Resource = vendor[kind];
   if (typeof Resource !== "function") throw new Error(`unknown kind ${kind}`);
-  const resource = new Resource(name, resolve(args), protect ? { protect: true } : undefined);
+  return new Resource(name, resolve(args), protect ? { protect: true } : undefined);
+}
+
+let schema;
+/** A resource of the plugin: every output of its type in the installed package's schema, unset, then `args`. */
+function pluginResource({ kind, name, args, protect, provider }) {
+  if (kind === "Provider") return new pulumi.ProviderResource("vendor-container", name, resolve(args));
+  const root = path.dirname(require.resolve("pulumi-vendor-container/package.json"));
+  schema ??= JSON.parse(fs.readFileSync(path.join(root, "dist/plugin/schema.json"), "utf8"));
+  const spec = schema.resources[`vendor-container:index:${kind}`];
+  if (!spec) throw new Error(`unknown kind ${kind}`);
+  const outputs = Object.keys(spec.properties);
+  return new pulumi.CustomResource(
+    `vendor-container:index:${kind}`,
+    name,
+    { ...Object.fromEntries(outputs.map((key) => [key, undefined])), ...resolve(args) },
+    {
+      protect: protect === true,
+      additionalSecretOutputs: outputs.filter((key) => spec.properties[key].secret),
+      provider: provider === undefined ? undefined : made[provider],
+      aliases: fromDynamic ? [{ type: `pulumi-nodejs:dynamic/vendor-container:${kind}` }] : undefined,
+    },
+  );
+}
+
+for (const resourceDeclared of declared) {
+  const { kind, name } = resourceDeclared;
+  const resource = onPlugin ? pluginResource(resourceDeclared) : dynamicResource(resourceDeclared);
   made[name] = resource;
+  if (kind === "Provider") continue;
   for (const [key, value] of Object.entries(resource)) {
     if (pulumi.Output.isInstance(value) && key !== "urn" && key !== "__provider")
       exports[`${name}.${key}`] = value;
@@ -39,6 +79,10 @@ for (const { kind, name, args, protect } of declared) {
 }
 
 for (const { output, call, args } of config.getObject("functions") ?? []) {
+  if (onPlugin) {
+    exports[output] = pulumi.runtime.invokeOutput(`vendor-container:index:${call}`, resolve(args ?? {}));
+    continue;
+  }
   const fn = vendor[call];
   if (typeof fn !== "function") throw new Error(`unknown function ${call}`);
   exports[output] = fn(resolve(args));
