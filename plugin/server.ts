@@ -232,11 +232,16 @@ function handlers(p: Protocol, options: PluginOptions) {
       (request) => createOf(request).secrets,
     ),
     read: unary(async (request: providerPb.ReadRequest) => {
-      const { kind } = resourceOf(request.getUrn());
+      const { kind, scope } = resourceOf(request.getUrn());
       const props = unwrapSecrets(fromStruct(request.getProperties()));
       const inputs = unwrapSecrets(fromStruct(request.getInputs()));
       const secrets = secretsOf(kind, [...props.secrets, ...inputs.secrets]);
-      const result = await provider(kind).read(request.getId(), props.plain);
+      // A read with no state is an import (`pulumi import`, the `import` option, a `get` without state): the id
+      // is the import id, and the inputs are read from the object.
+      const importing = Object.keys(props.plain).length === 0 && Object.keys(inputs.plain).length === 0;
+      const result = importing
+        ? await provider(kind).importObject(request.getId(), scope)
+        : await provider(kind).read(request.getId(), props.plain);
       const response = new p.provider.ReadResponse()
         .setId(result.id)
         .setProperties(toStruct(markSecrets(result.props, secrets)));

@@ -10,7 +10,7 @@ import { checkContext, client, log, noteProgramScope, noteReplacement, replacedB
 import { foreignDeleteRefusal } from "./foreignDelete";
 import { createFailure, updateFailure } from "./failure";
 import type { CheckResult } from "./arguments";
-import { providerFrame, readRequest, type ProviderFrame } from "./frame";
+import { importTarget, providerFrame, readRequest, type ProviderFrame } from "./frame";
 import {
   checkKind,
   diffKind,
@@ -34,10 +34,10 @@ import {
   creationTag,
   deadlineOf,
   errorText,
+  metadataArguments,
   ownerOf,
   ownerTag,
   refreshedInputs,
-  userTags,
 } from "./resource";
 
 /** Plans of one update: the first, and one more after each request whose outcome was unknown. */
@@ -244,6 +244,45 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     };
   }
 
+  /**
+   * `pulumi import` of the object the import id names (`importTarget`): its arguments as the service answers
+   * them (the kind's `importedInputs`), completed by `check` as the next preview's will be, and its outputs.
+   * Refused when its owner tag names another resource: importing it would let two stacks act on it, so the
+   * refusal says how to take it over on purpose. The owner tag is recorded by the first update, not here: the
+   * import's preview reads too, and a preview changes nothing.
+   */
+  async importObject(
+    importId: string,
+    scope: string,
+  ): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+    const d = this.descriptor;
+    const api = this.api();
+    const what = this.frame.subjectOf({ creationScope: scope });
+    const { id, lookup } = importTarget(what, importId, d.parents);
+    const where = this.frame.inputsOf(lookup);
+    const live = await d.calls.find(api, where, id);
+    if (!live)
+      throw new Error(
+        `${what}: import: no ${d.noun} ${id} in project ${lookup.projectId} ` +
+          `(GET ${d.calls.path(api, where, id)} found nothing)`,
+      );
+    const owner = ownerOf(live.metadata.tags);
+    if (owner !== undefined && owner !== scope)
+      throw new Error(
+        `${what}: import: the ${d.noun} ${id} belongs to another resource, "${owner}" (its owner tag), and ` +
+          `importing it would let two stacks act on it. If that stack no longer tracks it, or is being ` +
+          `retired, and taking it over is intended, declare this resource with adoptId: "${id}" and ` +
+          `adoptFromScope: "${owner}" instead of importing it.`,
+      );
+    const imported = { ...d.importedInputs(lookup, live), creationScope: scope };
+    // Checked with itself as the state, as the engine checks an import: nothing is "changed", so an upgrade
+    // date already past is no error.
+    const checked = await this.check(imported, imported);
+    // Inputs `check` refuses are recorded as read: the engine prints the failures as warnings.
+    const inputs = checked.failures.length === 0 ? checked.inputs : this.frame.inputsOf(imported);
+    return { id, props: await this.outputs(api, inputs, live, {}), inputs };
+  }
+
   async delete(id: string, props: Inputs): Promise<void> {
     const d = this.descriptor;
     const api = this.api();
@@ -281,14 +320,8 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
    * then adds what it reads back; the rest of the object is in the computed outputs.
    */
   private readOnlyInputs(where: C, live: R): C {
-    const metadata = live.metadata;
-    const location = metadata.location?.value ?? metadata.location?.code ?? undefined;
-    return {
-      ...where,
-      name: metadata.name ?? undefined,
-      location,
-      tags: userTags(live.metadata.tags),
-    };
+    const { name, location, tags } = metadataArguments(live.metadata);
+    return { ...where, name, location, tags };
   }
 
   private hookContext(

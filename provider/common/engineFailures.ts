@@ -113,5 +113,6 @@ export function readableFailures(provider: KindProvider): KindProvider {
     read: (id, props) => provider.read(id, props),
     update: (id, olds, news) => provider.update(id, olds, news),
     delete: (id, props) => provider.delete(id, props),
+    importObject: (id, scope) => provider.importObject(id, scope),
   };
 }

@@ -51,3 +51,33 @@ export function readRequest(props: Inputs): { readOnly: boolean; state: Inputs }
   const { readOnly, ...state } = props;
   return { readOnly: readOnly === true, state };
 }
+
+/** What an import id (`pulumi import <type> <name> <id>`) names: the object's id and where it is looked up. */
+export interface ImportTarget {
+  /** The object's id in the service, as the state records it. */
+  id: string;
+  /** The project (the id's first part, else the configured default) and the parents that locate the object. */
+  lookup: Inputs & { projectId: string };
+}
+
+/**
+ * Parses an import id: `[<projectId>/]<parent>/.../<id>`, the parents in the order `parents` names them (a
+ * backup's `kaasId`). Without a project, the configured default project (`projectId` setting); without either,
+ * an error that says how to write the id. Ids and parents hold no `/` (the service's ids do not).
+ */
+export function importTarget(what: string, id: string, parents: readonly string[]): ImportTarget {
+  const parts = id.split("/");
+  const named = parts.length === parents.length + 2;
+  const projectId = named ? parts[0] : defaultProjectId();
+  const path = named ? parts.slice(1) : parts;
+  const shape = ["<projectId>/", ...parents.map((p) => `<${p}>/`), "<id>"].join("");
+  if (path.length !== parents.length + 1 || path.some((part) => part === "") || projectId === undefined)
+    throw new Error(
+      `${what}: import: "${id}" does not name an object; give "${shape}"` +
+        (projectId === undefined && path.length === parents.length + 1
+          ? " (no project in the id, and no default project is configured: vendor:projectId)"
+          : ""),
+    );
+  const located = Object.fromEntries(parents.map((parent, i) => [parent, path[i]]));
+  return { id: path[parents.length], lookup: { ...located, projectId } };
+}

@@ -17,6 +17,10 @@ import {
 } from "./arguments";
 import type { ListSource, ServiceObject } from "./lifecycle";
 import type { DefaultTimeouts, MetadataArguments, TimeoutsArgument } from "./resource";
+import type { ImportTarget } from "./frame";
+
+/** Where an imported object is looked up: its project and parents (`ImportTarget`). */
+export type ImportLookup = ImportTarget["lookup"];
 
 /** One request of an update, with the progress line announcing it. */
 export interface UpdateStep {
@@ -124,6 +128,17 @@ export interface KindLifecycle<R extends ServiceObject, C extends KindInputs> {
    * failed it stays a partial failure until the program agrees with the service.
    */
   verify?(declared: C, live: R, what: string): void;
+  /**
+   * The arguments, besides the project, that locate an object, in the order an import id names them before
+   * the object's id (a backup's `kaasId`: `<projectId>/<kaasId>/<id>`). None for an object of a project.
+   */
+  readonly parents: readonly string[];
+  /**
+   * The arguments of a live object, for `pulumi import`: `lookup` (the project and the parents) and every
+   * argument the service answers, so that the program the engine prints from them previews with no change.
+   * What the service never answers (a secret, a deadline) is left out.
+   */
+  importedInputs(lookup: ImportLookup, live: R): Inputs;
   /** The requests that take the object from `olds` to `news`, given the live object; none when equal. */
   plan(olds: C, news: C, live: R): UpdateStep[];
   /** What an update does after its planned requests (a password reset); returns the live object. */

@@ -17,4 +17,11 @@ export interface KindProvider {
   read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }>;
   update(id: string, olds: Inputs, news: Inputs): Promise<{ outs: Inputs }>;
   delete(id: string, props: Inputs): Promise<void>;
+  /**
+   * The read of `pulumi import <type> <name> <id>` (the provider plugin's, which knows the resource's `scope`,
+   * `<project>/<stack>/<name>`): the object the import id names, its outputs, and its arguments as `check`
+   * returns them, so that the program the engine prints from them previews with no change. Reads only: the
+   * import's preview runs it too.
+   */
+  importObject(id: string, scope: string): Promise<{ id: string; props: Inputs; inputs: Inputs }>;
 }

@@ -54,5 +54,6 @@ export function quietFailures(provider: KindProvider): KindProvider {
     read: quiet(provider.read),
     update: quiet(provider.update),
     delete: quiet(provider.delete),
+    importObject: quiet(provider.importObject),
   };
 }

@@ -4,6 +4,7 @@ import { durationMs, type Inputs } from "./check";
 import { canonical, sameValue } from "./diff";
 import { CREATION_TAG_PREFIX, OWNER_TAG_PREFIX } from "./tags";
 import { UNKNOWN, containsUnknown } from "./unknown";
+import type { MetadataResponse } from "../../schemas";
 
 /** Default deadlines of one kind, in ms. */
 export interface DefaultTimeouts {
@@ -104,6 +105,22 @@ export function wireTags(inputs: Omit<MetadataArguments, "name" | "location">, c
 /** Live tags without this package's tags. */
 export const userTags = (tags: string[] | null | undefined): string[] =>
   (tags ?? []).filter((t) => !t.startsWith(CREATION_TAG_PREFIX));
+
+/**
+ * The arguments every object's metadata answers, as a `get` and an import report them: its name, its region
+ * (the answered value, else its code) and its user tags.
+ */
+export function metadataArguments(metadata: MetadataResponse): {
+  name: string | undefined;
+  location: string | undefined;
+  tags: string[];
+} {
+  return {
+    name: metadata.name ?? undefined,
+    location: metadata.location?.value ?? metadata.location?.code ?? undefined,
+    tags: userTags(metadata.tags),
+  };
+}
 
 /**
  * `declared` with the name and tags the live resource has (refresh): its name (the declared one when it has

@@ -14,7 +14,15 @@ import { DescribedProvider, type KindDescriptor } from "../common/describedProvi
 import { sameValue } from "../common/diff";
 import { subjectOf } from "../common/resource";
 import { isUnknown } from "../common/unknown";
-import { computedOutputs, insertBody, liveInputs, livePools, nodePoolsChanged, updatePlan } from "./mapping";
+import {
+  computedOutputs,
+  importedKaasInputs,
+  insertBody,
+  liveInputs,
+  livePools,
+  nodePoolsChanged,
+  updatePlan,
+} from "./mapping";
 import {
   HA_REFUSAL,
   KAAS_ARGUMENTS,
@@ -145,6 +153,8 @@ export const KAAS: KindDescriptor<KaasResponse, CheckedKaasInputs> = {
   planAgainWhenUncertain: true,
   adopt: adoptCluster,
   liveInputs,
+  parents: [],
+  importedInputs: importedKaasInputs,
   plan(olds, news, live) {
     const projectId = news.projectId;
     const id = live.metadata.id;

@@ -13,7 +13,11 @@ import type {
 import { sameValue } from "../common/diff";
 import { containsUnknown } from "../common/unknown";
 import { compact, jsonSafe } from "../common/outputs";
+import { answeredBillingPeriod } from "../common/billing";
+import type { Inputs } from "../common/check";
+import type { ImportLookup } from "../common/kindDescriptor";
 import {
+  metadataArguments,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -368,4 +372,47 @@ export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse):
     });
   });
   return jsonSafe(next);
+}
+
+/**
+ * The arguments of a live cluster, for `pulumi import` (see `KindLifecycle.importedInputs`). The version is the
+ * scheduled one with its date while an upgrade is pending, else the live one; the network is the answered VPC
+ * and subnet, unless the service says it made them (`preset`), else `check`'s default (the service's network). The identity is left out: the service answers
+ * its client id only, never the secret. The pools, HA, cap and API server access are `liveInputs`' reading.
+ */
+export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse): Inputs {
+  const p = response.properties;
+  const { name, location, tags } = metadataArguments(response.metadata);
+  const upgrade = p.kubernetesVersion?.upgradeTo;
+  const scheduled = upgrade?.value ? upgrade : undefined;
+  const vpcUri = p.vpc?.uri ?? undefined;
+  const subnetUri = p.subnet?.uri ?? undefined;
+  const ownNetwork = p.preset !== true && vpcUri !== undefined && subnetUri !== undefined;
+  const declared: CheckedKaasInputs = {
+    ...lookup,
+    name: name ?? "",
+    location: location ?? "",
+    tags: tags.length > 0 ? tags : undefined,
+    creationToken: "",
+    kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? "",
+    nodeCidr: { address: "", name: "" },
+    nodePools: [],
+  };
+  const { creationToken: _none, ...live } = liveInputs(declared, response);
+  return jsonSafe(
+    compact({
+      ...live,
+      name,
+      location,
+      kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? undefined,
+      upgradeDate: scheduled?.scheduledAt ?? undefined,
+      vpcUri: ownNetwork ? vpcUri : undefined,
+      subnetUri: ownNetwork ? subnetUri : undefined,
+      nodeCidr: p.nodecidr ? compact({ address: p.nodecidr.address, name: p.nodecidr.name }) : undefined,
+      podCidr: p.podcidr?.address ?? undefined,
+      securityGroupName: p.securityGroup?.name ?? undefined,
+      billingPeriod: answeredBillingPeriod(normaliseBillingPeriod(p.billingPlan?.billingPeriod)),
+      autoscalerProfile: p.autoscalerProfile ?? undefined,
+    }),
+  );
 }

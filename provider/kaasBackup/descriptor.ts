@@ -8,7 +8,13 @@ import { client, log } from "../common/context";
 import { withBookkeeping } from "../common/arguments";
 import { DescribedProvider } from "../common/describedProvider";
 import { singleRequestUpdate, type KindDescriptor } from "../common/kindDescriptor";
-import { backupComputed, backupInsertBody, backupLiveInputs, backupUpdateBody } from "./mapping";
+import {
+  backupComputed,
+  backupInsertBody,
+  backupLiveInputs,
+  backupUpdateBody,
+  importedBackupInputs,
+} from "./mapping";
 import { BACKUP_COMPUTED_KEYS, KAAS_BACKUP_ARGUMENTS, type CheckedKaasBackupInputs } from "./types";
 
 const MINUTE = 60_000;
@@ -55,6 +61,8 @@ export const KAAS_BACKUP: KindDescriptor<BackupResponse, CheckedKaasBackupInputs
     return found;
   },
   liveInputs: backupLiveInputs,
+  parents: ["kaasId"],
+  importedInputs: importedBackupInputs,
   plan: (olds, news, live) =>
     singleRequestUpdate(backupUpdateBody(olds, news), (api, body) =>
       api.call(

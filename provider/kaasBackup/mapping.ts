@@ -2,7 +2,10 @@
 import type { BackupInsert, BackupResponse, BackupUpdate } from "../../schemas";
 import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
+import type { Inputs } from "../common/check";
+import type { ImportLookup } from "../common/kindDescriptor";
 import {
+  metadataArguments,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -70,4 +73,25 @@ export function backupLiveInputs(
     next.billingPeriod = live;
   }
   return jsonSafe(next);
+}
+
+/**
+ * The arguments of a live backup, for `pulumi import` (see `KindLifecycle.importedInputs`): the cluster from the
+ * import id, the metadata, and the type, retention and billing period as answered (the period in the input
+ * spelling).
+ */
+export function importedBackupInputs(lookup: ImportLookup, response: BackupResponse): Inputs {
+  const p = response.properties;
+  const { name, location, tags } = metadataArguments(response.metadata);
+  return jsonSafe(
+    compact({
+      ...lookup,
+      name,
+      location,
+      tags: tags.length > 0 ? tags : undefined,
+      type: p.type,
+      retentionDays: p.retentionDays,
+      billingPeriod: normaliseBillingPeriod(p.billingPeriod),
+    }),
+  );
 }

@@ -15,6 +15,7 @@ import { filterLiteral, isUncertain, listNarrowed } from "../common/lifecycle";
 import {
   registryComputed,
   registryInsertBody,
+  importedRegistryInputs,
   registryLiveInputs,
   registryUpdateBody,
   vpcMismatch,
@@ -80,6 +81,8 @@ export const REGISTRY: KindDescriptor<RegistryResponse, CheckedRegistryInputs> =
     return found;
   },
   liveInputs: registryLiveInputs,
+  parents: [],
+  importedInputs: importedRegistryInputs,
   verify(declared, live, what) {
     const vpc = vpcMismatch(declared, live);
     if (vpc) throw new Error(`${what}: ${vpc}`);

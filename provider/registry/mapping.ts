@@ -2,7 +2,11 @@
 import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
 import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
+import { answeredBillingPeriod } from "../common/billing";
+import type { Inputs } from "../common/check";
+import type { ImportLookup } from "../common/kindDescriptor";
 import {
+  metadataArguments,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -114,4 +118,34 @@ export function registryLiveInputs(
   const publicIp = response.properties.publicIp?.uri ?? undefined;
   if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;
   return jsonSafe(next);
+}
+
+/**
+ * The arguments of a live registry, for `pulumi import` (see `KindLifecycle.importedInputs`): the metadata, the
+ * network (the answered subnet and VPC, unless the service says it made them: `preset`; with no subnet
+ * answered, `check`'s default, the service's network), the URIs of its
+ * security group, elastic IP and block storage, its size, administrator and billing period. The password reset
+ * trigger is the program's own and is left out.
+ */
+export function importedRegistryInputs(lookup: ImportLookup, response: RegistryResponse): Inputs {
+  const p = response.properties;
+  const { name, location, tags } = metadataArguments(response.metadata);
+  const subnetUri = p.subnet?.uri ?? undefined;
+  const ownNetwork = p.preset !== true && subnetUri !== undefined;
+  return jsonSafe(
+    compact({
+      ...lookup,
+      name,
+      location,
+      tags: tags.length > 0 ? tags : undefined,
+      vpcUri: ownNetwork ? (p.vpc?.uri ?? undefined) : undefined,
+      subnetUri: ownNetwork ? subnetUri : undefined,
+      securityGroupUri: p.securityGroup?.uri ?? undefined,
+      publicIpUri: p.publicIp?.uri ?? undefined,
+      blockStorageUri: p.blockStorage?.uri ?? undefined,
+      size: p.size ?? undefined,
+      adminUsername: p.adminUser?.username ?? undefined,
+      billingPeriod: answeredBillingPeriod(normaliseBillingPeriod(p.billingPlan?.billingPeriod)),
+    }),
+  );
 }

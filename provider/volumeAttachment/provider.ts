@@ -17,7 +17,7 @@ import { partialFailure } from "../common/failure";
 import type { CheckResult } from "../common/arguments";
 import { jsonSafe } from "../common/outputs";
 import { deadlineOf, errorText, refreshedInputs } from "../common/resource";
-import { projectOf, providerFrame, readRequest } from "../common/frame";
+import { importTarget, projectOf, providerFrame, readRequest } from "../common/frame";
 import { checkVolumeAttachment } from "./check";
 import {
   PROCESS_CLAIMS,
@@ -503,7 +503,11 @@ export class VolumeAttachmentProvider {
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const { readOnly, state } = readRequest(props);
-    if (readOnly) return this.readOnly(id, state);
+    if (readOnly) {
+      // A `get` stores outputs only.
+      const { props: outputs } = await this.readOnly(id, state);
+      return { id, props: outputs };
+    }
     // A standby holds nothing, so the cluster has nothing of it to show (`claims.ts`): its state stays as is.
     if (holderOf(state)) return { id, props };
     const api = this.api();
@@ -547,23 +551,27 @@ export class VolumeAttachmentProvider {
    * Unlike a refresh, which keeps an attachment it cannot see as declared, a `get` has nothing declared to
    * keep: an attachment that the cluster does not show, or cannot show, is an error.
    */
-  private async readOnly(id: string, lookup: Inputs): Promise<{ id: string; props: Inputs }> {
+  private async readOnly(
+    id: string,
+    lookup: Inputs,
+    verb: "get" | "import" = "get",
+  ): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
     const what = subjectOf(lookup);
     const separator = id.indexOf(":");
     if (separator <= 0)
-      throw new Error(`${what}: get: "${id}" is not an attachment id; give "<kaasId>:<volumeUri>"`);
+      throw new Error(`${what}: ${verb}: "${id}" is not an attachment id; give "<kaasId>:<volumeUri>"`);
     const kaasId = id.slice(0, separator);
     const volumeUri = id.slice(separator + 1);
     const projectId = projectOf(lookup) ?? "";
     const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
-    if (!cluster) throw new Error(`${what}: get: no cluster ${kaasId} in project ${projectId}`);
+    if (!cluster) throw new Error(`${what}: ${verb}: no cluster ${kaasId} in project ${projectId}`);
     const view = viewAttachment(cluster, volumeUri);
     if (view.shows === "nothing")
       throw new Error(
-        `${what}: get: cannot read ${volumeUri} on cluster ${kaasId}: the service does not show volume attachments`,
+        `${what}: ${verb}: cannot read ${volumeUri} on cluster ${kaasId}: the service does not show volume attachments`,
       );
     if (!shownAttached(view))
-      throw new Error(`${what}: get: ${volumeUri} is not attached to cluster ${kaasId}`);
+      throw new Error(`${what}: ${verb}: ${volumeUri} is not attached to cluster ${kaasId}`);
     const attachment = view.shows === "attachedVolumes" ? view.attachment : undefined;
     // The inputs a `get` reports: the lookup and what the cluster shows. Where it shows no node (linked
     // resources only) `nodeId` and `nodePoolName` are absent, which no declared attachment lacks.
@@ -575,7 +583,38 @@ export class VolumeAttachmentProvider {
       nodeId: attachment?.nodeId ?? undefined,
       nodePoolName: attachment?.nodePoolName ?? undefined,
     }) as CheckedVolumeAttachmentInputs;
-    return { id, props: this.outputs(inputs, cluster, {}) };
+    return { id, props: this.outputs(inputs, cluster, {}), inputs };
+  }
+
+  /**
+   * `pulumi import` of the attachment `[<projectId>/]<kaasId>:<volumeUri>` names, read as a `get` reads it
+   * (the cluster must show it), with the inputs `check` completes. Reads only.
+   */
+  async importObject(
+    importId: string,
+    scope: string,
+  ): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
+    const what = subjectOf({ creationScope: scope });
+    const separator = importId.indexOf(":");
+    if (separator <= 0)
+      throw new Error(
+        `${what}: import: "${importId}" is not an attachment id; give "[<projectId>/]<kaasId>:<volumeUri>"`,
+      );
+    const { id: kaasId, lookup } = importTarget(what, importId.slice(0, separator), []);
+    const volumeUri = importId.slice(separator + 1);
+    const read = await this.readOnly(
+      attachmentId(kaasId, volumeUri),
+      { ...lookup, creationScope: scope },
+      "import",
+    );
+    if (read.inputs.nodeId === undefined)
+      throw new Error(
+        `${what}: import: the service shows ${volumeUri} attached to cluster ${kaasId} but not on which node, ` +
+          `so the import cannot record nodeId and nodePoolName; declare this resource with them and ` +
+          `adoptId: "${attachmentId(kaasId, volumeUri)}" instead of importing it.`,
+      );
+    const checked = await this.check(read.inputs, read.inputs);
+    return { ...read, inputs: checked.failures.length === 0 ? checked.inputs : read.inputs };
   }
 
   /**

@@ -2,19 +2,99 @@
  * A YAML program on the provider plugin through the real engine (the YAML language host pulumi-yaml, as
  * scripts/engine.sh builds it) against the emulator: the four kinds and an invoke, a preview and a refresh that
  * find nothing to do, a pool resized in place, disabling HA refused at preview before any call to the service,
- * and destroy. A YAML program is its Pulumi.yaml: each step writes it (JSON, which YAML reads as it is).
+ * `pulumi import` of objects made outside the stack (the code it prints, added to the program, previews with no
+ * change; another stack's object refused), and destroy. A YAML program is its Pulumi.yaml: each step writes it
+ * (JSON, which YAML reads as it is).
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
+import { parse } from "yaml";
+import { VendorContainerClient } from "../../rest/client";
+import { resolveSettings } from "../../rest/settings";
+import { volumeAction } from "../../schemas/volumeAction";
 import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "./support/args";
 import { PLUGIN_BIN, expectDestroyed, expectHaRefused, pluginConfig } from "./support/plugin";
 import { LOCATION, POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
+/** The type token of a kind on the plugin path. */
+const token = (kind: string) => `vendor-container:index:${kind}`;
+/** A volume attached outside the stack, to a cluster made outside it. */
+const SCRATCH_VOLUME = "/projects/e2e-project/providers/Vendor.Storage/blockStorages/scratch-1";
+
+/** The key the engine marks a secret value with in a state. */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
+/** The resources of an exported state by name: their id and outputs, secrets as the state holds them. */
+function stateResources(exported: string): Map<string, { id?: string; outputs: Record<string, unknown> }> {
+  const resources: { urn: string; id?: string; outputs?: Record<string, unknown> }[] =
+    JSON.parse(exported).deployment.resources ?? [];
+  return new Map(
+    resources.map((r) => [r.urn.split("::").pop() ?? "", { id: r.id, outputs: r.outputs ?? {} }]),
+  );
+}
+
+/**
+ * Makes a cluster (HA, two pools, a cap, API server access, a billing period), a backup of it, a registry and
+ * an attachment through the published API, as the service's console would: no stack tracks them, and they
+ * carry no tag of this package. Returns their ids once all are settled.
+ */
+async function createOutside(s: Suite) {
+  const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
+  const api = new VendorContainerClient(resolveSettings((key) => config[key], {}));
+  const metadata = (name: string) => ({ name, location: { value: LOCATION }, tags: ["team:data"] });
+  const settle = () => s.emulator.emulator.advanceClock(10 * 60_000);
+  const kaas = await api.call(
+    "createKaas",
+    { projectId: PROJECT },
+    {
+      metadata: metadata("outside"),
+      properties: {
+        preset: true,
+        nodeCidr: { address: "10.30.0.0/16", name: "outside-nodes" },
+        podCidr: "10.31.0.0/16",
+        kubernetesVersion: { value: "1.32.5" },
+        nodePools: [SYSTEM_POOL, WORKER_POOL],
+        ha: true,
+        storage: { maxCumulativeVolumeSize: 500 },
+        billingPlan: { billingPeriod: "Month" },
+        apiServerAccessProfile: { authorizedIpRanges: ["192.168.20.0/24"], enablePrivateCluster: false },
+      },
+    },
+  );
+  const kaasId = kaas.metadata.id;
+  settle();
+  const backup = await api.call(
+    "createBackup",
+    { projectId: PROJECT, kaasId },
+    { metadata: metadata("outside-weekly"), properties: { retentionDays: 14 } },
+  );
+  const registry = await api.call(
+    "createRegistry",
+    { projectId: PROJECT },
+    {
+      metadata: metadata("outside-charts"),
+      properties: { adminUser: { username: "charts" }, size: "Small" },
+    },
+  );
+  const [node] = s.emulator.emulator.nodes(kaasId).find((p) => p.nodePool === "system")!.nodeIds;
+  await api.call(
+    "attachVolume",
+    { projectId: PROJECT, id: kaasId, pool: "system", node },
+    volumeAction(SCRATCH_VOLUME),
+  );
+  settle();
+  return { kaasId, backupId: backup.metadata.id, registryId: registry.metadata.id, node };
+}
 
 /** The program: a cluster (`ha`, the worker pool's size), its backup, a registry, an invoke, and optionally an attachment. */
-function program(options: { ha: boolean; workers: number; attachTo?: string }) {
+function program(options: {
+  ha: boolean;
+  workers: number;
+  attachTo?: string;
+  imported?: Record<string, unknown>;
+}) {
   const resources: Record<string, unknown> = {
     cluster: {
       type: "vendor-container:index:Kaas",
@@ -46,6 +126,7 @@ function program(options: { ha: boolean; workers: number; attachTo?: string }) {
         volumeUri: DATA_VOLUME,
       },
     };
+  Object.assign(resources, options.imported);
   return {
     name: "e2e-yaml",
     runtime: "yaml",
@@ -71,6 +152,8 @@ describe("a YAML program on the provider plugin", () => {
   let stack: Stack;
   let dir: string;
 
+  const systemNodes = (kaasId: string) =>
+    s.emulator.emulator.nodes(kaasId).find((p) => p.nodePool === "system")!.nodeIds;
   const write = (options: Parameters<typeof program>[0]) =>
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), JSON.stringify(program(options), null, 2));
   const up = async (options: Parameters<typeof program>[0]) => {
@@ -108,11 +191,112 @@ describe("a YAML program on the provider plugin", () => {
   });
 
   it("resizes a pool in place and attaches a volume", async () => {
-    const nodes = s.emulator.emulator.nodes(KAAS).find((p) => p.nodePool === "system")!.nodeIds;
-    const { calls, summary } = await up({ ha: true, workers: 3, attachTo: nodes[0] });
+    const { calls, summary } = await up({ ha: true, workers: 3, attachTo: systemNodes(KAAS)[0] });
     expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 1 });
     expect(calls).toContain(`PUT /kaas/${KAAS}/nodePools/workers`);
     expect(calls.filter((call) => call.includes("/nodes/"))).toHaveLength(1);
+  });
+
+  it("imports objects made outside the stack: the code it prints, added to the program, previews no change", async () => {
+    const outside = await createOutside(s);
+    const { kaasId, backupId, registryId } = outside;
+    const file = path.join(s.dir, "imports.json");
+    const generated = path.join(s.dir, "imported.yaml");
+    // Each form of import id: with the project, with the default project, with the parent cluster.
+    const imports = [
+      { type: token("Kaas"), name: "outside", id: `${PROJECT}/${kaasId}` },
+      { type: token("KaasBackup"), name: "weekly", id: `${kaasId}/${backupId}` },
+      { type: token("Registry"), name: "charts", id: registryId },
+      { type: token("VolumeAttachment"), name: "scratch", id: `${kaasId}:${SCRATCH_VOLUME}` },
+    ];
+    fs.writeFileSync(file, JSON.stringify({ resources: imports }));
+    s.clearRequests();
+    const args = ["import", "--file", file, "--out", generated, "--protect=false", "--yes", "--stack", "dev"];
+    const run = await s.cli([...args, "--non-interactive"], dir).done;
+    expect({ code: run.code, output: run.output }).toEqual({ code: 0, output: expect.any(String) });
+    // Reads only: an import changes nothing in the service, not even a tag.
+    expect(s.mutations()).toEqual([]);
+
+    const code: { resources: Record<string, { type: string; properties: Record<string, unknown> }> } = parse(
+      fs.readFileSync(generated, "utf8"),
+    );
+    // YAML writes a type in its short form, `vendor-container:Kaas` for `vendor-container:index:Kaas`.
+    expect(Object.fromEntries(Object.entries(code.resources).map(([name, r]) => [name, r.type]))).toEqual(
+      Object.fromEntries(imports.map((i) => [i.name, i.type.replace(":index:", ":")])),
+    );
+    expect(code.resources.outside.properties).toEqual({
+      projectId: PROJECT,
+      name: "outside",
+      location: LOCATION,
+      tags: ["team:data"],
+      preset: true,
+      nodeCidr: { address: "10.30.0.0/16", name: "outside-nodes" },
+      podCidr: "10.31.0.0/16",
+      // The group the service made for the cluster, named by the service.
+      securityGroupName: `sg-${kaasId}`,
+      kubernetesVersion: "1.32.5",
+      nodePools: [SYSTEM_POOL, WORKER_POOL],
+      ha: true,
+      maxCumulativeVolumeSize: 500,
+      billingPeriod: "Month",
+      authorizedIpRanges: ["192.168.20.0/24"],
+    });
+    // The code names the imported cluster where its id appears.
+    expect(code.resources.weekly.properties).toEqual({
+      projectId: PROJECT,
+      kaasId: "${outside.id}",
+      name: "outside-weekly",
+      location: LOCATION,
+      tags: ["team:data"],
+      retentionDays: 14,
+    });
+    expect(code.resources.charts.properties).toMatchObject({
+      projectId: PROJECT,
+      name: "outside-charts",
+      adminUsername: "charts",
+      size: "Small",
+    });
+    expect(code.resources.scratch.properties).toEqual({
+      projectId: PROJECT,
+      kaasId: "${outside.id}",
+      nodePoolName: "system",
+      nodeId: outside.node,
+      volumeUri: SCRATCH_VOLUME,
+    });
+
+    // The state tracks the service's own ids, and the imported cluster's kubeconfig only as a secret.
+    const state = stateResources(await s.exportState(stack));
+    expect(imports.map((i) => state.get(i.name)?.id)).toEqual([
+      kaasId,
+      backupId,
+      registryId,
+      `${kaasId}:${SCRATCH_VOLUME}`,
+    ]);
+    expect(state.get("outside")?.outputs.kubeconfig).toEqual({
+      [SECRET_SIGNATURE]: "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: expect.any(String),
+    });
+
+    // The program with the code added: nothing to do.
+    write({ ha: true, workers: 3, attachTo: systemNodes(KAAS)[0], imported: code.resources });
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("refuses to import another stack's object, saying how to adopt it, and changes nothing", async () => {
+    s.clearRequests();
+    const run = await s.cli(
+      ["import", token("Kaas"), "taken", KAAS, "--yes", "--stack", "dev", "--non-interactive"],
+      dir,
+    ).done;
+    expect(run.code).not.toBe(0);
+    expect(run.output).toContain(
+      `Kaas "taken": import: the cluster ${KAAS} belongs to another resource, "e2e-yaml/dev/cluster" (its owner tag)`,
+    );
+    expect(run.output).toContain(`adoptId: "${KAAS}" and adoptFromScope: "e2e-yaml/dev/cluster"`);
+    expect(s.mutations()).toEqual([]);
+    expect(stateResources(await s.exportState(stack)).has("taken")).toBe(false);
   });
 
   it("refuses to disable HA at preview, before any call to the service", async () => {

@@ -63,6 +63,7 @@ it("quiets every method's rejection and passes its results through unchanged", a
     read: refused,
     update: refused,
     delete: refused,
+    importObject: refused,
   };
   const provider = quietFailures(inner);
   await expect(provider.check({ a: 1 }, { b: 2 })).resolves.toEqual({ inputs: { a: 1, b: 2 }, failures: [] });
@@ -72,6 +73,7 @@ it("quiets every method's rejection and passes its results through unchanged", a
     () => provider.read("k-1", {}),
     () => provider.update("k-1", {}, {}),
     () => provider.delete("k-1", {}),
+    () => provider.importObject("k-1", "proj/dev/prod"),
   ]) {
     const error = (await call().catch((e: unknown) => e)) as Error;
     expect(hostLine(error)).toBe("VendorApiError: GET /kaas/k-1 failed (401 Unauthorized)");
