@@ -6,12 +6,20 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, cluster, backup, registry, attachment } from "./support/args";
-import { expectDestroyed, expectHaRefused, pluginConfig, pluginProgram } from "./support/plugin";
 import {
+  expectDestroyed,
+  expectHaRefused,
+  outsideClient,
+  pluginConfig,
+  pluginProgram,
+} from "./support/plugin";
+import {
+  LOCATION,
   POLL_MS,
   PROJECT,
   TOKEN,
   expectSettledIn,
+  trackedOf,
   openSuite,
   upWith,
   type Declared,
@@ -42,6 +50,24 @@ describe("the provider plugin through pulumi", () => {
 
   const haCluster = (overrides: Record<string, unknown> = {}) => cluster({ ha: true, ...overrides });
   const first = (): Declared[] => [haCluster(), backup({ kaasId: CLUSTER_ID }), registry()];
+  /** A second program: the worker pool resized, an attachment, and a registry through an explicit provider. */
+  const second = (): Declared[] => [
+    haCluster({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 3 }] }),
+    backup({ kaasId: CLUSTER_ID }),
+    registry(),
+    attachment(nodes[0], { kaasId: CLUSTER_ID }),
+    {
+      kind: "Provider",
+      name: "other",
+      args: {
+        baseUrl: s.emulator.url,
+        token: { $secret: TOKEN },
+        projectId: OTHER_PROJECT,
+        pollIntervalMs: POLL_MS,
+      },
+    },
+    { ...registry({ name: "other-images" }), name: "otherImages", provider: "other" },
+  ];
 
   it("creates a cluster, its backup and a registry, each with one POST, configured by vendor-container:*", async () => {
     const { calls, outputs, summary } = await upWith(s, stack, first());
@@ -71,28 +97,10 @@ describe("the provider plugin through pulumi", () => {
 
   it("resizes a pool, attaches a volume, makes a registry in another project through an explicit provider, reads a cluster through an invoke, then settles", async () => {
     nodes = s.emulator.emulator.nodes(KAAS).find((p) => p.nodePool === "system")!.nodeIds;
-    const resized = haCluster({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 3 }] });
     await stack.setConfig("e2e:functions", {
       value: JSON.stringify([{ output: "info", call: "getKaas", args: { kaasId: CLUSTER_ID } }]),
     });
-    const other: Declared = {
-      kind: "Provider",
-      name: "other",
-      args: {
-        baseUrl: s.emulator.url,
-        token: { $secret: TOKEN },
-        projectId: OTHER_PROJECT,
-        pollIntervalMs: POLL_MS,
-      },
-    };
-    const { calls, summary, outputs } = await upWith(s, stack, [
-      resized,
-      backup({ kaasId: CLUSTER_ID }),
-      registry(),
-      attachment(nodes[0], { kaasId: CLUSTER_ID }),
-      other,
-      { ...registry({ name: "other-images" }), name: "otherImages", provider: "other" },
-    ]);
+    const { calls, summary, outputs } = await upWith(s, stack, second());
     expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 3 });
     expect(outputs.info).toMatchObject({ kaasId: KAAS, state: "Active", name: "e2e-cluster" });
     expect(calls.filter((call) => call.startsWith("POST /registries"))).toEqual([]);
@@ -108,6 +116,40 @@ describe("the provider plugin through pulumi", () => {
     expect(calls.filter((call) => call.includes("/nodes/"))).toEqual([
       expect.stringMatching(new RegExp(`^POST /kaas/${KAAS}/nodePools/system/nodes/${nodes[0]}/`)),
     ]);
+    await expectSettledIn(s, stack);
+  });
+
+  it("takes a registry made outside the stack over with the import option, sending nothing", async () => {
+    const outside = await outsideClient(s).call(
+      "createRegistry",
+      { projectId: PROJECT },
+      {
+        metadata: { name: "outside-charts", location: { value: LOCATION } },
+        properties: {
+          adminUser: { username: "charts" },
+          size: "Small",
+          billingPlan: { billingPeriod: "Month" },
+        },
+      },
+    );
+    s.emulator.emulator.advanceClock(60_000);
+    const charts: Declared = {
+      kind: "Registry",
+      name: "charts",
+      // The program's arguments must be the object's: the engine refuses an import whose arguments differ.
+      args: {
+        name: "outside-charts",
+        location: LOCATION,
+        adminUsername: "charts",
+        size: "Small",
+        billingPeriod: "Month",
+      },
+      importId: outside.metadata.id,
+    };
+    const { calls, summary } = await upWith(s, stack, [...second(), charts]);
+    expect(summary.resourceChanges).toEqual({ same: 7, import: 1 });
+    expect(calls).toEqual([]);
+    expect((await trackedOf(stack)).charts).toBe(outside.metadata.id);
     await expectSettledIn(s, stack);
   });
 

@@ -10,11 +10,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
-import { VendorContainerClient } from "../../rest/client";
-import { resolveSettings } from "../../rest/settings";
 import { volumeAction } from "../../schemas/volumeAction";
 import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "./support/args";
-import { PLUGIN_BIN, expectDestroyed, expectHaRefused, pluginConfig } from "./support/plugin";
+import { PLUGIN_BIN, expectDestroyed, expectHaRefused, outsideClient, pluginConfig } from "./support/plugin";
 import { LOCATION, POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
@@ -41,8 +39,7 @@ function stateResources(exported: string): Map<string, { id?: string; outputs: R
  * carry no tag of this package. Returns their ids once all are settled.
  */
 async function createOutside(s: Suite) {
-  const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
-  const api = new VendorContainerClient(resolveSettings((key) => config[key], {}));
+  const api = outsideClient(s);
   const metadata = (name: string) => ({ name, location: { value: LOCATION }, tags: ["team:data"] });
   const settle = () => s.emulator.emulator.advanceClock(10 * 60_000);
   const kaas = await api.call(

@@ -7,7 +7,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { E2E_ROOT } from "./engine";
 import type { Stack } from "@pulumi/pulumi/automation";
-import type { Suite } from "./suite";
+import { VendorContainerClient } from "../../../rest/client";
+import { resolveSettings } from "../../../rest/settings";
+import { TOKEN, type Suite } from "./suite";
 
 /** The folder that holds the installed package's plugin executable. */
 export const PLUGIN_BIN = path.join(E2E_ROOT, "node_modules", ".bin");
@@ -28,6 +30,12 @@ export function pointAtPlugin(dir: string): void {
     path.join(dir, "Pulumi.yaml"),
     `plugins:\n  providers:\n    - name: vendor-container\n      path: ${JSON.stringify(PLUGIN_BIN)}\n`,
   );
+}
+
+/** A client of the service as another user has it (its console, a script): no stack tracks what it makes. */
+export function outsideClient(s: Suite): VendorContainerClient {
+  const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
+  return new VendorContainerClient(resolveSettings((key) => config[key], {}));
 }
 
 /** The configuration of the plugin, `vendor-container:*`, for the suite's emulator. */

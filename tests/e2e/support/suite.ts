@@ -59,6 +59,8 @@ export interface Declared {
   protect?: boolean;
   /** The explicit provider of the resource, a `Provider` declared before (on the plugin only). */
   provider?: string;
+  /** The id of an existing object to take over with the `import` resource option (on the plugin only). */
+  importId?: string;
 }
 
 /** A reference to an output of a resource declared earlier in the same program. */
@@ -302,7 +304,7 @@ export async function stateOutputsOf(stack: Stack, name: string): Promise<Record
   return found.outputs ?? {};
 }
 
-/** The state entries of `stack` for this package's resources: resource name -> id. */
+/** The state entries of `stack` for this package's resources, dynamic or the plugin's: resource name -> id. */
 export async function trackedOf(stack: Stack): Promise<Record<string, string>> {
   // Ids are never secret: the checkpoint of a file backend has them without `pulumi stack export`.
   const resources =
@@ -311,7 +313,7 @@ export async function trackedOf(stack: Stack): Promise<Record<string, string>> {
     [];
   return Object.fromEntries(
     resources
-      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/vendor-container:"))
+      .filter((r) => /^(pulumi-nodejs:dynamic\/vendor-container|vendor-container:index):/.test(r.type))
       .map((r) => [r.urn.split("::").pop() ?? "", r.id ?? ""]),
   );
 }

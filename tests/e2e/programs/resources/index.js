@@ -1,6 +1,6 @@
 // A Pulumi program for the end-to-end suite: declares this package's resources from stack config, so that a
 // test changes the program by changing config. `e2e:resources` is a list of
-//   { kind, name, args, protect?, provider? }
+//   { kind, name, args, protect?, provider?, importId? }
 // where `kind` is an exported class (`Kaas`, `KaasBackup`, `Registry`, `VolumeAttachment`) and any value of
 // `args` may be `{ "$ref": "<resource>.<output>" }` (an output of a resource declared earlier) or
 // `{ "$secret": <value> }` (a secret input). Every output of a resource is a stack output named
@@ -11,7 +11,7 @@
 // With `e2e:plugin` true, the same declarations are the provider plugin's: each resource the type
 // `vendor-container:index:<kind>`, a plain `pulumi.CustomResource` whose outputs are the package schema's (as a
 // generated SDK's classes are), `provider` naming a resource of kind `Provider` declared before (an explicit
-// provider, configured by its `args`), and each function the invoke `vendor-container:index:<call>`. With
+// provider, configured by its `args`), `importId` the `import` resource option, and each function the invoke `vendor-container:index:<call>`. With
 // `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (README "Moving a
 // stack to the plugin").
 "use strict";
@@ -47,7 +47,7 @@ function dynamicResource({ kind, name, args, protect }) {
 
 let schema;
 /** A resource of the plugin: every output of its type in the installed package's schema, unset, then `args`. */
-function pluginResource({ kind, name, args, protect, provider }) {
+function pluginResource({ kind, name, args, protect, provider, importId }) {
   if (kind === "Provider") return new pulumi.ProviderResource("vendor-container", name, resolve(args));
   const root = path.dirname(require.resolve("pulumi-vendor-container/package.json"));
   schema ??= JSON.parse(fs.readFileSync(path.join(root, "dist/plugin/schema.json"), "utf8"));
@@ -63,6 +63,7 @@ function pluginResource({ kind, name, args, protect, provider }) {
       additionalSecretOutputs: outputs.filter((key) => spec.properties[key].secret),
       provider: provider === undefined ? undefined : made[provider],
       aliases: fromDynamic ? [{ type: `pulumi-nodejs:dynamic/vendor-container:${kind}` }] : undefined,
+      import: importId,
     },
   );
 }
