@@ -122,6 +122,12 @@ export function metadataArguments(metadata: MetadataResponse): {
   };
 }
 
+/** What an import records of any object: where it was looked up, its name, region and user tags (if any). */
+export function importedMetadata<L extends object>(lookup: L, metadata: MetadataResponse) {
+  const { name, location, tags } = metadataArguments(metadata);
+  return { ...lookup, name, location, tags: tags.length > 0 ? tags : undefined };
+}
+
 /**
  * `declared` with the name and tags the live resource has (refresh): its name (the declared one when it has
  * none) and its user tags, which replace the declared ones when tags were declared or the resource has some.

@@ -17,7 +17,7 @@ import { answeredBillingPeriod } from "../common/billing";
 import type { Inputs } from "../common/check";
 import type { ImportLookup } from "../common/kindDescriptor";
 import {
-  metadataArguments,
+  importedMetadata,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -382,17 +382,16 @@ export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse):
  */
 export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse): Inputs {
   const p = response.properties;
-  const { name, location, tags } = metadataArguments(response.metadata);
+  const metadata = importedMetadata(lookup, response.metadata);
   const upgrade = p.kubernetesVersion?.upgradeTo;
   const scheduled = upgrade?.value ? upgrade : undefined;
   const vpcUri = p.vpc?.uri ?? undefined;
   const subnetUri = p.subnet?.uri ?? undefined;
   const ownNetwork = p.preset !== true && vpcUri !== undefined && subnetUri !== undefined;
   const declared: CheckedKaasInputs = {
-    ...lookup,
-    name: name ?? "",
-    location: location ?? "",
-    tags: tags.length > 0 ? tags : undefined,
+    ...metadata,
+    name: metadata.name ?? "",
+    location: metadata.location ?? "",
     creationToken: "",
     kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? "",
     nodeCidr: { address: "", name: "" },
@@ -402,8 +401,8 @@ export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse)
   return jsonSafe(
     compact({
       ...live,
-      name,
-      location,
+      name: metadata.name,
+      location: metadata.location,
       kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? undefined,
       upgradeDate: scheduled?.scheduledAt ?? undefined,
       vpcUri: ownNetwork ? vpcUri : undefined,

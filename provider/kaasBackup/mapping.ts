@@ -5,7 +5,7 @@ import { compact, jsonSafe } from "../common/outputs";
 import type { Inputs } from "../common/check";
 import type { ImportLookup } from "../common/kindDescriptor";
 import {
-  metadataArguments,
+  importedMetadata,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -82,13 +82,9 @@ export function backupLiveInputs(
  */
 export function importedBackupInputs(lookup: ImportLookup, response: BackupResponse): Inputs {
   const p = response.properties;
-  const { name, location, tags } = metadataArguments(response.metadata);
   return jsonSafe(
     compact({
-      ...lookup,
-      name,
-      location,
-      tags: tags.length > 0 ? tags : undefined,
+      ...importedMetadata(lookup, response.metadata),
       type: p.type,
       retentionDays: p.retentionDays,
       billingPeriod: normaliseBillingPeriod(p.billingPeriod),

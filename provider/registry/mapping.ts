@@ -6,7 +6,7 @@ import { answeredBillingPeriod } from "../common/billing";
 import type { Inputs } from "../common/check";
 import type { ImportLookup } from "../common/kindDescriptor";
 import {
-  metadataArguments,
+  importedMetadata,
   normaliseBillingPeriod,
   insertMetadata,
   updateMetadata,
@@ -129,15 +129,11 @@ export function registryLiveInputs(
  */
 export function importedRegistryInputs(lookup: ImportLookup, response: RegistryResponse): Inputs {
   const p = response.properties;
-  const { name, location, tags } = metadataArguments(response.metadata);
   const subnetUri = p.subnet?.uri ?? undefined;
   const ownNetwork = p.preset !== true && subnetUri !== undefined;
   return jsonSafe(
     compact({
-      ...lookup,
-      name,
-      location,
-      tags: tags.length > 0 ? tags : undefined,
+      ...importedMetadata(lookup, response.metadata),
       vpcUri: ownNetwork ? (p.vpc?.uri ?? undefined) : undefined,
       subnetUri: ownNetwork ? subnetUri : undefined,
       securityGroupUri: p.securityGroup?.uri ?? undefined,
