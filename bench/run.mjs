@@ -4,11 +4,13 @@
  * and writes bench/results/latest.md and bench/results/latest.json. Needs `npm run build` first (the npm
  * script builds). Not a test: nothing here asserts a timing.
  *
- * Rows 2-4 and 7 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it); without
- * it they are reported as not measured, never estimated. Options (`npm run bench -- <option>`):
+ * Rows 2-4, 7 and 9 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it);
+ * without it they are reported as not measured, never estimated. Options (`npm run bench -- <option>`):
  *   --quick        fewer resources, rounds and a shorter provisioning: a check of the harness, not figures
  *   --skip-engine  only the rows that need no engine (1, 5, 6, 8)
  *   --only lookup  only row 8 (the create's lookup requests): prints its section, writes no results file
+ *   --only plugin  only row 9 (the provider plugin path), with --quick or not: prints its section, writes no
+ *                  results file
  */
 import { execFileSync } from "node:child_process";
 import console from "node:console";
@@ -22,7 +24,9 @@ import { engineAvailable, engineVersions, openRun, prepareWorkspace } from "./li
 import { measureHotPath } from "./lib/hotpath.mjs";
 import { measureLookup } from "./lib/lookup.mjs";
 import { measureMemory } from "./lib/memory.mjs";
+import { measurePluginPath } from "./lib/plugin.mjs";
 import { lookupDetails, render } from "./lib/report.mjs";
+import { pluginDetails, pluginSummaryTable } from "./lib/report-engine.mjs";
 import { measurePreview } from "./lib/preview.mjs";
 import { measureProvisioning } from "./lib/provisioning.mjs";
 import { measureSerialization } from "./lib/serialization.mjs";
@@ -30,7 +34,7 @@ import { loadNow } from "./lib/stats.mjs";
 import { measureWaiter } from "./lib/waiter.mjs";
 
 /** Rows that `--only` runs alone. */
-const ONLY = ["lookup"];
+const ONLY = ["lookup", "plugin"];
 const args = new Set();
 /** @type {string | undefined} */
 let only;
@@ -44,7 +48,7 @@ for (let i = 2; i < process.argv.length; i++) {
     }
   } else if (arg === "--quick" || arg === "--skip-engine") args.add(arg);
   else {
-    console.error(`bench: unknown option ${arg} (known: --quick, --skip-engine, --only lookup)`);
+    console.error(`bench: unknown option ${arg} (known: --quick, --skip-engine, --only lookup|plugin)`);
     process.exit(2);
   }
 }
@@ -125,8 +129,12 @@ function uncommitted() {
   }
 }
 
-/** Rows 2-4 and 7: through the engine, against one emulator in this process. */
-async function measureEngine() {
+/**
+ * Rows 2-4, 7 and 9 (or row 9 alone): through the engine, against one emulator in this process; null without
+ * the engine.
+ * @param {{ pluginOnly: boolean }} which
+ */
+async function measureEngine({ pluginOnly }) {
   if (!engineAvailable()) return null;
   prepareWorkspace();
   const emulator = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS });
@@ -135,22 +143,20 @@ async function measureEngine() {
   try {
     const s = ENGINE_SETTINGS;
     const common = { run, emulator, token: TOKEN, onProgress };
-    const preview = await measurePreview({
-      ...common,
-      resources: s.resources,
-      rounds: s.rounds,
-      upRounds: s.upRounds,
-      profile: true,
-    });
-    const provisioning = await measureProvisioning({
-      ...common,
-      provisioningMs: s.provisioningMs,
-      rounds: s.provisioningRounds,
-      fleet: s.fleet,
-      defaultIntervalOffsetsMs: s.defaultIntervalOffsetsMs,
-    });
+    const sizes = { resources: s.resources, rounds: s.rounds, upRounds: s.upRounds };
+    const preview = pluginOnly ? null : await measurePreview({ ...common, ...sizes, profile: true });
+    const provisioning = pluginOnly
+      ? null
+      : await measureProvisioning({
+          ...common,
+          provisioningMs: s.provisioningMs,
+          rounds: s.provisioningRounds,
+          fleet: s.fleet,
+          defaultIntervalOffsetsMs: s.defaultIntervalOffsetsMs,
+        });
+    const plugin = await measurePluginPath({ ...common, ...sizes });
     process.stderr.write("\n");
-    return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning };
+    return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning, plugin };
   } finally {
     run.close();
     await emulator.close();
@@ -161,6 +167,19 @@ if (only === "lookup") {
   // One row alone, for developing it: printed, not written (results/latest.* hold whole runs only).
   const lookup = await section("row 8, create lookup requests", measureLookup);
   console.log(lookupDetails(lookup));
+  process.exit(0);
+}
+if (only === "plugin") {
+  const engine = await section(`row 9, the provider plugin path${quick ? " (quick)" : ""}`, () =>
+    measureEngine({ pluginOnly: true }),
+  );
+  if (engine === null) {
+    console.error(
+      "bench: the Pulumi engine is missing from .tools/bin (build it with `bash scripts/engine.sh`)",
+    );
+    process.exit(1);
+  }
+  console.log(`${pluginSummaryTable(engine)}\n\n${pluginDetails(engine)}`);
   process.exit(0);
 }
 
@@ -184,7 +203,9 @@ const memory = await section("row 6, peak memory", measureMemory);
 const lookup = await section("row 8, create lookup requests", measureLookup);
 const engine = args.has("--skip-engine")
   ? null
-  : await section(`rows 2-4 and 7 through the engine${quick ? " (quick)" : ""}`, measureEngine);
+  : await section(`rows 2-4, 7 and 9 through the engine${quick ? " (quick)" : ""}`, () =>
+      measureEngine({ pluginOnly: false }),
+    );
 
 const results = {
   machine,

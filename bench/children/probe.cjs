@@ -3,10 +3,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: loaded with `node --require`. */
 /**
  * Loaded with `NODE_OPTIONS=--require <this file>` into every Node process the Pulumi CLI starts during a
- * benchmark run (the program and the dynamic-provider process, ours and the baseline's alike). It does
- * nothing unless `BENCH_PROBE_DIR` is set; then, in the dynamic-provider process only, it times every gRPC
- * method the engine calls (count, first call's start and end) and, in every process, reads the kernel's peak
- * RSS (`VmHWM`) and CPU time, writing one JSON file per process into that folder when the process ends.
+ * benchmark run (the program, the dynamic-provider process and the provider plugins' processes, ours and the
+ * baselines' alike). It does nothing unless `BENCH_PROBE_DIR` is set; then, in a provider's process (role
+ * `provider` for the dynamic one, `plugin` for a plugin), it times every gRPC method the engine calls (count,
+ * first call's start and end) and, in every process, reads the kernel's peak RSS (`VmHWM`) and CPU time,
+ * writing one JSON file per process into that folder when the process ends.
  *
  * The CLI stops a provider with SIGINT to its process group (`cmdutil.TerminateProcessGroup`): the file is
  * written then, and the signal raised again so the process ends exactly as it would without the probe.
@@ -19,7 +20,18 @@ const { performance } = require("node:perf_hooks");
 
 const dir = process.env.BENCH_PROBE_DIR;
 const script = process.argv[1] ?? "";
-const role = script.includes("dynamic-provider") ? "provider" : script.includes("cmd/run") ? "program" : null;
+/**
+ * A provider plugin's executable: this package's (`pulumi-resource-vendor-container`, the link npm made, or the
+ * file it links to) or the plugin path's baseline (bench/programs/minimal-plugin/plugin).
+ */
+const PLUGIN = /(pulumi-resource-vendor-container|dist\/plugin\/main\.js|pulumi-resource-minimal)$/;
+const role = script.includes("dynamic-provider")
+  ? "provider"
+  : PLUGIN.test(script)
+    ? "plugin"
+    : script.includes("cmd/run")
+      ? "program"
+      : null;
 
 if (dir && role) {
   /** @type {Record<string, { count: number; firstStartMs: number; firstEndMs: number | null; totalMs: number }>} */
@@ -97,8 +109,9 @@ if (dir && role) {
     return wrapped;
   };
 
-  // Hook the module loader: wrap the gRPC server's `addService` (provider), and time the first load of each of
-  // this package's entry points (the SDK in the program; a shell, then `/provider`, in the provider).
+  // Hook the module loader: wrap the gRPC server's `addService` (in a provider's process), and time the first load
+  // of each of this package's entry points (the SDK in the program; a shell, then `/provider`, in the dynamic
+  // provider; the plugin loads its modules by relative path, so none are timed there).
   /** @type {any} */
   const loader = Module;
   const load = loader._load;
@@ -109,7 +122,7 @@ if (dir && role) {
     if (ours) depth += 1;
     try {
       const exported = load.call(this, request, ...rest);
-      if (role === "provider" && request === "@grpc/grpc-js" && !exported.Server.prototype.__benchTimed) {
+      if (role !== "program" && request === "@grpc/grpc-js" && !exported.Server.prototype.__benchTimed) {
         const addService = exported.Server.prototype.addService;
         exported.Server.prototype.addService = function (
           /** @type {object} */ service,

@@ -1,14 +1,17 @@
 // @ts-check
 /**
- * The real Pulumi engine for rows 2-4 and 7: the CLI, the Node.js language host and the dynamic-provider
+ * The real Pulumi engine for rows 2-4, 7 and 9: the CLI, the Node.js language host and the dynamic-provider
  * launcher that `scripts/engine.sh` builds into `.tools/bin`, driven as a user drives them (`pulumi preview`,
  * `up`, `refresh` in a program folder), timed from the outside.
  *
  * Programs get this package the way users do (as the end-to-end suite does, tests/e2e/support): packed with
- * `npm pack` and installed, not linked, with `@pulumi/pulumi` into `.tools/bench/node_modules`; the programs
+ * `npm pack` and installed, not linked, with `@pulumi/pulumi` into `.tools/bench/node_modules` (whose `.bin`
+ * then holds the provider plugin's executable, `pulumi-resource-vendor-container`); the programs
  * (bench/programs) are copied into a folder of one run below it, with that run's file backend and
  * `PULUMI_HOME`, so nothing the CLI writes lands in the repository. Every Node process the CLI starts loads
- * children/probe.cjs (through `NODE_OPTIONS`), which reports the provider process's calls and peak RSS.
+ * children/probe.cjs (through `NODE_OPTIONS`), which reports the provider process's calls and peak RSS, a
+ * provider plugin's process included: the CLI starts it with its own environment, and the executable is a Node
+ * script run by the `node` of `.tools/bin`, first on `PATH`.
  */
 import { Buffer } from "node:buffer";
 import { execFileSync, spawn } from "node:child_process";
@@ -111,6 +114,7 @@ export function prepareWorkspace() {
  *   methods: Record<string, { count: number; firstStartMs: number; firstEndMs: number | null; totalMs: number }>;
  *   peakRss: number; cpuMs: number; endedMs: number }} ProbeReport
  * @typedef {{ ms: number; output: string; probes: ProbeReport[]; failed: boolean }} CliResult
+ * @typedef {"ours" | "baseline" | "plugin" | "minimal-plugin"} Program a folder of bench/programs
  */
 
 /**
@@ -147,7 +151,7 @@ export function openRun() {
    * Runs the CLI in `program`'s folder; resolves with its wall time and the probe reports of the Node
    * processes it started. Rejects, with the output's tail, when it fails, unless `allowFailure` is set (then
    * `failed` is true).
-   * @param {"ours" | "baseline"} program
+   * @param {Program} program
    * @param {string[]} args
    * @param {{ extraEnv?: Record<string, string>; allowFailure?: boolean }} [options]
    * @returns {Promise<CliResult>}
@@ -193,7 +197,7 @@ export function openRun() {
     cli,
     /**
      * Creates stack `name` of `program` with `config` (`{ value, secret? }` per key).
-     * @param {"ours" | "baseline"} program
+     * @param {Program} program
      * @param {string} name
      * @param {Record<string, { value: string; secret?: boolean }>} config
      */
@@ -223,7 +227,10 @@ export function openRun() {
 /** @typedef {ReturnType<typeof openRun>} EngineRun */
 /** @typedef {Awaited<ReturnType<EngineRun["stack"]>>} BenchStack */
 
-/** The probe report of the dynamic-provider process of a CLI run (there is one per run that needs it). */
+/**
+ * The probe report of the provider's process of a CLI run: the dynamic-provider process of a program of dynamic
+ * resources, the plugin's of a program on a provider plugin (there is one per run that needs it).
+ */
 export function providerProbe(/** @type {CliResult} */ result) {
-  return result.probes.find((p) => p.role === "provider") ?? null;
+  return result.probes.find((p) => p.role === "provider" || p.role === "plugin") ?? null;
 }

@@ -27,9 +27,89 @@ import { LoadLog, paired, timings } from "./stats.mjs";
 const MB = 1024 * 1024;
 const SIDES = /** @type {const} */ (["ours", "baseline"]);
 
-/** The order of the two sides in round `i`: ours first in even rounds, the baseline first in odd ones. */
-export const orderOf = (/** @type {number} */ i) =>
-  /** @type {Side[]} */ (i % 2 === 0 ? ["ours", "baseline"] : ["baseline", "ours"]);
+/**
+ * The order of the sides in round `i`: rotated by one every round, so that each side runs first (and, with
+ * more than two, in each position) as often as the others. For two sides: ours first in even rounds, the
+ * baseline first in odd ones.
+ * @template {string} S
+ * @param {number} i
+ * @param {readonly S[]} sides
+ * @returns {S[]}
+ */
+export const orderOf = (i, sides) => sides.map((_, k) => sides[(k + i) % sides.length]);
+
+/**
+ * An object with `make()`'s value for each of `sides`.
+ * @template {string} S
+ * @template T
+ * @param {readonly S[]} sides
+ * @param {(side: S) => T} make
+ * @returns {Record<S, T>}
+ */
+export const bySide = (sides, make) =>
+  /** @type {Record<S, T>} */ (Object.fromEntries(sides.map((side) => [side, make(side)])));
+
+/**
+ * @template {string} S
+ * @typedef {{ stacks: Record<S, BenchStack>; sides: readonly S[]; load: LoadLog;
+ *   onProgress: (line: string) => void }} Sides
+ */
+
+/**
+ * @template {string} S
+ * @typedef {{ env?: Record<string, string>; between?: () => Promise<void>; before?: (side: S) => void;
+ *   after?: (side: S) => void }} AlternateOptions
+ */
+
+/**
+ * Runs `args` on every side, one after the other in the order of `orderOf`, `n` rounds; `between` runs
+ * (untimed) after each round but the last. The load is sampled before every run.
+ * @template {string} S
+ * @param {Sides<S>} on
+ * @param {string} label
+ * @param {string[]} args
+ * @param {number} n
+ * @param {AlternateOptions<S>} [extra]
+ * @returns {Promise<Record<S, CliResult[]>>}
+ */
+export async function alternate(on, label, args, n, extra = {}) {
+  const results = bySide(on.sides, () => /** @type {CliResult[]} */ ([]));
+  for (let i = 0; i < n; i += 1) {
+    for (const side of orderOf(i, on.sides)) {
+      on.load.sample();
+      extra.before?.(side);
+      const result = await on.stacks[side].run(args, { extraEnv: extra.env });
+      extra.after?.(side);
+      results[side].push(result);
+      on.onProgress(`${label} ${side} ${(result.ms / 1000).toFixed(1)} s`);
+    }
+    if (extra.between && i < n - 1) await extra.between();
+  }
+  return results;
+}
+
+/**
+ * Counts the service requests of each run of the `counted` sides, by shape (`requestShape`); for
+ * `alternate`'s `before` and `after`.
+ * @template {string} S
+ * @param {RunningEmulator} emulator
+ * @param {readonly S[]} counted
+ */
+export function requestCounter(emulator, counted) {
+  const runs = bySide(counted, () => /** @type {Record<string, number>[]} */ ([]));
+  return {
+    runs,
+    before: () => emulator.emulator.clearRequests(),
+    after: (/** @type {string} */ side) => {
+      if (!counted.includes(/** @type {S} */ (side))) return;
+      /** @type {Record<string, number>} */
+      const shapes = {};
+      for (const r of emulator.emulator.requests())
+        shapes[requestShape(r)] = (shapes[requestShape(r)] ?? 0) + 1;
+      runs[/** @type {S} */ (side)].push(shapes);
+    },
+  };
+}
 
 /**
  * Stack configuration of both programs: the same keys on both sides, so the only difference is the package.
@@ -49,7 +129,7 @@ export function benchConfig(emulator, token, extra) {
 }
 
 /** Milliseconds from the provider process's start to its first answered `check`, or null. */
-const firstCheckMs = (/** @type {ProbeReport | null} */ p) => p?.methods.check?.firstEndMs ?? null;
+export const firstCheckMs = (/** @type {ProbeReport | null} */ p) => p?.methods.check?.firstEndMs ?? null;
 
 /** `GET /kaas/{id}` style: the method and the path with ids replaced, below the project's provider prefix. */
 function requestShape(/** @type {{ method: string; path: string }} */ r) {
@@ -61,8 +141,23 @@ function requestShape(/** @type {{ method: string; path: string }} */ r) {
  * @param {Record<string, number>} counts
  * @param {number} per
  */
-const perResource = (counts, per) =>
+export const perResource = (counts, per) =>
   Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, round(v / per, 2)]));
+
+/** The wall times of `runs`, ms. */
+export const ms = (/** @type {CliResult[]} */ runs) => runs.map((r) => r.ms);
+/** The provider process's probe report of each of `runs`. */
+export const probesOf = (/** @type {CliResult[]} */ runs) => runs.map(providerProbe);
+/** The program process's probe report of each of `runs`. */
+export const programOf = (/** @type {CliResult[]} */ runs) =>
+  runs.map((r) => r.probes.find((p) => p.role === "program") ?? null);
+/** The median of the numbers among `xs`, to 0.1, or null without any. */
+export const medianOf = (/** @type {(number | null | undefined)[]} */ xs) => {
+  const known = /** @type {number[]} */ (xs.filter((x) => typeof x === "number"));
+  return known.length === 0 ? null : round(median(known), 1);
+};
+/** Peak RSS of a probe report, MB, or null. */
+export const peakRssMb = (/** @type {ProbeReport | null} */ p) => (p ? p.peakRss / MB : null);
 
 /**
  * @param {{ run: EngineRun; emulator: RunningEmulator; token: string; resources: number; rounds: number;
@@ -83,54 +178,17 @@ export async function measurePreview(options) {
   };
   const load = new LoadLog();
 
-  /**
-   * Runs `args` on both sides, alternately, `n` rounds; `between` runs (untimed) after each round but the last.
-   * @param {string} label
-   * @param {string[]} args
-   * @param {number} n
-   * @param {{ env?: Record<string, string>; between?: () => Promise<void>; before?: (side: Side) => void;
-   *   after?: (side: Side) => void }} [extra]
-   */
-  async function alternate(label, args, n, extra = {}) {
-    /** @type {Record<Side, CliResult[]>} */
-    const results = { ours: [], baseline: [] };
-    for (let i = 0; i < n; i += 1) {
-      for (const side of orderOf(i)) {
-        load.sample();
-        extra.before?.(side);
-        const result = await stacks[side].run(args, { extraEnv: extra.env });
-        extra.after?.(side);
-        results[side].push(result);
-        onProgress(`${label} ${side} ${(result.ms / 1000).toFixed(1)} s`);
-      }
-      if (extra.between && i < n - 1) await extra.between();
-    }
-    return results;
-  }
-
+  /** @type {Sides<Side>} */
+  const both = { stacks, sides: SIDES, load, onProgress };
   /** Counts the service requests of each run of ours, by shape. */
-  const requestCounter = () => {
-    /** @type {Record<string, number>[]} */
-    const runs = [];
-    return {
-      runs,
-      before: () => emulator.emulator.clearRequests(),
-      after: (/** @type {Side} */ side) => {
-        if (side !== "ours") return;
-        /** @type {Record<string, number>} */
-        const shapes = {};
-        for (const r of emulator.emulator.requests())
-          shapes[requestShape(r)] = (shapes[requestShape(r)] ?? 0) + 1;
-        runs.push(shapes);
-      },
-    };
-  };
+  const oursRequests = () => requestCounter(emulator, /** @type {const} */ (["ours"]));
 
   // ---- 2a: preview of the creation ----
-  const create = await alternate("2a preview (create)", ["preview"], rounds);
+  const create = await alternate(both, "2a preview (create)", ["preview"], rounds);
 
   // ---- 2a again with PULUMI_DEBUG_PROMISE_LEAKS on both sides: sdk/leakTraces.ts off, what it saves ----
   const createDebugLeaks = await alternate(
+    both,
     "2a preview (create), PULUMI_DEBUG_PROMISE_LEAKS=1",
     ["preview"],
     rounds,
@@ -143,8 +201,8 @@ export async function measurePreview(options) {
   const profile = options.profile ? await profilePreviews(run, stacks) : null;
 
   // ---- row 7 (and the state of 2b/2c): up of the resources, destroyed between rounds ----
-  const upRequests = requestCounter();
-  const ups = await alternate("7 up", ["up", "--yes", "--skip-preview"], upRounds, {
+  const upRequests = oursRequests();
+  const ups = await alternate(both, "7 up", ["up", "--yes", "--skip-preview"], upRounds, {
     ...upRequests,
     between: async () => {
       for (const side of SIDES) await stacks[side].run(["destroy", "--yes", "--skip-preview"]);
@@ -152,11 +210,17 @@ export async function measurePreview(options) {
   });
 
   // ---- 2b: preview with nothing to change (fails if anything would change) ----
-  const noChange = await alternate("2b preview (no change)", ["preview", "--expect-no-changes"], rounds);
+  const noChange = await alternate(
+    both,
+    "2b preview (no change)",
+    ["preview", "--expect-no-changes"],
+    rounds,
+  );
 
   // ---- 2c: refresh (fails if it changes anything), counting the service calls of ours ----
-  const refreshRequests = requestCounter();
+  const refreshRequests = oursRequests();
   const refresh = await alternate(
+    both,
     "2c refresh",
     ["refresh", "--yes", "--skip-preview", "--expect-no-changes"],
     rounds,
@@ -164,8 +228,9 @@ export async function measurePreview(options) {
   );
 
   // ---- 2c again with `vendor:kubeconfigRefresh: onChange` (through its variable): one request per cluster ----
-  const refreshOnChangeRequests = requestCounter();
+  const refreshOnChangeRequests = oursRequests();
   const refreshOnChange = await alternate(
+    both,
     "2c refresh, VENDOR_KUBECONFIG_REFRESH=onChange",
     ["refresh", "--yes", "--skip-preview", "--expect-no-changes"],
     rounds,
@@ -175,14 +240,6 @@ export async function measurePreview(options) {
   // Leave nothing behind in the emulator (the next rows reset it anyway) and keep the stacks empty.
   for (const side of SIDES) await stacks[side].run(["destroy", "--yes", "--skip-preview"]);
 
-  const ms = (/** @type {CliResult[]} */ rs) => rs.map((r) => r.ms);
-  const probesOf = (/** @type {CliResult[]} */ rs) => rs.map(providerProbe);
-  const programOf = (/** @type {CliResult[]} */ rs) =>
-    rs.map((r) => r.probes.find((p) => p.role === "program") ?? null);
-  const medianOf = (/** @type {(number | null | undefined)[]} */ xs) => {
-    const known = /** @type {number[]} */ (xs.filter((x) => typeof x === "number"));
-    return known.length === 0 ? null : round(median(known), 1);
-  };
   const sideFacts = (/** @type {Side} */ side) => {
     const previews = [...create[side], ...noChange[side]];
     return {
@@ -195,8 +252,8 @@ export async function measurePreview(options) {
       programCpuMs: medianOf(programOf(create[side]).map((p) => p?.cpuMs)),
       providerCpuMs: medianOf(probesOf(create[side]).map((p) => p?.cpuMs)),
       checkCalls: medianOf(probesOf(create[side]).map((p) => p?.methods.check?.count)),
-      previewPeakRssMb: medianOf(probesOf(create[side]).map((p) => (p ? p.peakRss / MB : null))),
-      upPeakRssMb: medianOf(probesOf(ups[side]).map((p) => (p ? p.peakRss / MB : null))),
+      previewPeakRssMb: medianOf(probesOf(create[side]).map(peakRssMb)),
+      upPeakRssMb: medianOf(probesOf(ups[side]).map(peakRssMb)),
       upPeakRssRunsMb: probesOf(ups[side]).map((p) => (p ? round(p.peakRss / MB, 1) : null)),
       upFirstCheckMs: medianOf(probesOf(ups[side]).map(firstCheckMs)),
       up: timings(ms(ups[side])),
@@ -217,10 +274,10 @@ export async function measurePreview(options) {
     createDebugLeaks: paired(ms(createDebugLeaks.ours), ms(createDebugLeaks.baseline)),
     noChange: paired(ms(noChange.ours), ms(noChange.baseline)),
     refresh: paired(ms(refresh.ours), ms(refresh.baseline)),
-    refreshRequestsPerResource: perResource(refreshRequests.runs[0], resources),
+    refreshRequestsPerResource: perResource(refreshRequests.runs.ours[0], resources),
     refreshOnChange: paired(ms(refreshOnChange.ours), ms(refreshOnChange.baseline)),
-    refreshOnChangeRequestsPerResource: perResource(refreshOnChangeRequests.runs[0], resources),
-    upRequestsPerResource: perResource(upRequests.runs[0], resources),
+    refreshOnChangeRequestsPerResource: perResource(refreshOnChangeRequests.runs.ours[0], resources),
+    upRequestsPerResource: perResource(upRequests.runs.ours[0], resources),
     ours: sideFacts("ours"),
     baseline: sideFacts("baseline"),
     profile,

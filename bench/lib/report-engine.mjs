@@ -390,3 +390,174 @@ variable set they are formatted as before. Every check is unchanged. The row of 
 the lazy loading alone.
 `;
 }
+
+/** Row 9's commands: key in the results, and how the report names it. */
+const PLUGIN_COMMANDS = /** @type {const} */ ([
+  ["create", "`pulumi preview`, clusters to create"],
+  ["up", "`pulumi up` (fast emulator, poll 100 ms)"],
+  ["noChange", "`pulumi preview --expect-no-changes`"],
+  ["refresh", "`pulumi refresh --expect-no-changes`"],
+]);
+
+/**
+ * Row 9's lines of the summary table: each command of the plugin path against the dynamic path (the target:
+ * no slower) and against the minimal plugin (for information); then the plugin process's peak memory.
+ * @param {any} engine `results.engine`, with `plugin`
+ * @returns {string[][]}
+ */
+export function pluginSummaryRows(engine) {
+  const g = engine.plugin;
+  const n = g.resources;
+  const quick = engine.settings.quick;
+  const { oursPlugin: plugin, oursDynamic: dynamic, minimalPlugin: minimal } = g.sides;
+  return [
+    ...PLUGIN_COMMANDS.map(([key, label]) => {
+      const vsDynamic = g.pluginVsDynamic[key];
+      const vsMinimal = g.pluginVsMinimal[key];
+      return [
+        "9",
+        `plugin path: ${label}, ${n} clusters (${key === "up" ? g.upRounds : g.rounds} rounds) (h)`,
+        seconds(vsDynamic.ours),
+        `dynamic path (\`Kaas\`): ${seconds(vsDynamic.baseline)}; minimal plugin: ${seconds(vsMinimal.baseline)}`,
+        `${pairedRatio(vsDynamic)} vs dynamic; ${pairedRatio(vsMinimal)} vs minimal plugin`,
+        "≤ 1.00 vs dynamic",
+        quick ? "quick run: no verdict" : vsDynamic.ratio <= 1 ? "met" : "**missed**",
+      ];
+    }),
+    [
+      "9",
+      `plugin process: peak RSS (kernel \`VmHWM\`) during the \`pulumi up\` of ${n} clusters (median of ${g.upRounds})`,
+      `${fixed(plugin.upPeakRssMb, 1)} MB`,
+      `minimal plugin's process: ${fixed(minimal.upPeakRssMb, 1)} MB; dynamic-provider process: ${fixed(dynamic.upPeakRssMb, 1)} MB`,
+      `${fixed(plugin.upPeakRssMb / minimal.upPeakRssMb)} (+${fixed(plugin.upPeakRssMb - minimal.upPeakRssMb, 1)} MB) vs minimal plugin; ${fixed(plugin.upPeakRssMb / dynamic.upPeakRssMb)} vs dynamic`,
+      "report",
+      quick ? "quick run" : "reported",
+    ],
+  ];
+}
+
+/**
+ * Row 9's summary lines as a table of their own (`node bench/run.mjs --only plugin`).
+ * @param {any} engine `results.engine`, with `plugin`
+ */
+export const pluginSummaryTable = (engine) =>
+  table([
+    ["#", "Measurement", "Ours", "Baseline", "Ratio", "Target", "Result"],
+    ...pluginSummaryRows(engine),
+  ]);
+
+/**
+ * Row 9's section of the details (also printed alone by `node bench/run.mjs --only plugin`).
+ * @param {any} engine `results.engine`, with `plugin`
+ */
+export function pluginDetails(engine) {
+  const g = engine.plugin;
+  const n = g.resources;
+  const { versions, settings } = engine;
+  const sides = /** @type {const} */ (["oursPlugin", "oursDynamic", "minimalPlugin"]);
+  const runs = (/** @type {import("./stats.mjs").Timings} */ t) => t.runsS.map((x) => fixed(x)).join(", ");
+  const runRows = [
+    [
+      "Command",
+      "Ours, plugin: runs (s)",
+      "Ours, dynamic: runs (s)",
+      "Minimal plugin: runs (s)",
+      "Plugin / dynamic: median of rounds (range)",
+      "Plugin / minimal plugin",
+    ],
+    ...PLUGIN_COMMANDS.map(([key, label]) => [
+      label,
+      runs(g.sides.oursPlugin.timings[key]),
+      runs(g.sides.oursDynamic.timings[key]),
+      runs(g.sides.minimalPlugin.timings[key]),
+      pairedRatio(g.pluginVsDynamic[key]),
+      pairedRatio(g.pluginVsMinimal[key]),
+    ]),
+  ];
+  const perSide = (/** @type {(s: any) => string} */ f) => sides.map((side) => f(g.sides[side]));
+  const mb = (/** @type {number | null} */ x) => (x === null ? "—" : `${fixed(x, 1)} MB`);
+  const msText = (/** @type {number | null} */ x) => (x === null ? "—" : `${int(x)} ms`);
+  const rpcs = (/** @type {Record<string, number>} */ perResource) =>
+    Object.entries(perResource)
+      .map(([method, count]) => `${count} \`${method}\``)
+      .join(", ") || "none";
+  const calls = (/** @type {Record<string, number> | undefined} */ perResource) =>
+    perResource && Object.keys(perResource).length > 0
+      ? Object.entries(perResource)
+          .map(([shape, count]) => `${count} \`${shape}\``)
+          .join(", ")
+      : "none";
+  const sideRows = [
+    ["Per run, median", "Ours, plugin", "Ours, dynamic", "Minimal plugin"],
+    [
+      "provider process: peak RSS, `pulumi up`, each run",
+      ...perSide((s) => `${s.upPeakRssRunsMb.join(", ")} MB`),
+    ],
+    ["provider process: peak RSS, preview of the creation", ...perSide((s) => mb(s.previewPeakRssMb))],
+    [
+      "provider process: first `check` answered after process start, previews",
+      ...perSide((s) => msText(s.firstCheckMs)),
+    ],
+    [
+      "provider process: CPU time, preview of the creation",
+      ...perSide((s) => msText(s.providerCpuMs.create)),
+    ],
+    ["provider process: CPU time, `pulumi up`", ...perSide((s) => msText(s.providerCpuMs.up))],
+    ["provider process: CPU time, `pulumi refresh`", ...perSide((s) => msText(s.providerCpuMs.refresh))],
+    ["program process: CPU time, preview of the creation", ...perSide((s) => msText(s.programCpuMs))],
+    ...PLUGIN_COMMANDS.map(([key, label]) => [
+      `RPCs served per resource: ${label}`,
+      ...perSide((s) => rpcs(s.rpcsPerResource[key])),
+    ]),
+    [
+      "service calls per resource, `pulumi up`",
+      calls(g.requestsPerResource.up.oursPlugin),
+      calls(g.requestsPerResource.up.oursDynamic),
+      "none",
+    ],
+    [
+      "service calls per resource, `pulumi refresh`",
+      calls(g.requestsPerResource.refresh.oursPlugin),
+      calls(g.requestsPerResource.refresh.oursDynamic),
+      "none",
+    ],
+    ["runs without a report of the provider process", ...perSide((s) => String(s.runsWithoutProviderReport))],
+  ];
+  return `## Row 9: the provider plugin path
+
+Engine: \`pulumi\` ${versions.cli}, \`pulumi-language-nodejs\` ${versions.languageHost}, Node ${versions.node};
+\`@pulumi/pulumi\` ${versions.sdk}. Load of the machine (1-minute average, sampled before each run, median and
+range): ${loadText(g.load)}.${
+    settings.quick
+      ? "\n\n**Quick run** (`--quick`): fewer resources and rounds; a check of the harness, not figures."
+      : ""
+  }
+
+How (bench/lib/plugin.mjs): three programs (bench/programs) declare ${n} resources with the same arguments:
+\`ours\` this package's \`Kaas\` (the dynamic path, as in rows 2 and 7), \`plugin\` the same clusters as
+\`new pulumi.CustomResource("vendor-container:index:Kaas", name, args)\`, served by the installed package's
+\`pulumi-resource-vendor-container\` (its \`Pulumi.yaml\` names \`.tools/bench/node_modules/.bin\`), and
+\`minimal-plugin\` resources of a provider plugin of one type written on \`@pulumi/pulumi/provider\`'s \`main\`
+(bench/programs/minimal-plugin/plugin: \`check\` returns the inputs, \`diff\` no change, \`create\` an id and the
+inputs, \`read\` the state; no I/O). The three stacks have the same configuration (\`vendor:*\` and
+\`vendor-container:*\` against the emulator, poll 100 ms). Each command runs on the three sides one after the other,
+the order rotating every round; each \`pulumi up\` but the last is followed by an untimed \`pulumi destroy\` of all
+three. Ratios are the median of the rounds' ratios (range). The probe (bench/children/probe.cjs) recognises the
+plugins' processes by their executable and reads their peak RSS and RPC calls as it does the dynamic-provider
+process's.
+
+${table(runRows)}
+
+${table(sideRows)}
+
+(h) What differs besides the provider's process. The \`plugin\` program declares only the clusters' arguments:
+it reads no output, so it names none, where the dynamic path's \`Kaas\` also registers the output names it seeds
+and its creation scope. The plugin accepts previews (\`supportsPreview\` in its \`Configure\` answer), so the
+engine calls its \`create\` in \`pulumi preview\` too; neither the dynamic provider nor the minimal plugin's
+\`@pulumi/pulumi/provider\` server does, so the engine previews their creates from the checked inputs without a
+call (the RPC counts above). In \`pulumi up\`, the dynamic path's program also releases each cluster's creation tag once the engine
+has recorded its id (sdk/persisted.ts: the \`PUT\` and the further \`GET\`s in its service calls above), which the
+plugin path does at the cluster's next update (README, "Every language: the provider plugin"): the \`up\` ratio
+compares unequal service work.
+`;
+}
