@@ -9,7 +9,11 @@
 #                                              which matches the Python SDK below)
 #   .tools/bin/pulumi-language-yaml            YAML language host, pulumi-yaml v1.25.0 (scripts/engine/yaml/go.mod)
 #   .tools/python                              a virtualenv with the `pulumi` package from PyPI (Python programs
-#                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh)
+#                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh) and
+#                                              a setuptools that builds local packages (the generated Python SDK)
+#                                              without downloading anything
+#   .tools/bin/pulumi-sdkgen-vendor-container  SDK generator: the Node.js, Python and Go generators of pkg/v3 at
+#                                              the CLI's release (scripts/engine/sdkgen; scripts/sdks.sh runs it)
 #   .tools/bin/pulumi-resource-pulumi-nodejs   dynamic-provider launcher shipped in @pulumi/pulumi
 # Then `source scripts/pulumi-env.sh` puts .tools/bin first on PATH and sets the offline variables.
 #
@@ -41,6 +45,9 @@ YAML_WRAPPER="$ROOT/scripts/engine/yaml"
 YAML_PACKAGE="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 YAML_VERSION="1.25.0"             # pulumi-yaml (pinned in scripts/engine/yaml/go.mod)
 PULUMI_PYPI_VERSION="3.272.0"     # the `pulumi` package Python programs run with (the newest PyPI serves here)
+SETUPTOOLS_VERSION="80.9.0"       # builds the generated Python SDK with pip --no-build-isolation (needs >= 70.1,
+                                  # which builds wheels without the `wheel` package; the venv's own is older)
+SDKGEN_WRAPPER="$ROOT/scripts/engine/sdkgen"
 
 log() { printf 'engine.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -142,19 +149,27 @@ else
   go_build pulumi-language-yaml "$YAML_WRAPPER" "$YAML_PACKAGE" "$YAML_VERSION"
 fi
 
+# The SDK generator, also next to an installed `pulumi`: scripts/sdks.sh generates with it whichever CLI is used,
+# so that the SDKs never depend on what the language hosts at hand can generate.
+go_build pulumi-sdkgen-vendor-container "$SDKGEN_WRAPPER" . "$PULUMI_VERSION"
+
 # ---------------------------------------------------------------------------------------------
 # 2b. The `pulumi` package for Python programs, in a virtualenv of its own
 # ---------------------------------------------------------------------------------------------
 PYTHON_ENV="$TOOLS/python"
-if [[ -x "$PYTHON_ENV/bin/python" ]] \
-  && [[ "$("$PYTHON_ENV/bin/python" -c 'import importlib.metadata as m; print(m.version("pulumi"))' 2>/dev/null)" == "$PULUMI_PYPI_VERSION" ]]; then
-  log "pulumi ${PULUMI_PYPI_VERSION} (Python) already in .tools/python"
+python_versions() {
+  "$PYTHON_ENV/bin/python" -c 'import importlib.metadata as m; print(m.version("pulumi"), m.version("setuptools"))' 2>/dev/null
+}
+if [[ -x "$PYTHON_ENV/bin/python" ]] && [[ "$(python_versions)" == "$PULUMI_PYPI_VERSION $SETUPTOOLS_VERSION" ]]; then
+  log "pulumi ${PULUMI_PYPI_VERSION} and setuptools ${SETUPTOOLS_VERSION} (Python) already in .tools/python"
 else
   command -v python3 >/dev/null || die "python3 is needed for Python programs"
-  log "installing pulumi ${PULUMI_PYPI_VERSION} from PyPI into .tools/python"
-  rm -rf "$PYTHON_ENV"
-  python3 -m venv "$PYTHON_ENV"
-  "$PYTHON_ENV/bin/pip" install --quiet --disable-pip-version-check "pulumi==${PULUMI_PYPI_VERSION}" >&2
+  if [[ ! -x "$PYTHON_ENV/bin/python" ]]; then
+    python3 -m venv "$PYTHON_ENV"
+  fi
+  log "installing pulumi ${PULUMI_PYPI_VERSION} and setuptools ${SETUPTOOLS_VERSION} from PyPI into .tools/python"
+  "$PYTHON_ENV/bin/pip" install --quiet --disable-pip-version-check \
+    "pulumi==${PULUMI_PYPI_VERSION}" "setuptools==${SETUPTOOLS_VERSION}" >&2
 fi
 
 # ---------------------------------------------------------------------------------------------
@@ -178,4 +193,4 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-resource-pulumi-nodejs in $BIN; Python's pulumi in .tools/python"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-resource-pulumi-nodejs, pulumi-sdkgen-vendor-container in $BIN; Python's pulumi in .tools/python"

@@ -211,9 +211,16 @@ export function packageSchema() {
     types,
     resources,
     functions,
+    // For the SDK generators (scripts/sdks.sh): `supportPack` makes each SDK a complete package of this version (the
+    // Go SDK gets its go.mod); the Python SDK is a pyproject.toml package, which pip installs from its folder.
+    meta: { supportPack: true },
     language: {
       nodejs: { packageName: "@pulumi-vendor-container/sdk", respectSchemaVersion: true },
-      python: { packageName: "pulumi_vendor_container", respectSchemaVersion: true },
+      python: {
+        packageName: "pulumi_vendor_container",
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+      },
       go: {
         importBasePath: "example.com/pulumi-vendor-container/sdk/go/vendorcontainer",
         respectSchemaVersion: true,

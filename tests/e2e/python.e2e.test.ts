@@ -1,31 +1,43 @@
 /**
- * A Python program on the provider plugin through the real engine (the Python language host and the `pulumi`
- * package from PyPI, as scripts/engine.sh installs them) against the emulator: the four kinds are created, a
- * preview and a refresh find nothing to do, a pool resizes in place, disabling HA is refused at preview before any
- * call to the service, and destroy removes everything.
+ * A Python program on the provider plugin's generated SDK (`pulumi_vendor_container`, generated from the package
+ * schema by scripts/sdks.sh and installed with pip by the global setup: its resource classes with their typed
+ * arguments) through the real engine (the Python language host and the `pulumi` package from PyPI, as
+ * scripts/engine.sh installs them) against the emulator: the four kinds are created, a preview and a refresh find
+ * nothing to do, a pool resizes in place, disabling HA is refused at preview before any call to the service, and
+ * destroy removes everything.
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, attachment, backup, cluster, registry } from "./support/args";
-import { E2E_ROOT, ROOT } from "./support/engine";
+import { E2E_ROOT, PYTHON_SDK_DIR, ROOT } from "./support/engine";
 import { expectDestroyed, expectHaRefused, pluginConfig, pluginProgram } from "./support/plugin";
 import { POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, upWith, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
 const CLUSTER_ID = { $ref: "cluster.id" };
 const SCHEMA = path.join(E2E_ROOT, "node_modules/pulumi-vendor-container/dist/plugin/schema.json");
+const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
+  .version;
 
-describe("a Python program on the provider plugin", () => {
+/** What the test reads of `pulumi stack export`. */
+interface ExportedState {
+  deployment: { resources: { urn: string; type: string }[] };
+}
+
+describe("a Python program on the provider plugin's generated SDK", () => {
   let s: Suite;
   let stack: Stack;
 
   beforeAll(async () => {
     s = await openSuite("python");
     const program = pluginProgram(s, "e2e-python", path.join(ROOT, "tests/e2e/programs/python"));
-    stack = await s.stack("dev", program, {
-      ...pluginConfig(s, TOKEN, PROJECT, POLL_MS),
-      "e2e:schema": { value: SCHEMA },
-    });
+    stack = await s.stack(
+      "dev",
+      program,
+      { ...pluginConfig(s, TOKEN, PROJECT, POLL_MS), "e2e:schema": { value: SCHEMA } },
+      { PYTHONPATH: PYTHON_SDK_DIR },
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -48,7 +60,13 @@ describe("a Python program on the provider plugin", () => {
     expect(outputs["cluster.kaasId"]).toBe(KAAS);
     expect(outputs["nightly.state"]).toBe("Active");
     expect(outputs["images.registryId"]).toBe("registry-0001");
-    expect(await s.exportState(stack)).not.toContain(outputs["cluster.kubeconfig"] as string);
+    const state = await s.exportState(stack);
+    expect(state).not.toContain(outputs["cluster.kubeconfig"] as string);
+    // The SDK's classes ask for the plugin of the SDK's version, so the engine names the default provider after it.
+    const providers = (JSON.parse(state) as ExportedState).deployment.resources
+      .filter((resource) => resource.type === "pulumi:providers:vendor-container")
+      .map((resource) => resource.urn.split("::").at(-1));
+    expect(providers).toEqual([`default_${VERSION.replace(/\./g, "_")}`]);
     await expectSettledIn(s, stack);
   });
 

@@ -12,7 +12,10 @@ import path from "node:path";
 export const ROOT = path.resolve(__dirname, "../../..");
 /** Root of the engine install, as `PulumiCommand.get({ root })` expects it (`<root>/bin/pulumi`). */
 export const TOOLS = path.join(ROOT, ".tools");
-/** `pulumi`, its Node.js, Python and YAML language hosts, `pulumi-resource-pulumi-nodejs` and `node` (22). */
+/**
+ * `pulumi`, its Node.js, Python and YAML language hosts, `pulumi-resource-pulumi-nodejs`, the SDK generator
+ * (`pulumi-sdkgen-vendor-container`) and `node` (22).
+ */
 export const BIN = path.join(TOOLS, "bin");
 /**
  * Folder whose `node_modules` every test program resolves: programs live in folders below it.
@@ -33,11 +36,19 @@ const ENGINE_PARTS = [
   "pulumi-language-python-exec",
   "pulumi-language-yaml",
   "pulumi-resource-pulumi-nodejs",
+  "pulumi-sdkgen-vendor-container",
   "node",
 ];
 
 /** The Python that runs Python programs: the virtualenv with the `pulumi` package scripts/engine.sh installs. */
 export const PYTHON = path.join(TOOLS, "python", "bin", "python");
+
+/**
+ * Where the global setup installs the provider plugin's generated Python SDK (`pulumi_vendor_container`); Python
+ * programs find it on `PYTHONPATH`. Below `E2E_ROOT` rather than in the engine's virtualenv, so that runs with
+ * roots of their own do not share it.
+ */
+export const PYTHON_SDK_DIR = path.join(E2E_ROOT, "python-sdk");
 
 /** Throws, saying how to get it, when a part of the engine is missing. Nothing is skipped without it. */
 export function assertEngine(): void {

@@ -4,13 +4,14 @@
  * `.tools/e2e/node_modules`, the way a user installs a published package. Test programs live in folders below
  * `.tools/e2e`, so they and the dynamic-provider process resolve that copy. `@pulumi/policy` goes next to them,
  * as users install it to run the package's policy pack (`node_modules/pulumi-vendor-container/policy`), which
- * resolves it from there.
+ * resolves it from there. The provider plugin's Python SDK is generated from the build's package schema
+ * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { E2E_ROOT, PULUMI_SDK_VERSION, ROOT, assertEngine } from "./engine";
+import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, PYTHON, PYTHON_SDK_DIR, ROOT, assertEngine } from "./engine";
 
 /** Version of `@pulumi/policy` the policy pack runs with (the package's own dev dependency). */
 const POLICY_SDK_VERSION: string = JSON.parse(
@@ -20,9 +21,42 @@ const POLICY_SDK_VERSION: string = JSON.parse(
 const run = (cmd: string, args: string[], cwd: string): string =>
   execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
+const sha256 = (...files: string[]): string => {
+  const hash = createHash("sha256");
+  for (const file of files) hash.update(fs.readFileSync(file));
+  return hash.digest("hex");
+};
+
+/**
+ * Generates the Python SDK from dist/plugin/schema.json and installs it into `PYTHON_SDK_DIR`, unless what is
+ * there came from the same schema and generator. pip builds it from its folder as a user's `pip install` does,
+ * offline: the engine's virtualenv has its dependencies and its build backend.
+ */
+function installPythonSdk(): void {
+  const stampFile = path.join(PYTHON_SDK_DIR, ".installed");
+  const wanted = sha256(
+    path.join(ROOT, "dist/plugin/schema.json"),
+    path.join(BIN, "pulumi-sdkgen-vendor-container"),
+  );
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
+  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "python"], ROOT);
+  fs.rmSync(PYTHON_SDK_DIR, { recursive: true, force: true });
+  run(
+    PYTHON,
+    [
+      ...["-m", "pip", "install", "--quiet", "--disable-pip-version-check"],
+      ...["--no-deps", "--no-build-isolation", "--no-index", "--target", PYTHON_SDK_DIR],
+      path.join(ROOT, "dist/sdks/python"),
+    ],
+    ROOT,
+  );
+  fs.writeFileSync(stampFile, wanted);
+}
+
 export default function globalSetup(): void {
   assertEngine();
   if (!fs.existsSync(path.join(ROOT, "dist/sdk/index.js"))) run("npm", ["run", "--silent", "build"], ROOT);
+  installPythonSdk();
 
   const packDir = path.join(E2E_ROOT, "pack");
   fs.rmSync(packDir, { recursive: true, force: true });
