@@ -4,16 +4,18 @@
  * chosen by their own `if:` and `rules:`, and each job's commands run in order with bash, with the variables,
  * folders, matrix values and expressions the CI would give them, through the engine in `.tools/bin` against
  * this file's emulator. Both samples deploy the same stacks to one backend, one after the other: GitHub's
- * jobs create them, GitLab's find them deployed.
+ * jobs create them, GitLab's find them deployed. The Python variant (`workflow-python.yml`) deploys the program
+ * in `python/` on the provider plugin through its generated Python SDK, to stacks of its own.
  *
  * What cannot run offline is stood in for, each with its reason in the job's result: the checkout and
  * setup-node actions, and the installs from the npm registry (the lockfiles those installs need are checked
- * against their package.json instead). The CLI install script runs as written: it finds the pinned version
+ * against their package.json instead); for the Python variant, the setup-python action, the generation of the
+ * Python SDK and its `pip install`, which the suite's setup did (global-setup.ts). The CLI install script runs as written: it finds the pinned version
  * already on PATH (the engine's), as it would on a runner image that ships it.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { BIN, E2E_ROOT, ROOT, engineVersion } from "./support/engine";
+import { BIN, E2E_ROOT, PYTHON_SDK_DIR, ROOT, engineVersion } from "./support/engine";
 import { PROJECT, POLL_MS, openSuite, type Suite } from "./support/suite";
 import {
   planGitHub,
@@ -28,8 +30,11 @@ import {
 const SAMPLES = path.join(ROOT, "examples/ci-pipeline");
 const WORKFLOW = path.join(SAMPLES, "workflow.yml");
 const GITLAB = path.join(SAMPLES, "gitlab-ci.yml");
+const PYTHON_WORKFLOW = path.join(SAMPLES, "workflow-python.yml");
 /** The folders whose dependencies the samples install with `npm ci`. */
 const NPM_CI_FOLDERS = [".", "examples/ci-pipeline", "examples/environments"];
+/** The Python variant's program, whose `npm ci` installs the provider plugin. */
+const PYTHON_FOLDER = "examples/ci-pipeline/python";
 
 let s: Suite;
 /**
@@ -50,12 +55,15 @@ function checkout(name: string): string {
         ),
     });
   }
-  for (const stack of ["dev", "prod"]) {
-    const file = path.join(workspace, "examples/ci-pipeline", `Pulumi.${stack}.yaml`);
-    fs.writeFileSync(
-      file,
-      fs.readFileSync(file, "utf8").replace(/^( {2}vendor:baseUrl: ).*$/m, `$1${s.emulator.url}`),
-    );
+  for (const [folder, key] of [
+    ["examples/ci-pipeline", "vendor:baseUrl"],
+    [PYTHON_FOLDER, "vendor-container:baseUrl"],
+  ]) {
+    for (const stack of ["dev", "prod"]) {
+      const file = path.join(workspace, folder, `Pulumi.${stack}.yaml`);
+      const setting = new RegExp(`^( {2}${key}: ).*$`, "m");
+      fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(setting, `$1${s.emulator.url}`));
+    }
   }
   return workspace;
 }
@@ -96,12 +104,25 @@ beforeAll(async () => {
   }
   fs.symlinkSync(path.join(ROOT, "node_modules/typescript"), path.join(modules, "typescript"));
   fs.symlinkSync("../typescript/bin/tsc", path.join(modules, ".bin/tsc"));
+  // The provider plugin the Python variant's Pulumi.yaml finds there, as npm links it.
+  const plugin = "pulumi-resource-vendor-container";
+  fs.symlinkSync(fs.realpathSync(path.join(installed, ".bin", plugin)), path.join(modules, ".bin", plugin));
   substitutions = {
     "npm ci && npm run build": {
       instead: null,
       reason:
         "builds this package for the examples' file:../.. dependency: the e2e command built it, and the " +
         "suite's setup installed it packed",
+    },
+    "bash scripts/engine.sh && bash scripts/sdks.sh python": {
+      instead: null,
+      reason: "generates the Python SDK: the suite's setup built the engine and generated it",
+    },
+    "pip install -r requirements.txt": {
+      instead: null,
+      reason:
+        "installs from PyPI and the checkout: the engine's virtualenv has pulumi, and the suite's setup " +
+        "installed the generated SDK where the program imports it (PYTHONPATH)",
     },
     "npm ci": {
       instead: `ln -sfn ${modules} node_modules`,
@@ -122,6 +143,8 @@ beforeAll(async () => {
     CI: "true",
     // The stacks' poll interval is the service's default (10 s); against the emulator a short one is enough.
     VENDOR_POLL_INTERVAL_MS: POLL_MS,
+    // Where `pip install -r requirements.txt` would have put the generated Python SDK (stood in for above).
+    PYTHONPATH: PYTHON_SDK_DIR,
     // Each job starts from a fresh checkout, where the SDK's ts-node finds its cache cold (the cache is keyed by
     // the program's folder) and would type-check the program in every job: seven CPU-seconds a job. The jobs
     // prove the samples' commands; the programs' types are `npm test`'s tsc (against the sources) and, for the
@@ -242,7 +265,7 @@ describe("what the samples install", () => {
     );
   });
 
-  it.each(NPM_CI_FOLDERS)(
+  it.each([...NPM_CI_FOLDERS, PYTHON_FOLDER])(
     "commits the lockfile that `npm ci` in %s needs, matching its package.json",
     (folder) => {
       const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, folder, "package.json"), "utf8"));
@@ -261,7 +284,7 @@ describe("what the samples install", () => {
           version: entry.version,
           dependencies: entry.dependencies,
         }).toEqual({
-          resolved: "file:../..",
+          resolved: `file:${path.relative(path.join(ROOT, folder), ROOT)}`,
           version: root.version,
           dependencies: root.dependencies,
         });
@@ -529,6 +552,52 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
     const green = await run(jobs.slice(0, 1));
     expect(Object.values(green).map(outcome)).toEqual([{ job: "drift: [dev]", code: 0 }]);
     expect(lines(green["drift: [dev]"].output, /unchanged$/)).toEqual(["3 unchanged"]);
+  });
+});
+
+describe("workflow-python.yml (GitHub Actions, the Python variant)", () => {
+  const pythonSkipped = () => [
+    ...STEPS_SKIPPED,
+    "Set up Python: Python is the engine's virtualenv (.tools/python, which the CLI runs programs with: PULUMI_PYTHON_CMD)",
+    ...["npm ci && npm run build", "bash scripts/engine.sh && bash scripts/sdks.sh python", "npm ci"].map(
+      (command) => `${command}: ${substitutions[command].reason}`,
+    ),
+    `pip install -r requirements.txt: ${substitutions["pip install -r requirements.txt"].reason}`,
+  ];
+  const INSTALL_STEPS = ["Install the Pulumi CLI", "Install the provider plugin"];
+
+  it("on a merge to main: runs `up` for dev then prod on the plugin through the Python SDK", async () => {
+    const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("push"), secrets, vars);
+    expect(jobs.map((job) => job.name)).toEqual(["up dev (Python)", "up prod (Python)"]);
+    expect(jobs.map((job) => job.expand(job.definition.concurrency.group))).toEqual([
+      "pulumi-python-dev",
+      "pulumi-python-prod",
+    ]);
+    const results = await run(jobs);
+    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
+    for (const result of Object.values(results)) {
+      expect(result.skipped).toEqual(pythonSkipped());
+      expect(result.ran).toEqual([...INSTALL_STEPS, "Select the stack", "Up"]);
+      expect(result.output).toContain(INSTALLED());
+      expect(lines(result.output, /created$/)).toEqual(["+ 3 created"]);
+    }
+    s.emulator.emulator.advanceClock(60_000);
+    const python = Object.entries(clusters()).filter(([name]) => name.includes("-python-"));
+    expect(Object.fromEntries(python)).toEqual({
+      "dev-python-cluster": ["system=2"],
+      "prod-python-cluster": ["system=2"],
+    });
+  });
+
+  it("on the schedule: the drift check of both stacks finds nothing to change", async () => {
+    const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("schedule"), secrets, vars);
+    expect(jobs.map((job) => job.name)).toEqual(["drift dev (Python)", "drift prod (Python)"]);
+    const results = await run(jobs, true);
+    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
+    for (const result of Object.values(results)) {
+      expect(result.ran).toEqual([...INSTALL_STEPS, "Check for drift"]);
+      expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
+    }
   });
 });
 

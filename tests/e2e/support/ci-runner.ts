@@ -141,6 +141,8 @@ export interface GitHubEvent {
 const GITHUB_ACTIONS_SKIPPED: Record<string, string> = {
   "actions/checkout": "the test runs in a copy of the repository's folders instead of a fresh checkout",
   "actions/setup-node": "Node.js 22 is the engine's own (.tools/bin/node, first on PATH)",
+  "actions/setup-python":
+    "Python is the engine's virtualenv (.tools/python, which the CLI runs programs with: PULUMI_PYTHON_CMD)",
 };
 
 /** The jobs of a GitHub Actions workflow that `event` starts, each matrix instance apart, in file order. */
