@@ -21,9 +21,10 @@ import {
 } from "../provider/volumeAttachment/types";
 import type { ArgumentSchema } from "../provider/common/arguments";
 import { KIND_NAMES, type KindName } from "../schemas/kinds";
+import { MODULE, pluginTypeToken } from "../provider/kinds";
 
 /** The plugin's package name: its type tokens, its config keys (`vendor-container:baseUrl`) and its executable. */
-export const PACKAGE = "vendor-container";
+export const PACKAGE = MODULE;
 
 /** What the plugin serves of one kind. */
 export interface PluginKind {
@@ -80,7 +81,7 @@ export type PluginOutputs = EveryKind<{
 }>;
 
 /** The type token of a kind's resources on the plugin path: `vendor-container:index:Kaas`. */
-export const tokenOf = (kind: KindName): string => `${PACKAGE}:index:${kind}`;
+export const tokenOf = (kind: KindName): string => pluginTypeToken(kind);
 
 /** The kind a type token names, or undefined. */
 export const kindOfToken = (token: string): KindName | undefined =>

@@ -14,6 +14,7 @@ import { isRecord } from "../schemas/typed";
 import { compareVersions, VERSION_PATTERN } from "../schemas/versions";
 import {
   day,
+  isKindType,
   isUnknown,
   matchesAny,
   named,
@@ -21,7 +22,6 @@ import {
   resourcesOfKind,
   settings,
   stackOfUrn,
-  typeToken,
   type Props,
 } from "./values";
 import { closedParameters } from "./parameters";
@@ -42,7 +42,7 @@ function onKaas(
   validate: (props: Props, args: ResourceValidationArgs, report: ReportViolation) => void,
 ): (args: ResourceValidationArgs, report: ReportViolation) => void {
   return (args, report) => {
-    if (args.type === typeToken("Kaas")) validate(plainProps(args.props), args, report);
+    if (isKindType(args.type, "Kaas")) validate(plainProps(args.props), args, report);
   };
 }
 

@@ -5,7 +5,7 @@
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { BILLING_PERIODS, type BillingPeriod } from "../provider/common/billing";
 import { isOneOf } from "../provider/common/typed";
-import { isUnknown, named, plainProps, settings, typeToken } from "./values";
+import { isKindType, isUnknown, named, plainProps, settings } from "./values";
 import { closedParameters } from "./parameters";
 
 /** Settings of `registry-billing-period`. */
@@ -33,7 +33,7 @@ export const registryBillingPeriod = closedParameters<ResourceValidationPolicy>(
     },
   },
   validateResource: (args, report) => {
-    if (args.type !== typeToken("Registry")) return;
+    if (!isKindType(args.type, "Registry")) return;
     const { allowedBillingPeriods } = settings(
       DEFAULTS,
       args.getConfig<Partial<RegistryBillingPeriodSettings>>(),

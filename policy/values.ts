@@ -4,10 +4,17 @@
  */
 import type { PolicyResource } from "@pulumi/policy";
 import type { KindName } from "../provider";
-import { MODULE } from "../provider/kinds";
+import { dynamicTypeToken, pluginTypeToken } from "../provider/kinds";
 
-/** The engine's type token of a kind: `pulumi-nodejs:dynamic/vendor-container:<Kind>`. */
-export const typeToken = (kind: KindName): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
+/** The engine's type token of a kind's dynamic resources: `pulumi-nodejs:dynamic/vendor-container:<Kind>`. */
+export const typeToken = (kind: KindName): string => dynamicTypeToken(kind);
+
+/**
+ * Whether `type` is a resource of `kind`: the dynamic resources' type, or the provider plugin's
+ * (`vendor-container:index:<Kind>`, the resources of programs in any language), whose inputs are the same.
+ */
+export const isKindType = (type: string, kind: KindName): boolean =>
+  type === dynamicTypeToken(kind) || type === pluginTypeToken(kind);
 
 /**
  * The strings `@pulumi/policy` puts where the engine sent an unknown value (a value that depends on a resource
@@ -74,7 +81,7 @@ export interface StackResource {
 /** The resources of `kind` among a stack's resources. */
 export function resourcesOfKind(resources: PolicyResource[], kind: KindName): StackResource[] {
   return resources
-    .filter((r) => r.type === typeToken(kind))
+    .filter((r) => isKindType(r.type, kind))
     .map((r) => ({
       urn: r.urn,
       name: r.name,

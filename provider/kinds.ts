@@ -3,6 +3,12 @@ import type { KindName } from "../schemas/kinds";
 /** The Pulumi module of every kind: tokens read `pulumi-nodejs:dynamic/vendor-container:<Kind>`. */
 export const MODULE = "vendor-container";
 
+/** The type token of a kind's dynamic resources: `pulumi-nodejs:dynamic/vendor-container:Kaas`. */
+export const dynamicTypeToken = (kind: KindName): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
+
+/** The type token of a kind's resources on the provider plugin (plugin/): `vendor-container:index:Kaas`. */
+export const pluginTypeToken = (kind: KindName): string => `${MODULE}:index:${kind}`;
+
 /**
  * The kinds that create no service object of their own and carry no tags: a volume attachment is a link
  * between a volume and a cluster node. Every other kind of schemas/kinds.ts is in `TAGGED_KINDS`.

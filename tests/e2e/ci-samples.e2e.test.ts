@@ -566,7 +566,7 @@ describe("workflow-python.yml (GitHub Actions, the Python variant)", () => {
   ];
   const INSTALL_STEPS = ["Install the Pulumi CLI", "Install the provider plugin"];
 
-  it("on a merge to main: runs `up` for dev then prod on the plugin through the Python SDK", async () => {
+  it("on a merge to main: runs `up` for dev then prod on the plugin through the Python SDK, with the policy pack", async () => {
     const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("push"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["up dev (Python)", "up prod (Python)"]);
     expect(jobs.map((job) => job.expand(job.definition.concurrency.group))).toEqual([
@@ -579,6 +579,7 @@ describe("workflow-python.yml (GitHub Actions, the Python variant)", () => {
       expect(result.skipped).toEqual(pythonSkipped());
       expect(result.ran).toEqual([...INSTALL_STEPS, "Select the stack", "Up"]);
       expect(result.output).toContain(INSTALLED());
+      expectPolicyPassed(result.output, 2);
       expect(lines(result.output, /created$/)).toEqual(["+ 3 created"]);
     }
     s.emulator.emulator.advanceClock(60_000);

@@ -3,9 +3,11 @@
  * messages naming the resource and the property, how a backup or an attachment is tied to its cluster (the
  * `kaasId` output it takes, or a known id), the configured thresholds, and unknown values at preview.
  */
+import { kaasHaInProduction } from "../../policy/kaas";
 import { kaasBackupRequired } from "../../policy/kaasBackup";
 import { registryBillingPeriod } from "../../policy/registry";
 import { volumeAttachmentNodePool } from "../../policy/volumeAttachment";
+import { pluginTypeToken } from "../../provider/kinds";
 import { UNKNOWN, runResourcePolicy, runStackPolicy, urnOf, type StackEntry } from "./support/policy-args";
 
 /** A cluster at preview (inputs only) or, with `kaasId`, one that runs. */
@@ -246,5 +248,33 @@ describe("volume-attachment-node-pool", () => {
         config,
       ),
     ).toEqual([]);
+  });
+});
+
+describe("the provider plugin's resources (programs in any language)", () => {
+  const onPlugin = (entry: StackEntry): StackEntry => ({ ...entry, type: pluginTypeToken(entry.kind) });
+
+  it("are judged by the resource rules as the dynamic ones are", async () => {
+    const props = { name: "prod", location: "ITBG-Bergamo", ha: false };
+    const run = (type: string) =>
+      runResourcePolicy(kaasHaInProduction, "Kaas", "cluster", props, { stack: "prod", type });
+    expect(await run(pluginTypeToken("Kaas"))).toEqual([
+      { message: 'Kaas "cluster" ha: false; clusters of production stack "prod" must set ha: true' },
+    ]);
+    expect(await run("vendor-container:index:Registry")).toEqual([]);
+    expect(await run("other:index:Kaas")).toEqual([]);
+  });
+
+  it("are judged by the stack rules, a backup tied to its cluster by the output it takes", async () => {
+    const run = (entries: StackEntry[]) => runStackPolicy(kaasBackupRequired, entries, { stack: "prod" });
+    expect(await run([onPlugin(cluster()), onPlugin(backupOf("cluster"))])).toEqual([]);
+    expect(await run([onPlugin(cluster())])).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^Kaas "cluster" kaasId: no KaasBackup backs up/),
+      }),
+    ]);
+    // A backup on the plugin backs up a dynamic cluster of the same stack, and the other way round.
+    expect(await run([cluster(), onPlugin(backupOf("cluster"))])).toEqual([]);
+    expect(await run([onPlugin(cluster()), backupOf("cluster")])).toEqual([]);
   });
 });

@@ -86,6 +86,8 @@ export interface StackEntry {
   props: Record<string, unknown>;
   /** Names of the resources each property takes an output of (`{ kaasId: ["cluster"] }`). */
   dependsOn?: Record<string, string[]>;
+  /** Its type token; default the kind's dynamic one (`typeToken`). */
+  type?: string;
 }
 
 /** Runs a stack rule on the resources of stack `stack`; resolves with what it reported. */
@@ -99,7 +101,7 @@ export async function runStackPolicy(
   const byName = new Map<string, PolicyResource>();
   const resources = entries.map((entry) => {
     const resource: PolicyResource = {
-      type: typeToken(entry.kind),
+      type: entry.type ?? typeToken(entry.kind),
       props: unknownCheckingProxy(entry.props) as Record<string, unknown>,
       urn: urnOf(entry.kind, entry.name, options.stack),
       name: entry.name,
