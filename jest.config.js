@@ -4,7 +4,14 @@
 // suite through the real Pulumi engine (`.tools/bin`, built by `scripts/engine.sh`). Types are checked by the
 // static project's `tsc --noEmit`, so ts-jest only transpiles. The summary reporter prints the totals last.
 const transform = { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] };
-const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
+const common = {
+  testEnvironment: "node",
+  transform,
+  moduleFileExtensions: ["ts", "js", "json"],
+  // The generated SDKs (scripts/sdks.sh) are packages of their own, and the Node.js one has its package.json
+  // twice (sources and compiled): no test imports them from there.
+  modulePathIgnorePatterns: ["<rootDir>/dist/sdks/"],
+};
 
 module.exports = {
   // Integration suites start an emulator and make real HTTP requests in their hooks; on a busy two-core CI

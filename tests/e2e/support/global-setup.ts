@@ -5,7 +5,9 @@
  * `.tools/e2e`, so they and the dynamic-provider process resolve that copy. `@pulumi/policy` goes next to them,
  * as users install it to run the package's policy pack (`node_modules/pulumi-vendor-container/policy`), which
  * resolves it from there. The provider plugin's Python SDK is generated from the build's package schema
- * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it.
+ * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it; its
+ * Node.js SDK (`scripts/sdks.sh nodejs`, compiled) is packed and installed beside the package, as
+ * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -61,12 +63,17 @@ export default function globalSetup(): void {
   const packDir = path.join(E2E_ROOT, "pack");
   fs.rmSync(packDir, { recursive: true, force: true });
   fs.mkdirSync(packDir, { recursive: true });
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", packDir], ROOT))[0];
-  const tarball = path.join(packDir, packed.filename as string);
-  const digest = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex");
+  const pack = (folder: string) => {
+    const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", packDir], folder))[0];
+    return path.join(packDir, packed.filename as string);
+  };
+  const tarball = pack(ROOT);
+  // Generated and compiled again (about 2 s): `npm run build` deletes dist/sdks.
+  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs"], ROOT);
+  const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"));
 
   const stampFile = path.join(E2E_ROOT, ".installed");
-  const wanted = `${PULUMI_SDK_VERSION} ${POLICY_SDK_VERSION} ${digest}`;
+  const wanted = `${PULUMI_SDK_VERSION} ${POLICY_SDK_VERSION} ${sha256(tarball, sdkTarball)}`;
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
   fs.writeFileSync(
     path.join(E2E_ROOT, "package.json"),
@@ -78,6 +85,7 @@ export default function globalSetup(): void {
           "@pulumi/policy": POLICY_SDK_VERSION,
           "@pulumi/pulumi": PULUMI_SDK_VERSION,
           "pulumi-vendor-container": `file:${path.relative(E2E_ROOT, tarball)}`,
+          "@pulumi-vendor-container/sdk": `file:${path.relative(E2E_ROOT, sdkTarball)}`,
         },
       },
       null,
@@ -87,6 +95,7 @@ export default function globalSetup(): void {
   // The tarball keeps its name across builds: without the lock, npm installs what it holds now.
   fs.rmSync(path.join(E2E_ROOT, "package-lock.json"), { force: true });
   fs.rmSync(path.join(E2E_ROOT, "node_modules/pulumi-vendor-container"), { recursive: true, force: true });
+  fs.rmSync(path.join(E2E_ROOT, "node_modules/@pulumi-vendor-container"), { recursive: true, force: true });
   // From npm's cache where it can: no test runs until this install ends, and asking the registry about every
   // package again costs it seconds of waiting.
   run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], E2E_ROOT);

@@ -8,15 +8,13 @@
 //   { output, call, args }
 // where `call` is an exported function (`listKaas`...): the stack output `output` is its result for `args`.
 //
-// With `e2e:plugin` true, the same declarations are the provider plugin's: each resource the type
-// `vendor-container:index:<kind>`, a plain `pulumi.CustomResource` whose outputs are the package schema's (as a
-// generated SDK's classes are), `provider` naming a resource of kind `Provider` declared before (an explicit
-// provider, configured by its `args`), `importId` the `import` resource option, and each function the invoke `vendor-container:index:<call>`. With
-// `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (README "Moving a
+// With `e2e:plugin` true, the same declarations are the provider plugin's, through its generated Node.js SDK
+// (`@pulumi-vendor-container/sdk`, scripts/sdks.sh): each resource the SDK's class of `kind` (type
+// `vendor-container:index:<kind>`), `provider` naming a resource of kind `Provider` declared before (the SDK's
+// `Provider`, configured by its `args`), `importId` the `import` resource option, and each function the SDK's
+// function of that name (the invoke `vendor-container:index:<call>`). With `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (README "Moving a
 // stack to the plugin").
 "use strict";
-const fs = require("node:fs");
-const path = require("node:path");
 const pulumi = require("@pulumi/pulumi");
 const vendor = require("pulumi-vendor-container");
 
@@ -45,27 +43,17 @@ function dynamicResource({ kind, name, args, protect }) {
   return new Resource(name, resolve(args), protect ? { protect: true } : undefined);
 }
 
-let schema;
-/** A resource of the plugin: every output of its type in the installed package's schema, unset, then `args`. */
+/** A resource of the plugin: the generated SDK's class of `kind`. */
 function pluginResource({ kind, name, args, protect, provider, importId }) {
-  if (kind === "Provider") return new pulumi.ProviderResource("vendor-container", name, resolve(args));
-  const root = path.dirname(require.resolve("pulumi-vendor-container/package.json"));
-  schema ??= JSON.parse(fs.readFileSync(path.join(root, "dist/plugin/schema.json"), "utf8"));
-  const spec = schema.resources[`vendor-container:index:${kind}`];
-  if (!spec) throw new Error(`unknown kind ${kind}`);
-  const outputs = Object.keys(spec.properties);
-  return new pulumi.CustomResource(
-    `vendor-container:index:${kind}`,
-    name,
-    { ...Object.fromEntries(outputs.map((key) => [key, undefined])), ...resolve(args) },
-    {
-      protect: protect === true,
-      additionalSecretOutputs: outputs.filter((key) => spec.properties[key].secret),
-      provider: provider === undefined ? undefined : made[provider],
-      aliases: fromDynamic ? [{ type: `pulumi-nodejs:dynamic/vendor-container:${kind}` }] : undefined,
-      import: importId,
-    },
-  );
+  const Resource = require("@pulumi-vendor-container/sdk")[kind];
+  if (typeof Resource !== "function") throw new Error(`unknown kind ${kind}`);
+  if (kind === "Provider") return new Resource(name, resolve(args));
+  return new Resource(name, resolve(args), {
+    protect: protect === true,
+    provider: provider === undefined ? undefined : made[provider],
+    aliases: fromDynamic ? [{ type: `pulumi-nodejs:dynamic/vendor-container:${kind}` }] : undefined,
+    import: importId,
+  });
 }
 
 for (const resourceDeclared of declared) {
@@ -80,11 +68,8 @@ for (const resourceDeclared of declared) {
 }
 
 for (const { output, call, args } of config.getObject("functions") ?? []) {
-  if (onPlugin) {
-    exports[output] = pulumi.runtime.invokeOutput(`vendor-container:index:${call}`, resolve(args ?? {}));
-    continue;
-  }
-  const fn = vendor[call];
+  // The SDK's functions: `getKaasOutput` takes and gives outputs, as the package's own `getKaas` does.
+  const fn = onPlugin ? require("@pulumi-vendor-container/sdk")[`${call}Output`] : vendor[call];
   if (typeof fn !== "function") throw new Error(`unknown function ${call}`);
   exports[output] = fn(resolve(args));
 }
