@@ -60,17 +60,19 @@ export default function globalSetup(): void {
   if (!fs.existsSync(path.join(ROOT, "dist/sdk/index.js"))) run("npm", ["run", "--silent", "build"], ROOT);
   installPythonSdk();
 
-  const packDir = path.join(E2E_ROOT, "pack");
-  fs.rmSync(packDir, { recursive: true, force: true });
-  fs.mkdirSync(packDir, { recursive: true });
-  const pack = (folder: string) => {
+  /** `npm pack` of `folder` into `.tools/e2e/<into>` (emptied first): the tarball's path. */
+  const pack = (folder: string, into: string) => {
+    const packDir = path.join(E2E_ROOT, into);
+    fs.rmSync(packDir, { recursive: true, force: true });
+    fs.mkdirSync(packDir, { recursive: true });
     const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", packDir], folder))[0];
     return path.join(packDir, packed.filename as string);
   };
-  const tarball = pack(ROOT);
+  // The package's tarball alone in `pack/`, where the installs' tests find the one release tarball.
+  const tarball = pack(ROOT, "pack");
   // Generated and compiled again (about 2 s): `npm run build` deletes dist/sdks.
   run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs"], ROOT);
-  const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"));
+  const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"), "pack-sdk");
 
   const stampFile = path.join(E2E_ROOT, ".installed");
   const wanted = `${PULUMI_SDK_VERSION} ${POLICY_SDK_VERSION} ${sha256(tarball, sdkTarball)}`;
