@@ -145,6 +145,9 @@ export function engineSummaryRows(engine) {
   ];
 }
 
+/** The seconds of each run of a command, as a table cell. */
+const runs = (/** @type {import("./stats.mjs").Timings} */ t) => t.runsS.map((x) => fixed(x)).join(", ");
+
 /**
  * The details section of rows 2-4 and 7.
  * @param {any} engine `results.engine`
@@ -152,7 +155,6 @@ export function engineSummaryRows(engine) {
 export function engineDetails(engine) {
   const { preview: p, provisioning: v, versions, settings } = engine;
   const n = p.resources;
-  const runs = (/** @type {import("./stats.mjs").Timings} */ t) => t.runsS.map((x) => fixed(x)).join(", ");
   const runRows = [
     [
       "Row",
@@ -455,7 +457,6 @@ export function pluginDetails(engine) {
   const n = g.resources;
   const { versions, settings } = engine;
   const sides = /** @type {const} */ (["oursPlugin", "oursDynamic", "minimalPlugin"]);
-  const runs = (/** @type {import("./stats.mjs").Timings} */ t) => t.runsS.map((x) => fixed(x)).join(", ");
   const runRows = [
     [
       "Command",

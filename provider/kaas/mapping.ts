@@ -377,14 +377,16 @@ export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse):
 /**
  * The arguments of a live cluster, for `pulumi import` (see `KindLifecycle.importedInputs`). The version is the
  * scheduled one with its date while an upgrade is pending, else the live one; the network is the answered VPC
- * and subnet, unless the service says it made them (`preset`), else `check`'s default (the service's network). The identity is left out: the service answers
- * its client id only, never the secret. The pools, HA, cap and API server access are `liveInputs`' reading.
+ * and subnet, unless the service says it made them (`preset`), else `check`'s default (the service's network).
+ * The identity is left out: the service answers its client id only, never the secret. The pools, HA, cap and
+ * API server access are `liveInputs`' reading.
  */
 export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse): Inputs {
   const p = response.properties;
   const metadata = importedMetadata(lookup, response.metadata);
   const upgrade = p.kubernetesVersion?.upgradeTo;
   const scheduled = upgrade?.value ? upgrade : undefined;
+  const version = scheduled?.value ?? p.kubernetesVersion?.value ?? undefined;
   const vpcUri = p.vpc?.uri ?? undefined;
   const subnetUri = p.subnet?.uri ?? undefined;
   const ownNetwork = p.preset !== true && vpcUri !== undefined && subnetUri !== undefined;
@@ -393,7 +395,7 @@ export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse)
     name: metadata.name ?? "",
     location: metadata.location ?? "",
     creationToken: "",
-    kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? "",
+    kubernetesVersion: version ?? "",
     nodeCidr: { address: "", name: "" },
     nodePools: [],
   };
@@ -403,7 +405,7 @@ export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse)
       ...live,
       name: metadata.name,
       location: metadata.location,
-      kubernetesVersion: scheduled?.value ?? p.kubernetesVersion?.value ?? undefined,
+      kubernetesVersion: version,
       upgradeDate: scheduled?.scheduledAt ?? undefined,
       vpcUri: ownNetwork ? vpcUri : undefined,
       subnetUri: ownNetwork ? subnetUri : undefined,

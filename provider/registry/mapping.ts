@@ -123,9 +123,9 @@ export function registryLiveInputs(
 /**
  * The arguments of a live registry, for `pulumi import` (see `KindLifecycle.importedInputs`): the metadata, the
  * network (the answered subnet and VPC, unless the service says it made them: `preset`; with no subnet
- * answered, `check`'s default, the service's network), the URIs of its
- * security group, elastic IP and block storage, its size, administrator and billing period. The password reset
- * trigger is the program's own and is left out.
+ * answered, `check`'s default, the service's network), the URIs of its security group, elastic IP and block
+ * storage, its size, administrator and billing period. The password reset trigger is the program's own and is
+ * left out.
  */
 export function importedRegistryInputs(lookup: ImportLookup, response: RegistryResponse): Inputs {
   const p = response.properties;
