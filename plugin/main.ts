@@ -17,6 +17,7 @@ const version = isPlainObject(manifest) && typeof manifest.version === "string" 
 
 serve({
   version,
+  engineAddress: process.argv[2],
   schema: () => fs.readFileSync(path.join(__dirname, "schema.json"), "utf8"),
 }).catch((error: unknown) => {
   process.stderr.write(`pulumi-resource-vendor-container: ${String(error)}\n`);

@@ -18,16 +18,21 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
+import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
+import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type { KindName } from "../schemas/kinds";
 import { messageOf } from "../schemas/typed";
 import { redact } from "../rest/redact";
+import { setOutputSink } from "../rest/output";
 import { configure, provider } from "../provider";
-import { noteProgramScope } from "../provider/common/context";
+import { log, noteProgramScope } from "../provider/common/context";
+import type { RunContext } from "../provider/common/kindProvider";
 import { isPlainObject } from "../provider/common/typed";
 import { asPluginSetting, configSource } from "./config";
 import { kindOfToken, PACKAGE, PLUGIN_KINDS } from "./kinds";
 import { markSecrets, unwrapSecrets } from "./secrets";
 import { parseUrn, scopeOfUrn } from "./urn";
+import { holderIn, readState, stackOfRootUrn, trackedIn, type StateResource } from "./run";
 import { invoke } from "./functions";
 
 /**
@@ -47,6 +52,8 @@ function protocol() {
     service: load<typeof providerGrpc>("@pulumi/pulumi/proto/provider_grpc_pb"),
     plugin: load<typeof pluginPb>("@pulumi/pulumi/proto/plugin_pb"),
     status: load<typeof statusPb>("@pulumi/pulumi/proto/status_pb"),
+    engine: load<typeof enginePb>("@pulumi/pulumi/proto/engine_pb"),
+    engineService: load<typeof engineGrpc>("@pulumi/pulumi/proto/engine_grpc_pb"),
   };
 }
 
@@ -59,6 +66,8 @@ export interface PluginOptions {
   version: string;
   /** The package schema, as `GetSchema` returns it. */
   schema: () => string;
+  /** The engine's address, which the engine passes as the plugin's first argument. */
+  engineAddress?: string;
 }
 
 /**
@@ -85,15 +94,97 @@ function structFields(bag: Readonly<Record<string, unknown>>): Record<string, st
 const thrownProperty = (error: unknown, key: string): unknown =>
   typeof error === "object" && error !== null ? Reflect.get(error, key) : undefined;
 
-/** The kind and creation scope of the resource `urn` names; throws for a type the plugin does not serve. */
-function resourceOf(urn: string): { kind: KindName; scope: string } {
+/**
+ * The kind and creation scope of the resource `urn` names; throws for a type the plugin does not serve. The
+ * URNs of `check`, `diff`, `create` and `update` are the ones the program registered, so they name the stack
+ * the run is for, which they note (`noteProgramScope`); those of `read` and `delete` come from the state,
+ * which may be a copy of another stack's (see plugin/run.ts).
+ */
+function resourceOf(urn: string, registered: boolean): { kind: KindName; scope: string } {
   const parts = parseUrn(urn);
   const kind = parts && kindOfToken(parts.type);
   if (!parts || !kind) throw new Error(`${PACKAGE}: unknown resource type in ${urn}; upgrade the plugin`);
   const scope = scopeOfUrn(urn) ?? "";
-  // One plugin process serves one stack: the URN says which, exactly (also for `pulumi destroy`).
-  noteProgramScope(scope);
+  if (registered) noteProgramScope(scope);
   return { kind, scope };
+}
+
+/** What the plugin learns of its run from the engine and the state (plugin/run.ts), each read once. */
+function runOf(p: Protocol, engineAddress: string | undefined) {
+  let root: Promise<string | undefined> | undefined;
+  const states = new Map<string, Promise<StateResource[] | undefined>>();
+  const engine =
+    engineAddress === undefined
+      ? undefined
+      : new p.engineService.EngineClient(engineAddress, p.grpc.credentials.createInsecure());
+
+  // The engine hides a plugin's console output: the package's lines go to the engine's log, as diagnostics.
+  if (engine) {
+    const severities = { info: p.engine.LogSeverity.INFO, warning: p.engine.LogSeverity.WARNING };
+    setOutputSink((severity, line) => {
+      const request = new p.engine.LogRequest()
+        .setSeverity(severities[severity])
+        .setMessage(asPluginSetting(line));
+      engine.log(request, () => undefined);
+    });
+  }
+
+  /** `<project>/<stack>` of the stack resource the program registered, or undefined (no program, no engine). */
+  const rootStack = (): Promise<string | undefined> => {
+    if (engine === undefined) return Promise.resolve(undefined);
+    root ??= new Promise((resolve) => {
+      engine.getRootResource(
+        new p.engine.GetRootResourceRequest(),
+        new p.grpc.Metadata(),
+        { deadline: Date.now() + 10_000 },
+        (error, response) => {
+          resolve(error ? undefined : stackOfRootUrn(response?.getUrn() ?? ""));
+        },
+      );
+    });
+    return root.then((stack) => {
+      // Unset until the program registered its stack; asked again next time.
+      if (stack === undefined) root = undefined;
+      return stack;
+    });
+  };
+
+  /** The state of `stack` (`<project>/<stack>`), read once. */
+  const stateOf = (stack: string, subject: string): Promise<StateResource[] | undefined> => {
+    let state = states.get(stack);
+    if (!state) {
+      state = readState(stack, (reason) =>
+        log(subject, `the state of ${stack} could not be read: ${reason}`),
+      );
+      states.set(stack, state);
+    }
+    return state;
+  };
+
+  return {
+    /** Notes the stack of the run before a call whose URN comes from the state (a delete). */
+    async noteRunStack(): Promise<void> {
+      const stack = await rootStack();
+      if (stack !== undefined) noteProgramScope(`${stack}/`);
+    },
+    /** What a create, a delete or an import of the resource `urn` is told of the run. */
+    contextOf(urn: string, subject: string): RunContext {
+      const parts = parseUrn(urn);
+      const stack = parts && `${parts.project}/${parts.stack}`;
+      const state = () => (stack === undefined ? Promise.resolve(undefined) : stateOf(stack, subject));
+      return {
+        tracked: async () => {
+          const resources = await state();
+          return resources && trackedIn(resources, urn);
+        },
+        stateScope: scopeOfUrn(urn),
+        holderOf: async (id) => {
+          const resources = await state();
+          return resources && parts && holderIn(resources, parts.type, id);
+        },
+      };
+    },
+  };
 }
 
 /** The secrets a kind always keeps, plus those that came in secret. */
@@ -102,7 +193,7 @@ const secretsOf = (kind: KindName, received: readonly string[]): Set<string> =>
 
 /** What a create or an update is about: the kind, the plain old and new properties, what to keep secret. */
 function changeOf(urn: string, olds: Bag, news: Bag) {
-  const { kind } = resourceOf(urn);
+  const { kind } = resourceOf(urn, true);
   const before = unwrapSecrets(olds);
   const after = unwrapSecrets(news);
   return {
@@ -126,6 +217,7 @@ function previewOutputs(kind: KindName, olds: Bag, news: Bag): Bag {
 
 /** The server's implementation of each protocol method it serves. */
 function handlers(p: Protocol, options: PluginOptions) {
+  const run = runOf(p, options.engineAddress);
   const toStruct = (bag: Readonly<Record<string, unknown>>) =>
     p.struct.Struct.fromJavaScript(structFields(bag));
   const fromStruct = (struct: structModule.Struct | undefined): Bag =>
@@ -193,7 +285,7 @@ function handlers(p: Protocol, options: PluginOptions) {
       );
     }),
     check: unary(async (request: providerPb.CheckRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn());
+      const { kind, scope } = resourceOf(request.getUrn(), true);
       const olds = unwrapSecrets(fromStruct(request.getOlds()));
       const news = unwrapSecrets(fromStruct(request.getNews()));
       // The dynamic path's classes send the scope as an input; here the URN says it.
@@ -209,7 +301,7 @@ function handlers(p: Protocol, options: PluginOptions) {
       return response;
     }),
     diff: unary(async (request: providerPb.DiffRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn());
+      const { kind, scope } = resourceOf(request.getUrn(), true);
       const olds = unwrapSecrets(fromStruct(request.getOlds())).plain;
       const news = unwrapSecrets(fromStruct(request.getNews())).plain;
       const result = await provider(kind).diff(request.getId(), olds, { creationScope: scope, ...news });
@@ -226,13 +318,14 @@ function handlers(p: Protocol, options: PluginOptions) {
           return new p.provider.CreateResponse()
             .setId("")
             .setProperties(toStruct(markSecrets(news, secrets)));
-        const { id, outs } = await provider(kind).create(news);
+        const urn = request.getUrn();
+        const { id, outs } = await provider(kind).create(news, run.contextOf(urn, scopeOfUrn(urn) ?? urn));
         return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));
       },
       (request) => createOf(request).secrets,
     ),
     read: unary(async (request: providerPb.ReadRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn());
+      const { kind, scope } = resourceOf(request.getUrn(), false);
       const props = unwrapSecrets(fromStruct(request.getProperties()));
       const inputs = unwrapSecrets(fromStruct(request.getInputs()));
       const secrets = secretsOf(kind, [...props.secrets, ...inputs.secrets]);
@@ -240,7 +333,7 @@ function handlers(p: Protocol, options: PluginOptions) {
       // is the import id, and the inputs are read from the object.
       const importing = Object.keys(props.plain).length === 0 && Object.keys(inputs.plain).length === 0;
       const result = importing
-        ? await provider(kind).importObject(request.getId(), scope)
+        ? await provider(kind).importObject(request.getId(), scope, run.contextOf(request.getUrn(), scope))
         : await provider(kind).read(request.getId(), props.plain);
       const response = new p.provider.ReadResponse()
         .setId(result.id)
@@ -261,8 +354,11 @@ function handlers(p: Protocol, options: PluginOptions) {
       (request) => updateOf(request).secrets,
     ),
     delete: unary(async (request: providerPb.DeleteRequest) => {
-      const { kind } = resourceOf(request.getUrn());
-      await provider(kind).delete(request.getId(), unwrapSecrets(fromStruct(request.getProperties())).plain);
+      const urn = request.getUrn();
+      const { kind, scope } = resourceOf(urn, false);
+      await run.noteRunStack();
+      const props = unwrapSecrets(fromStruct(request.getProperties())).plain;
+      await provider(kind).delete(request.getId(), props, run.contextOf(urn, scope));
       return new p.empty.Empty();
     }),
     invoke: unary(async (request: providerPb.InvokeRequest) => {

@@ -7,7 +7,7 @@
 import { keysOf } from "../schemas/typed";
 import type { VendorContainerClient } from "./client";
 import { clientModule } from "./lazy";
-import { redact } from "./redact";
+import { emit } from "./output";
 import type { VendorSettings } from "./settings";
 
 const clients = new Map<string, VendorContainerClient>();
@@ -17,7 +17,7 @@ const clients = new Map<string, VendorContainerClient>();
  * a provider's console output as diagnostics, and a program's as its own output.
  */
 function printRetry(line: string): void {
-  console.log(redact(`[vendor-container] retry: ${line}`));
+  emit(`retry: ${line}`);
 }
 
 /** The shared client of `settings`, made on first use; settings equal in every field give the same client. */

@@ -1,5 +1,6 @@
 /** Paging through list endpoints (spec §2.9, §4.4), and the items of a page the client cannot read. */
 import type { ListPage } from "../schemas/common";
+import { emit } from "./output";
 import type { SchemaProblem } from "../schemas/validate";
 
 /**
@@ -38,7 +39,7 @@ export function unreadableItemLine(request: string, item: UnreadableItem): strin
  * The sink of a list nobody gave one: standard error, with the prefix of every line of the package. The
  * providers and the SDK's functions pass their own.
  */
-export const warnOnConsole: UnreadableSink = (line) => console.warn(`[vendor-container] ${line}`);
+export const warnOnConsole: UnreadableSink = (line) => emit(line, "warning");
 
 /**
  * Iterates every readable item of a list endpoint by `offset`/`limit`; each unreadable item is reported to

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import type { VendorContainerClient } from "../../rest/client";
 import { resetSharedClients, sharedClient } from "../../rest/clientCache";
-import { redact } from "../../rest/redact";
+import { emit } from "../../rest/output";
 import {
   CHECK_SETTING_SOURCES,
   readSetting,
@@ -104,7 +104,12 @@ export function log(subject: string, line: string): void {
 
 /** Prints a line that already names its resource (the waiter's progress lines do). */
 export function progress(line: string): void {
-  console.log(redact(`[vendor-container] ${line}`));
+  emit(line);
+}
+
+/** Prints a warning about `subject`: the CLI shows it as one on the plugin path. */
+export function warn(subject: string, line: string): void {
+  emit(`${subject}: ${line}`, "warning");
 }
 
 let backend: string | undefined;

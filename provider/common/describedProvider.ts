@@ -6,8 +6,9 @@
  */
 import type { VendorContainerClient } from "../../rest/client";
 import type { Inputs } from "./check";
+import type { RunContext } from "./kindProvider";
 import { checkContext, client, log, noteProgramScope, noteReplacement, replacedBy } from "./context";
-import { foreignDeleteRefusal } from "./foreignDelete";
+import { foreignDeleteRefusal, importedOwner, stackOfScope } from "./foreignDelete";
 import { createFailure, updateFailure } from "./failure";
 import type { CheckResult } from "./arguments";
 import { importTarget, providerFrame, readRequest, type ProviderFrame } from "./frame";
@@ -85,7 +86,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     return { changes, replaces, deleteBeforeReplace: false };
   }
 
-  async create(inputs: C): Promise<{ id: string; outs: Inputs }> {
+  async create(inputs: C, run?: RunContext): Promise<{ id: string; outs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
     const what = this.frame.subjectOf(inputs);
@@ -101,7 +102,10 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
           noun: d.noun,
           tag,
           owner,
-          tracked: inputs.trackedId === undefined ? replacedBy(inputs.creationScope) : inputs.trackedId,
+          tracked: async () =>
+            inputs.trackedId !== undefined
+              ? inputs.trackedId
+              : (replacedBy(inputs.creationScope) ?? (await run?.tracked?.())),
           until,
           createTimeoutMs: until - Date.now(),
           stateNames: api.stateNames,
@@ -215,7 +219,13 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   private ownerOutdated(live: R, olds: Inputs, news: C): boolean {
     if (news.creationScope === undefined) return false;
     const owner = ownerOf(live.metadata.tags);
-    return owner === undefined || (owner === olds.creationScope && owner !== news.creationScope);
+    // A former scope of this resource (a renamed stack), or another resource of this stack whose object this
+    // one imported: the import is the user's decision, and the owner tag follows the state.
+    return (
+      owner === undefined ||
+      (owner !== news.creationScope &&
+        (owner === olds.creationScope || stackOfScope(owner) === stackOfScope(news.creationScope)))
+    );
   }
 
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
@@ -254,6 +264,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
   async importObject(
     importId: string,
     scope: string,
+    run?: RunContext,
   ): Promise<{ id: string; props: Inputs; inputs: Inputs }> {
     const d = this.descriptor;
     const api = this.api();
@@ -266,14 +277,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
         `${what}: import: no ${d.noun} ${id} in project ${lookup.projectId} ` +
           `(GET ${d.calls.path(api, where, id)} found nothing)`,
       );
-    const owner = ownerOf(live.metadata.tags);
-    if (owner !== undefined && owner !== scope)
-      throw new Error(
-        `${what}: import: the ${d.noun} ${id} belongs to another resource, "${owner}" (its owner tag), and ` +
-          `importing it would let two stacks act on it. If that stack no longer tracks it, or is being ` +
-          `retired, and taking it over is intended, declare this resource with adoptId: "${id}" and ` +
-          `adoptFromScope: "${owner}" instead of importing it.`,
-      );
+    await importedOwner(ownerOf(live.metadata.tags), { what, noun: d.noun, id, scope, run });
     const imported = { ...d.importedInputs(lookup, live), creationScope: scope };
     // Checked with itself as the state, as the engine checks an import: nothing is "changed", so an upgrade
     // date already past is no error.
@@ -283,7 +287,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
     return { id, props: await this.outputs(api, inputs, live, {}), inputs };
   }
 
-  async delete(id: string, props: Inputs): Promise<void> {
+  async delete(id: string, props: Inputs, run?: RunContext): Promise<void> {
     const d = this.descriptor;
     const api = this.api();
     const declared = this.frame.inputsOf(props);
@@ -296,7 +300,7 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
       find: () => d.calls.find(api, declared, id),
       remove: () => d.calls.remove(api, declared, id),
       accepted: d.deleteAccepted?.(declared, id),
-      guard: (live) => this.refuseForeignDelete(live, what, id),
+      guard: (live) => this.refuseForeignDelete(live, what, id, { recorded: declared.creationScope, run }),
     });
   }
 
@@ -305,11 +309,18 @@ export class DescribedProvider<R extends ServiceObject, C extends KindInputs> {
    * `pulumi stack export` and `pulumi stack import` tracks the same objects as the original, and its `destroy`
    * would delete them under the original stack (see `foreignDeleteRefusal`).
    */
-  private refuseForeignDelete(live: R, what: string, id: string): void {
+  private refuseForeignDelete(
+    live: R,
+    what: string,
+    id: string,
+    { recorded, run }: { recorded: string | undefined; run: RunContext | undefined },
+  ): void {
     const refusal = foreignDeleteRefusal(ownerOf(live.metadata.tags), {
       what,
       noun: this.descriptor.noun,
       id,
+      recorded,
+      stateScope: run?.stateScope,
     });
     if (refusal) throw refusal;
   }

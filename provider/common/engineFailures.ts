@@ -109,10 +109,10 @@ export function readableFailures(provider: KindProvider): KindProvider {
       return { ...result, failures: engineFailures(result.failures, news) };
     },
     diff: (id, olds, news) => provider.diff(id, olds, news),
-    create: (inputs) => provider.create(inputs),
+    create: (inputs, run) => provider.create(inputs, run),
     read: (id, props) => provider.read(id, props),
     update: (id, olds, news) => provider.update(id, olds, news),
-    delete: (id, props) => provider.delete(id, props),
-    importObject: (id, scope) => provider.importObject(id, scope),
+    delete: (id, props, run) => provider.delete(id, props, run),
+    importObject: (id, scope, run) => provider.importObject(id, scope, run),
   };
 }

@@ -248,7 +248,8 @@ export async function createIdempotently<T extends ServiceObject>(args: {
   noun: string;
   tag: string;
   owner?: string;
-  tracked: Tracked;
+  /** What the state tracks (see `Tracked`), asked only when the lookup finds an object of this resource. */
+  tracked: () => Promise<Tracked>;
   lookup: () => Promise<T[]>;
   post: () => Promise<T>;
   until: number;
@@ -256,7 +257,12 @@ export async function createIdempotently<T extends ServiceObject>(args: {
   /** The client's state names, by which found objects are judged; default the api-notes' names. */
   stateNames?: StateNames;
 }): Promise<{ object: T; resumed: boolean }> {
-  const own = async () => judgeLookup(await args.lookup(), { ...args, now: Date.now() });
+  const own = async () => {
+    const found = await args.lookup();
+    // Nothing found needs no state: the state is read (on the plugin path, through the CLI) only when needed.
+    if (found.length === 0) return undefined;
+    return judgeLookup(found, { ...args, tracked: await args.tracked(), now: Date.now() });
+  };
   const existing = await own();
   if (existing) {
     log(args.what, `resuming the creation of ${existing.metadata.id} started by an earlier run`);

@@ -282,18 +282,37 @@ describe("a YAML program on the provider plugin", () => {
   });
 
   it("refuses to import another stack's object, saying how to adopt it, and changes nothing", async () => {
+    const owner = "shop/prod/cluster";
+    const theirs = await outsideClient(s).call(
+      "createKaas",
+      { projectId: PROJECT },
+      {
+        metadata: { name: "theirs", location: { value: LOCATION }, tags: [`pulumi-ct-owner:${owner}`] },
+        properties: {
+          preset: true,
+          nodeCidr: { address: "10.40.0.0/16", name: "theirs-nodes" },
+          kubernetesVersion: { value: "1.32.5" },
+          nodePools: [SYSTEM_POOL],
+        },
+      },
+    );
+    const id = theirs.metadata.id;
+    s.emulator.emulator.advanceClock(10 * 60_000);
     s.clearRequests();
     const run = await s.cli(
-      ["import", token("Kaas"), "taken", KAAS, "--yes", "--stack", "dev", "--non-interactive"],
+      ["import", token("Kaas"), "taken", id, "--yes", "--stack", "dev", "--non-interactive"],
       dir,
     ).done;
     expect(run.code).not.toBe(0);
     expect(run.output).toContain(
-      `Kaas "taken": import: the cluster ${KAAS} belongs to another resource, "e2e-yaml/dev/cluster" (its owner tag)`,
+      `Kaas "taken": import: the cluster ${id} belongs to "${owner}" (its owner tag), a resource of stack ` +
+        `"shop/prod", and importing it here would let two stacks act on it.`,
     );
-    expect(run.output).toContain(`adoptId: "${KAAS}" and adoptFromScope: "e2e-yaml/dev/cluster"`);
+    expect(run.output).toContain(`adoptId: "${id}" and adoptFromScope: "${owner}"`);
     expect(s.mutations()).toEqual([]);
     expect(stateResources(await s.exportState(stack)).has("taken")).toBe(false);
+    await outsideClient(s).call("deleteKaas", { projectId: PROJECT, id });
+    s.emulator.emulator.advanceClock(10 * 60_000);
   });
 
   it("refuses to disable HA at preview, before any call to the service", async () => {

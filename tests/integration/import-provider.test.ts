@@ -219,15 +219,58 @@ it("imports an attachment where the cluster shows it on a node, and refuses wher
   );
 });
 
+it.each([
+  ["no longer tracks it", null, []],
+  [
+    "still tracks it",
+    "urn:pulumi:dev::proj::vendor-container:index:Kaas::cluster",
+    [
+      '[vendor-container] Kaas "imported": cluster kaas-0001 is also tracked by ' +
+        "urn:pulumi:dev::proj::vendor-container:index:Kaas::cluster in this stack's state: remove one of the two " +
+        "(pulumi state delete 'urn:pulumi:dev::proj::vendor-container:index:Kaas::cluster'), or both act on one " +
+        "cluster",
+    ],
+  ],
+  [
+    "cannot be read",
+    undefined,
+    [
+      '[vendor-container] Kaas "imported": cluster kaas-0001 names "proj/dev/cluster" of this stack as its ' +
+        "owner, and this stack's state could not be read to tell whether that resource still tracks it: if it " +
+        "does, remove one of the two (pulumi state delete with its URN), or both act on one cluster",
+    ],
+  ],
+])(
+  "imports an object of another resource of this stack when the state %s, warning when it may",
+  async (_case, holder, warnings) => {
+    const kaasId = await activeKaas(
+      h,
+      kaasBody("dev", {}, [ownerTag({ creationScope: "proj/dev/cluster" })!]),
+    );
+    const warned: string[] = [];
+    const spy = jest.spyOn(console, "warn").mockImplementation((line: unknown) => warned.push(String(line)));
+    try {
+      h.running.emulator.clearRequests();
+      const imported = await h.kind("Kaas").importObject(kaasId, SCOPE, { holderOf: async () => holder });
+      expect(h.mutating()).toEqual([]);
+      expect(imported.id).toBe(kaasId);
+      expect(imported.inputs.creationScope).toBe(SCOPE);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(warned).toEqual(warnings);
+  },
+);
+
 it("refuses another stack's object, naming how to adopt it, and ids it cannot read", async () => {
   const other = "proj/prod/cluster";
   const kaasId = await activeKaas(h, kaasBody("prod", {}, [ownerTag({ creationScope: other })!]));
   const kaas = h.kind("Kaas");
   await expect(importReadOnly(kaas, kaasId)).rejects.toThrow(
-    `Kaas "imported": import: the cluster ${kaasId} belongs to another resource, "${other}" (its owner tag), ` +
-      `and importing it would let two stacks act on it. If that stack no longer tracks it, or is being ` +
-      `retired, and taking it over is intended, declare this resource with adoptId: "${kaasId}" and ` +
-      `adoptFromScope: "${other}" instead of importing it.`,
+    `Kaas "imported": import: the cluster ${kaasId} belongs to "${other}" (its owner tag), a resource of ` +
+      `stack "proj/prod", and importing it here would let two stacks act on it. If "proj/prod" no longer ` +
+      `tracks it, or is being retired, and taking it over is intended, declare this resource with adoptId: ` +
+      `"${kaasId}" and adoptFromScope: "${other}" instead of importing it.`,
   );
   await expect(importReadOnly(kaas, "kaas-0999")).rejects.toThrow(
     `Kaas "imported": import: no cluster kaas-0999 in project ${PROJECT}`,

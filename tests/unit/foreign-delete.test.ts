@@ -116,3 +116,43 @@ describe("foreignDeleteRefusal", () => {
     expect(foreignDeleteRefusal("infra/a/images", SUBJECT)).toBeUndefined();
   });
 });
+
+describe("foreignDeleteRefusal on the provider plugin, which knows the scope the state's URN names", () => {
+  const plugin = (recorded: string, stateScope: string) => ({ ...SUBJECT, recorded, stateScope });
+  const refused = (whose: string) =>
+    new Error(
+      'Registry "images": refusing to delete registry registry-0001: its owner tag names "infra/a/images", a ' +
+        `resource of stack "infra/a", and this run is for stack "infra/b"; ${whose}. Nothing was deleted. The ` +
+        `object is "infra/a"'s: pulumi state delete with this resource's URN stops tracking it here and leaves ` +
+        `it to "infra/a"; to take it over on purpose, declare a resource in this stack with adoptId: ` +
+        `"registry-0001" and adoptFromScope: "infra/a/images" once "infra/a" no longer tracks it. ${ANYWAY}`,
+    );
+
+  it.each([
+    ["a renamed stack: the URN names this stack, the state recorded the owner's scope", "infra/b/images"],
+    ["a renamed resource in a renamed stack", "infra/b/registry"],
+  ])("deletes in %s", (_case, stateScope) => {
+    noteProgramScope("infra/b/");
+    expect(foreignDeleteRefusal("infra/a/images", plugin("infra/a/images", stateScope))).toBeUndefined();
+  });
+
+  it("refuses a copy: the state's URNs name the stack it was copied from", () => {
+    noteProgramScope("infra/b/");
+    expect(foreignDeleteRefusal("infra/a/images", plugin("infra/a/images", "infra/a/images"))).toEqual(
+      refused(
+        `this stack's state names "infra/a" in its URNs: it is a copy of that stack's state (pulumi stack ` +
+          "export, then pulumi stack import --force), which tracks that stack's objects",
+      ),
+    );
+  });
+
+  it("refuses an object another stack took over: its owner tag is not what this state recorded", () => {
+    noteProgramScope("infra/b/");
+    expect(foreignDeleteRefusal("infra/a/images", plugin("infra/b/images", "infra/b/images"))).toEqual(
+      refused(
+        `this stack's state records it for "infra/b/images", not for the resource its owner tag names, so ` +
+          "another stack took it over (adoptId and adoptFromScope)",
+      ),
+    );
+  });
+});
