@@ -6,15 +6,12 @@
  */
 import { currentSettings } from "../provider/common/context";
 import type { ListArgs } from "../sdk/dataSource";
-import { getKaas, getKubeconfig, listKaas, type GetKaasArgs, type KaasInfo } from "../sdk/kaas";
-import { listBackups, type BackupInfo, type ListBackupsArgs } from "../sdk/kaasBackup";
-import {
-  getRegistry,
-  listRegistries,
-  type GetRegistryArgs,
-  type ListRegistriesArgs,
-  type RegistryInfo,
-} from "../sdk/registry";
+import type * as KaasModule from "../sdk/kaas";
+import type { GetKaasArgs, KaasInfo } from "../sdk/kaas";
+import type * as BackupModule from "../sdk/kaasBackup";
+import type { BackupInfo, ListBackupsArgs } from "../sdk/kaasBackup";
+import type * as RegistryModule from "../sdk/registry";
+import type { GetRegistryArgs, ListRegistriesArgs, RegistryInfo } from "../sdk/registry";
 import type { VendorSettings } from "../rest/settings";
 import { PACKAGE } from "./kinds";
 import { markSecrets } from "./secrets";
@@ -55,34 +52,47 @@ const fn = <A, R extends object>(
     markSecrets(Object.fromEntries(Object.entries(await run(engineArguments<A>(args), settings))), secrets),
 });
 
+/**
+ * The SDK's function modules, required at the first invoke. They load `@pulumi/pulumi` (for the functions'
+ * Output forms), about 300 modules and 60 MB, which a plugin process that only checks, diffs and applies
+ * resources never needs: loaded at start, they were most of its start-up time and memory.
+ */
+const sdk = {
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the modules they are */
+  kaas: () => require("../sdk/kaas") as typeof KaasModule,
+  backups: () => require("../sdk/kaasBackup") as typeof BackupModule,
+  registries: () => require("../sdk/registry") as typeof RegistryModule,
+  /* eslint-enable @typescript-eslint/no-require-imports */
+};
+
 /** The arguments of a list on the plugin path: a list without a projection. */
 type PluginListArgs<A extends ListArgs = ListArgs> = Omit<A, "projection">;
 
 /** Every function the plugin serves, by name. */
 export const PLUGIN_FUNCTIONS = {
   getKaas: fn<GetKaasArgs, KaasInfo>("Reads one cluster. Fails when it does not exist.", (args, settings) =>
-    getKaas(args, { settings }),
+    sdk.kaas().getKaas(args, { settings }),
   ),
   listKaas: fn<PluginListArgs, { items: KaasInfo[] }>(
     "Lists clusters across all pages.",
-    async (args, settings) => ({ items: await listKaas({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk.kaas().listKaas({ ...args }, { settings }) }),
   ),
   getKubeconfig: fn<GetKaasArgs, { kubeconfig: string }>(
     "Downloads a cluster's kubeconfig, a secret.",
-    async (args, settings) => ({ kubeconfig: await getKubeconfig(args, { settings }) }),
+    async (args, settings) => ({ kubeconfig: await sdk.kaas().getKubeconfig(args, { settings }) }),
     ["kubeconfig"],
   ),
   listBackups: fn<PluginListArgs<ListBackupsArgs>, { items: BackupInfo[] }>(
     "Lists a cluster's backups across all pages.",
-    async (args, settings) => ({ items: await listBackups({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk.backups().listBackups({ ...args }, { settings }) }),
   ),
   getRegistry: fn<GetRegistryArgs, RegistryInfo>(
     "Reads one registry. Fails when it does not exist.",
-    (args, settings) => getRegistry(args, { settings }),
+    (args, settings) => sdk.registries().getRegistry(args, { settings }),
   ),
   listRegistries: fn<PluginListArgs<ListRegistriesArgs>, { items: RegistryInfo[] }>(
     "Lists registries across all pages.",
-    async (args, settings) => ({ items: await listRegistries({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk.registries().listRegistries({ ...args }, { settings }) }),
   ),
 };
 
