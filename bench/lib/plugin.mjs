@@ -31,14 +31,24 @@ import { LoadLog, paired, timings } from "./stats.mjs";
 /** @typedef {import("./engine.mjs").CliResult} CliResult */
 /** @typedef {import("./engine.mjs").Program} Program */
 /** @typedef {import("../../dist/emulator/index.js").RunningEmulator} RunningEmulator */
-/** @typedef {"oursDynamic" | "oursPlugin" | "minimalPlugin"} PluginSide */
+/** @typedef {"oursDynamic" | "oursPlugin" | "minimalPlugin" | "restPlugin"} PluginSide */
 
 /** The sides of the row, in the order of the first round, and the program each runs. */
-const SIDES = /** @type {const} */ (["oursDynamic", "oursPlugin", "minimalPlugin"]);
-/** @type {Record<PluginSide, Program>} */
-const PROGRAMS = { oursDynamic: "ours", oursPlugin: "plugin", minimalPlugin: "minimal-plugin" };
-/** The sides of this package, whose service requests are counted. */
-const OURS = /** @type {const} */ (["oursDynamic", "oursPlugin"]);
+const SIDES = /** @type {const} */ (["oursDynamic", "oursPlugin", "minimalPlugin", "restPlugin"]);
+/**
+ * The minimal plugin twice: answering from memory (`minimalPlugin`), and sending the service the requests this
+ * package's plugin sends (`restPlugin`, configured with `minimal:baseUrl`), the baseline of `up` and `refresh`,
+ * whose time is mostly the service's.
+ * @type {Record<PluginSide, Program>}
+ */
+const PROGRAMS = {
+  oursDynamic: "ours",
+  oursPlugin: "plugin",
+  minimalPlugin: "minimal-plugin",
+  restPlugin: "minimal-plugin",
+};
+/** The sides whose service requests are counted. */
+const OURS = /** @type {const} */ (["oursDynamic", "oursPlugin", "restPlugin"]);
 
 const UP = ["up", "--yes", "--skip-preview"];
 const DESTROY = ["destroy", "--yes", "--skip-preview"];
@@ -87,7 +97,17 @@ export async function measurePluginPath(options) {
   const config = pluginPathConfig(emulator, token, resources);
   /** @type {Partial<Record<PluginSide, import("./engine.mjs").BenchStack>>} */
   const made = {};
-  for (const side of SIDES) made[side] = await run.stack(PROGRAMS[side], "plugin-path", config);
+  const rest = {
+    "minimal:baseUrl": { value: emulator.url },
+    "minimal:token": { value: token },
+    "minimal:projectId": { value: "p-bench" },
+    "minimal:pollIntervalMs": { value: "100" },
+  };
+  for (const side of SIDES)
+    made[side] =
+      side === "restPlugin"
+        ? await run.stack(PROGRAMS[side], "plugin-path-rest", { ...config, ...rest })
+        : await run.stack(PROGRAMS[side], "plugin-path", config);
   const stacks = /** @type {Record<PluginSide, import("./engine.mjs").BenchStack>} */ (made);
   const load = new LoadLog();
   /** @type {import("./preview.mjs").Sides<PluginSide>} */
@@ -151,6 +171,7 @@ export async function measurePluginPath(options) {
     load: load.summary(),
     pluginVsDynamic: against("oursPlugin", "oursDynamic"),
     pluginVsMinimal: against("oursPlugin", "minimalPlugin"),
+    pluginVsRest: against("oursPlugin", "restPlugin"),
     requestsPerResource: {
       up: bySide(OURS, (side) => perResource(upRequests.runs[side][0] ?? {}, resources)),
       refresh: bySide(OURS, (side) => perResource(refreshRequests.runs[side][0] ?? {}, resources)),
