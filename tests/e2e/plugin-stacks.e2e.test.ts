@@ -17,6 +17,7 @@ import { LOCATION, POLL_MS, PROJECT, TOKEN, openSuite, type Suite } from "./supp
 
 const NAME = "e2e-stacks";
 const KAAS = "vendor-container:index:Kaas";
+const REGISTRY = "vendor-container:index:Registry";
 const urnOf = (stack: string, name: string, type = KAAS) => `urn:pulumi:${stack}::${NAME}::${type}::${name}`;
 
 /**
@@ -151,7 +152,7 @@ describe("the provider plugin and the stack's state", () => {
     expect(live()).toEqual(before);
     // The refusal's advice: the copy lets go of the original's objects, then destroys nothing of them.
     for (const name of ["cluster", "images"]) {
-      const type = name === "cluster" ? KAAS : "vendor-container:index:Registry";
+      const type = name === "cluster" ? KAAS : REGISTRY;
       await cli("state", "delete", urnOf("dev", name, type), "--stack", "copy", "--yes");
     }
     await cli("destroy", "--yes", "--skip-preview", "--stack", "copy");
@@ -188,6 +189,32 @@ describe("the provider plugin and the stack's state", () => {
     await stack.up();
     expect(s.mutations()).toEqual(["PUT /kaas/kaas-0003", "PUT /kaas/kaas-0003/nodePools/workers"]);
     expect(live().kaas).toEqual({ "kaas-0003": [`pulumi-ct-owner:${NAME}/dev/restored`] });
+  });
+
+  it("never makes a second object for a resource its state lost", async () => {
+    // The cluster was updated since its create, so it carries its owner tag alone: refused, nothing sent.
+    await cli("state", "delete", urnOf("dev", "restored"), "--stack", "dev", "--yes");
+    s.clearRequests();
+    const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
+    expect(up.code).not.toBe(0);
+    const created = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === "kaas-0003")!.metadata;
+    expect(up.output).toContain(
+      `Kaas "restored": found cluster kaas-0003 (Active, created ${new Date(created.creationDate!).toISOString()}) ` +
+        `naming this resource as its owner (tag pulumi-ct-owner:${NAME}/dev/restored), but this stack's state ` +
+        "does not track it: it was removed from the state (pulumi state delete), the state was restored from an " +
+        "older copy, or another state backend holds a stack of the same name. Nothing was created. If it is this " +
+        `resource's cluster, set adoptId: "kaas-0003" to track it again; otherwise delete it.`,
+    );
+    expect(s.mutations()).toEqual([]);
+    await cli("import", KAAS, "restored", "kaas-0003", "--yes", "--protect=false", "--stack", "dev");
+    // The registry never changed since its create, so it still carries its creation tag: the next create of its
+    // resource takes it back as its own interrupted create, with no second object.
+    await cli("state", "delete", urnOf("dev", "images", REGISTRY), "--stack", "dev", "--yes");
+    s.clearRequests();
+    await cli("up", "--yes", "--skip-preview", "--stack", "dev");
+    expect(s.mutations().filter((call) => call.startsWith("POST"))).toEqual([]);
+    expect(Object.keys(live().registries)).toEqual(["registry-0001"]);
+    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0003", images: "registry-0001" });
   });
 
   it("replaces and destroys after pulumi stack rename", async () => {
