@@ -24,7 +24,8 @@ import type { KindName } from "../schemas/kinds";
 import { messageOf } from "../schemas/typed";
 import { redact } from "../rest/redact";
 import { setOutputSink } from "../rest/output";
-import { configure, provider } from "../provider";
+import { changedArguments, configure, provider } from "../provider";
+import { propertyDiffsOf } from "../provider/common/propertyDiff";
 import { log, noteProgramScope } from "../provider/common/context";
 import type { RunContext } from "../provider/common/kindProvider";
 import { isPlainObject } from "../provider/common/typed";
@@ -303,13 +304,32 @@ function handlers(p: Protocol, options: PluginOptions) {
     diff: unary(async (request: providerPb.DiffRequest) => {
       const { kind, scope } = resourceOf(request.getUrn(), true);
       const olds = unwrapSecrets(fromStruct(request.getOlds())).plain;
-      const news = unwrapSecrets(fromStruct(request.getNews())).plain;
-      const result = await provider(kind).diff(request.getId(), olds, { creationScope: scope, ...news });
+      const news = { creationScope: scope, ...unwrapSecrets(fromStruct(request.getNews())).plain };
+      const result = await provider(kind).diff(request.getId(), olds, news);
       const D = p.provider.DiffResponse.DiffChanges;
-      return new p.provider.DiffResponse()
+      const response = new p.provider.DiffResponse()
         .setChanges(result.changes ? D.DIFF_SOME : D.DIFF_NONE)
         .setReplacesList(result.replaces)
-        .setDeletebeforereplace(result.deleteBeforeReplace === true);
+        .setDeletebeforereplace(result.deleteBeforeReplace === true)
+        // The changed paths, always given: the engine matches `replaceOnChanges` against them (an option that
+        // names no changed path replaces nothing), and `preview --diff` shows them instead of a raw comparison
+        // of inputs that includes the bookkeeping ones (engine notes "diff on the provider plugin").
+        .setHasdetaileddiff(true);
+      if (!result.changes) return response;
+      const paths = propertyDiffsOf(
+        olds,
+        news,
+        changedArguments(kind, olds, news),
+        PLUGIN_KINDS[kind].arguments,
+      );
+      response.setDiffsList(paths.diffs);
+      const detailed = response.getDetaileddiffMap();
+      for (const [path, kind] of Object.entries(paths.detailedDiff))
+        detailed.set(
+          path,
+          new p.provider.PropertyDiff().setKind(p.provider.PropertyDiff.Kind[kind]).setInputdiff(true),
+        );
+      return response;
     }),
     create: unary(
       async (request: providerPb.CreateRequest) => {

@@ -20,6 +20,9 @@ import { REGISTRY, RegistryProvider } from "./registry/descriptor";
 import type { TaggedKind } from "./kinds";
 import type { KindName } from "../schemas/kinds";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
+import { diffVolumeAttachment } from "./volumeAttachment/diff";
+import { diffKind } from "./common/describedProvider";
+import type { DiffResult } from "./common/diff";
 
 /**
  * What the engine gets of `kind`'s provider: its deliberate failures reach the CLI without a stack trace
@@ -36,6 +39,24 @@ const PROVIDERS = {
 } satisfies Record<KindName, KindProvider>;
 
 export type { KindName, KindProvider };
+
+/** The pure `diff` of each kind: what its provider's `diff` answers from, with the arguments that changed. */
+const DIFFS = {
+  Kaas: (olds, news) => diffKind(KAAS, olds, news),
+  KaasBackup: (olds, news) => diffKind(KAAS_BACKUP, olds, news),
+  Registry: (olds, news) => diffKind(REGISTRY, olds, news),
+  VolumeAttachment: diffVolumeAttachment,
+} satisfies Record<KindName, (olds: Inputs, news: Inputs) => DiffResult>;
+
+/**
+ * The arguments of a `kind` resource that changed from `olds` (the state) to `news` (the checked inputs)
+ * (`updates`) and those of them that replace it (`replaces`): the kind's own pure diff, of which
+ * `provider(kind).diff` answers the engine `changes` and `replaces`. The provider plugin reads the property
+ * paths of its answer from it (common/propertyDiff.ts). Throws as that diff does for a change the kind refuses.
+ */
+export function changedArguments(kind: KindName, olds: Inputs, news: Inputs): DiffResult {
+  return DIFFS[kind](olds, news);
+}
 
 /** The provider of `kind`. */
 export function provider(kind: string): KindProvider {

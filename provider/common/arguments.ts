@@ -115,6 +115,12 @@ export interface ArgumentRule {
   /** What changing it does: `replace` makes it create-only. */
   change: ChangeEffect;
   /**
+   * For a list of objects whose order means nothing: the member that identifies an element (a node pool's
+   * `name`), so that the property paths of a diff (propertyDiff.ts) name a changed element by its index in the
+   * new list. Default: none, a list is compared as a whole.
+   */
+  matchedBy?: string;
+  /**
    * Validates the value (`value` is `news[property]`), adding every problem to `scope.problems`. Rules that
    * tie several arguments together sit on the first of them; checks run in the order of the table, so the
    * failures come in that order.

@@ -255,6 +255,7 @@ export const KAAS_ARGUMENTS = {
   /** Node pools, at least one, unique names. Adding, removing and resizing pools are in place. */
   nodePools: required<NodePoolArgs[]>({
     change: "ignore",
+    matchedBy: "name",
     check: (value, _property, { problems, context }) => checkNodePools(value, problems, context.limits),
   }),
   /**

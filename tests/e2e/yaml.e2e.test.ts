@@ -85,12 +85,18 @@ async function createOutside(s: Suite) {
   return { kaasId, backupId: backup.metadata.id, registryId: registry.metadata.id, node };
 }
 
-/** The program: a cluster (`ha`, the worker pool's size), its backup, a registry, an invoke, and optionally an attachment. */
+/**
+ * The program: a cluster (`ha`, the worker pool's size, optionally another version, system pool instance type
+ * and resource options), its backup, a registry, an invoke, and optionally an attachment.
+ */
 function program(options: {
   ha: boolean;
   workers: number;
   attachTo?: string;
   imported?: Record<string, unknown>;
+  version?: string;
+  systemInstance?: string;
+  clusterOptions?: Record<string, unknown>;
 }) {
   const resources: Record<string, unknown> = {
     cluster: {
@@ -98,11 +104,15 @@ function program(options: {
       properties: {
         name: "e2e-cluster",
         location: LOCATION,
-        kubernetesVersion: "1.32.5",
+        kubernetesVersion: options.version ?? "1.32.5",
         nodeCidr: { address: "10.20.0.0/16", name: "cluster-nodes" },
-        nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: options.workers }],
+        nodePools: [
+          { ...SYSTEM_POOL, ...(options.systemInstance ? { instance: options.systemInstance } : {}) },
+          { ...WORKER_POOL, nodes: options.workers },
+        ],
         ha: options.ha,
       },
+      ...(options.clusterOptions ? { options: options.clusterOptions } : {}),
     },
     nightly: {
       type: "vendor-container:index:KaasBackup",
@@ -192,6 +202,58 @@ describe("a YAML program on the provider plugin", () => {
     expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 1 });
     expect(calls).toContain(`PUT /kaas/${KAAS}/nodePools/workers`);
     expect(calls.filter((call) => call.includes("/nodes/"))).toHaveLength(1);
+  });
+
+  /** `pulumi preview --diff` of the program `options` describe, with the attachment the stack holds. */
+  const previewDiff = async (options: Omit<Parameters<typeof program>[0], "ha" | "attachTo">) => {
+    write({ ha: true, attachTo: systemNodes(KAAS)[0], ...options });
+    s.clearRequests();
+    const run = await s.cli(["preview", "--diff", "--stack", "dev"], dir).done;
+    expect({ code: run.code, mutations: s.mutations() }).toEqual({ code: 0, mutations: [] });
+    return run.output;
+  };
+  /** The line `preview --diff` prints for the cluster's step: `+-vendor-container:index:Kaas: (replace)`. */
+  const clusterStep = (output: string) =>
+    output
+      .split("\n")
+      .find((line) => line.includes("vendor-container:index:Kaas: ("))
+      ?.trim();
+
+  it("updates the cluster's version in place, and replaces it for the version under replaceOnChanges, naming it", async () => {
+    const inPlace = await previewDiff({ workers: 3, version: "1.33.2" });
+    expect(clusterStep(inPlace)).toBe("~ vendor-container:index:Kaas: (update)");
+    const output = await previewDiff({
+      workers: 3,
+      version: "1.33.2",
+      clusterOptions: { replaceOnChanges: ["kubernetesVersion"] },
+    });
+    expect(clusterStep(output)).toBe("+-vendor-container:index:Kaas: (replace)");
+    expect(output).toContain('~ kubernetesVersion: "1.32.5" => "1.33.2"');
+    // Only the changed path: no bookkeeping input (creationScope, creationToken) shows.
+    expect(output).not.toContain("creation");
+  });
+
+  it("replaces the cluster for a pool's instance type under replaceOnChanges nodePools[*].instance", async () => {
+    const output = await previewDiff({
+      workers: 3,
+      systemInstance: "K8A16",
+      clusterOptions: { replaceOnChanges: ["nodePools[*].instance"] },
+    });
+    expect(clusterStep(output)).toBe("+-vendor-container:index:Kaas: (replace)");
+    expect(output).toContain(`~ instance: "${SYSTEM_POOL.instance}" => "K8A16"`);
+  });
+
+  it("shows no change for a pool size under ignoreChanges", async () => {
+    write({
+      ha: true,
+      workers: 5,
+      attachTo: systemNodes(KAAS)[0],
+      clusterOptions: { ignoreChanges: ["nodePools[1].nodes"] },
+    });
+    s.clearRequests();
+    const { changeSummary } = await stack.preview({ expectNoChanges: true });
+    expect(changeSummary).toEqual({ same: 5 });
+    expect(s.mutations()).toEqual([]);
   });
 
   it("imports objects made outside the stack: the code it prints, added to the program, previews no change", async () => {
