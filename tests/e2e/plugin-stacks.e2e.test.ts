@@ -1,6 +1,6 @@
 /**
  * What the provider plugin does with the stack's state through the real engine, on a YAML program: a
- * replacement the engine decides without `Diff` (`pulumi up --replace`, `pulumi state taint`) makes a new object
+ * replacement the engine decides without `Diff` (`pulumi up --replace`, `pulumi state taint`) or by `replaceOnChanges` makes a new object
  * right after a create and after an update; a copy of the stack (`pulumi stack export`, `pulumi stack import
  * --force`) never deletes the original's objects; an object brought back with `pulumi import` under a new name
  * after `pulumi state delete` is imported and its owner tag follows; a renamed stack replaces and destroys.
@@ -24,7 +24,12 @@ const urnOf = (stack: string, name: string, type = KAAS) => `urn:pulumi:${stack}
  * The program: a cluster named `clusterName` in the program, with `workers` workers (or the `properties` an
  * import printed), and a registry.
  */
-function program(clusterName: string, workers: number, properties?: Record<string, unknown>) {
+function program(
+  clusterName: string,
+  workers: number,
+  properties?: Record<string, unknown>,
+  options?: Record<string, unknown>,
+) {
   return {
     name: NAME,
     runtime: "yaml",
@@ -32,6 +37,7 @@ function program(clusterName: string, workers: number, properties?: Record<strin
     resources: {
       [clusterName]: {
         type: KAAS,
+        ...(options === undefined ? {} : { options }),
         properties: properties ?? {
           name: "e2e-cluster",
           location: LOCATION,
@@ -63,10 +69,15 @@ describe("the provider plugin and the stack's state", () => {
   let stack: Stack;
   let dir: string;
 
-  const write = (clusterName: string, workers: number, properties?: Record<string, unknown>) =>
+  const write = (
+    clusterName: string,
+    workers: number,
+    properties?: Record<string, unknown>,
+    options?: Record<string, unknown>,
+  ) =>
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
-      JSON.stringify(program(clusterName, workers, properties), null, 2),
+      JSON.stringify(program(clusterName, workers, properties, options), null, 2),
     );
   /** The ids of the clusters and registries the service holds (tombstones left out), and their owner tags. */
   const live = () => {
@@ -133,6 +144,26 @@ describe("the provider plugin and the stack's state", () => {
     expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0003", images: "registry-0001" });
   });
 
+  it("replaces a cluster whose nested property replaceOnChanges names: a new cluster, the old one deleted", async () => {
+    const properties = {
+      ...program("cluster", 3).resources.cluster.properties,
+      nodePools: [
+        { ...SYSTEM_POOL, instance: "K8A16" },
+        { ...WORKER_POOL, nodes: 3 },
+      ],
+    };
+    write("cluster", 3, properties, { replaceOnChanges: ["nodePools[*].instance"] });
+    s.clearRequests();
+    const result = await stack.up();
+    expect(result.summary.resourceChanges).toEqual({ same: 2, replace: 1 });
+    expect(s.mutations().filter((call) => /^(POST|DELETE) \/kaas/.test(call))).toEqual([
+      "POST /kaas",
+      "DELETE /kaas/kaas-0003",
+    ]);
+    expect(Object.keys(live().kaas)).toEqual(["kaas-0004"]);
+    expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0004", images: "registry-0001" });
+  });
+
   it("never lets a copy of the stack delete the original's objects, and says how to let go of them", async () => {
     const file = path.join(s.dir, "dev.json");
     fs.writeFileSync(file, await exported("dev"));
@@ -143,11 +174,11 @@ describe("the provider plugin and the stack's state", () => {
     const destroy = await s.cli(["destroy", "--yes", "--skip-preview", "--stack", "copy"], dir).done;
     expect(destroy.code).not.toBe(0);
     expect(destroy.output).toContain(
-      `Kaas "cluster": refusing to delete cluster kaas-0003: its owner tag names "${NAME}/dev/cluster", a ` +
+      `Kaas "cluster": refusing to delete cluster kaas-0004: its owner tag names "${NAME}/dev/cluster", a ` +
         `resource of stack "${NAME}/dev", and this run is for stack "${NAME}/copy"; this stack's state names ` +
         `"${NAME}/dev" in its URNs: it is a copy of that stack's state`,
     );
-    expect(destroy.output).toContain(`adoptId: "kaas-0003" and adoptFromScope: "${NAME}/dev/cluster"`);
+    expect(destroy.output).toContain(`adoptId: "kaas-0004" and adoptFromScope: "${NAME}/dev/cluster"`);
     expect(s.mutations()).toEqual([]);
     expect(live()).toEqual(before);
     // The refusal's advice: the copy lets go of the original's objects, then destroys nothing of them.
@@ -165,15 +196,15 @@ describe("the provider plugin and the stack's state", () => {
     s.clearRequests();
     const generated = path.join(s.dir, "restored.yaml");
     const importArgs = ["--yes", "--protect=false", "--stack", "dev"];
-    const imported = await cli("import", KAAS, "restored", "kaas-0003", "--out", generated, ...importArgs);
-    expect(imported).not.toContain("cluster kaas-0003 names");
+    const imported = await cli("import", KAAS, "restored", "kaas-0004", "--out", generated, ...importArgs);
+    expect(imported).not.toContain("cluster kaas-0004 names");
     expect(imported).not.toContain("is also tracked");
     expect(s.mutations()).toEqual([]);
-    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0003", images: "registry-0001" });
+    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0004", images: "registry-0001" });
     // A second import while "restored" tracks it: imported too, with a warning that one of the two must go.
-    const twice = await cli("import", KAAS, "twice", "kaas-0003", ...importArgs);
+    const twice = await cli("import", KAAS, "twice", "kaas-0004", ...importArgs);
     expect(twice).toContain(
-      `cluster kaas-0003 is also tracked by ${urnOf("dev", "restored")} in this stack's state: ` +
+      `cluster kaas-0004 is also tracked by ${urnOf("dev", "restored")} in this stack's state: ` +
         "remove one of the two",
     );
     await cli("state", "delete", urnOf("dev", "twice"), "--stack", "dev", "--yes");
@@ -187,8 +218,8 @@ describe("the provider plugin and the stack's state", () => {
     write("restored", 4, properties);
     s.clearRequests();
     await stack.up();
-    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0003", "PUT /kaas/kaas-0003/nodePools/workers"]);
-    expect(live().kaas).toEqual({ "kaas-0003": [`pulumi-ct-owner:${NAME}/dev/restored`] });
+    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0004", "PUT /kaas/kaas-0004/nodePools/workers"]);
+    expect(live().kaas).toEqual({ "kaas-0004": [`pulumi-ct-owner:${NAME}/dev/restored`] });
   });
 
   it("never makes a second object for a resource its state lost", async () => {
@@ -197,16 +228,16 @@ describe("the provider plugin and the stack's state", () => {
     s.clearRequests();
     const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
     expect(up.code).not.toBe(0);
-    const created = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === "kaas-0003")!.metadata;
+    const created = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === "kaas-0004")!.metadata;
     expect(up.output).toContain(
-      `Kaas "restored": found cluster kaas-0003 (Active, created ${new Date(created.creationDate!).toISOString()}) ` +
+      `Kaas "restored": found cluster kaas-0004 (Active, created ${new Date(created.creationDate!).toISOString()}) ` +
         `naming this resource as its owner (tag pulumi-ct-owner:${NAME}/dev/restored), but this stack's state ` +
         "does not track it: it was removed from the state (pulumi state delete), the state was restored from an " +
         "older copy, or another state backend holds a stack of the same name. Nothing was created. If it is this " +
-        `resource's cluster, set adoptId: "kaas-0003" to track it again; otherwise delete it.`,
+        `resource's cluster, set adoptId: "kaas-0004" to track it again; otherwise delete it.`,
     );
     expect(s.mutations()).toEqual([]);
-    await cli("import", KAAS, "restored", "kaas-0003", "--yes", "--protect=false", "--stack", "dev");
+    await cli("import", KAAS, "restored", "kaas-0004", "--yes", "--protect=false", "--stack", "dev");
     // The registry never changed since its create, so it still carries its creation tag: the next create of its
     // resource takes it back as its own interrupted create, with no second object.
     await cli("state", "delete", urnOf("dev", "images", REGISTRY), "--stack", "dev", "--yes");
@@ -214,7 +245,7 @@ describe("the provider plugin and the stack's state", () => {
     await cli("up", "--yes", "--skip-preview", "--stack", "dev");
     expect(s.mutations().filter((call) => call.startsWith("POST"))).toEqual([]);
     expect(Object.keys(live().registries)).toEqual(["registry-0001"]);
-    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0003", images: "registry-0001" });
+    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0004", images: "registry-0001" });
   });
 
   it("replaces and destroys after pulumi stack rename", async () => {
@@ -231,10 +262,10 @@ describe("the provider plugin and the stack's state", () => {
     );
     expect(s.mutations().filter((call) => /^(POST|DELETE) \/kaas/.test(call))).toEqual([
       "POST /kaas",
-      "DELETE /kaas/kaas-0003",
+      "DELETE /kaas/kaas-0004",
     ]);
     expect(live()).toEqual({
-      kaas: { "kaas-0004": [`pulumi-ct-owner:${NAME}/renamed/restored`] },
+      kaas: { "kaas-0005": [`pulumi-ct-owner:${NAME}/renamed/restored`] },
       registries: { "registry-0001": [`pulumi-ct-owner:${NAME}/renamed/images`] },
     });
     // Renamed again, then destroyed at once: the owner tags name the former name, the state's URNs this one.
