@@ -1,11 +1,12 @@
 /**
  * What the provider plugin does with the stack's state through the real engine, on a YAML program: a
- * replacement the engine decides without `Diff` (`pulumi up --replace`, `pulumi state taint`) or by `replaceOnChanges` makes a new object
- * right after a create and after an update; a copy of the stack (`pulumi stack export`, `pulumi stack import
- * --force`) never deletes the original's objects; an object brought back with `pulumi import` under a new name
- * after `pulumi state delete` is imported and its owner tag follows; a renamed stack replaces and destroys.
- * The create of a replacement tells it from a create whose state lost its object by the state it reads with the
- * CLI (plugin/run.ts), the stack a run is for by the root resource the program registered.
+ * replacement the engine decides without `Diff` (`pulumi up --replace`, `pulumi state taint`) or by
+ * `replaceOnChanges` makes a new object, right after a create and after an update; a copy of the stack (`pulumi
+ * stack export`, `pulumi stack import --force`) never deletes the original's objects; an object brought back with
+ * `pulumi import` under a new name after `pulumi state delete` is imported and its owner tag follows; a lost
+ * state never makes a second object; a renamed stack replaces and destroys. The create of a replacement tells it
+ * from a create whose state lost its object by the state it reads with the CLI (plugin/run.ts), the stack a run
+ * is for by the root resource the program registered.
  */
 import fs from "node:fs";
 import path from "node:path";
