@@ -17,7 +17,9 @@
  * holds each attachment (one in the state, noted at its check; one whose attach the service accepted, or that
  * took an attachment over), and which creates are under way, so that a create waits for those of its volume
  * that started before it and is refused if one of them holds the attachment. A create that finds the volume
- * attached cannot tell a resource of its own stack from another stack's but through these claims. The delete
+ * attached cannot tell a resource of its own stack from another stack's but through these claims, so it waits
+ * a moment for the check of one that holds it in the state while the engine still checks VolumeAttachments
+ * (`holderWithin`: it may start a create before it has the registration of a resource beside it). The delete
  * of a removed holder, which the engine runs after every create and update, leaves the attachment to the
  * resource that holds it in this run. All dynamic resources of a stack share one provider process during a run
  * (dynamic-provider notes); on the plugin path, one plugin process serves the stack's resources of a provider.
@@ -180,6 +182,15 @@ export class AttachmentClaims {
   private readonly holders = new Map<string, Map<string, string>>();
   /** Target key -> the creates of that target under way, in the order they started. */
   private readonly creating = new Map<string, CreateUnderWay[]>();
+  /** Target key -> those waiting for a holder of that target (`holderWithin`). */
+  private readonly awaitingHolder = new Map<string, (() => void)[]>();
+  /** When this process last checked a VolumeAttachment (epoch ms): the engine is still registering them. */
+  private lastCheckAt = 0;
+
+  /** Notes that a VolumeAttachment is being checked. */
+  checking(): void {
+    this.lastCheckAt = Date.now();
+  }
 
   private static key({ projectId, kaasId, volumeUri }: ClaimTarget): string {
     return JSON.stringify([projectId, kaasId, volumePath(volumeUri)]);
@@ -206,6 +217,7 @@ export class AttachmentClaims {
     byScope.set(scope, attachmentId(target.kaasId, target.volumeUri));
     this.holders.set(key, byScope);
     this.settle(target, scope, true);
+    for (const wake of this.awaitingHolder.get(key)?.splice(0) ?? []) wake();
   }
 
   /** Records that `scope` does not hold `target` in this run: its check or its create failed, recording nothing. */
@@ -250,10 +262,43 @@ export class AttachmentClaims {
     return this.otherHolder(target, scope);
   }
 
+  /**
+   * Another resource that holds `target`, as `otherHolder` answers, once one does, or once no VolumeAttachment
+   * was checked for `quietMs`, at the latest at `until` (epoch ms): for a create that finds its volume attached,
+   * while the check of a resource that holds it in the state may still be on its way (the engine checks each
+   * resource when the program registers it, and may start a create before it has the registration of a
+   * resource the program declared beside it).
+   */
+  async holderWithin(
+    target: ClaimTarget,
+    scope: string,
+    quietMs: number,
+    until: number,
+  ): Promise<{ scope: string; id: string } | undefined> {
+    const key = AttachmentClaims.key(target);
+    const waitUntil = () => Math.min(until, this.lastCheckAt + quietMs);
+    while (this.otherHolder(target, scope) === undefined && Date.now() < waitUntil()) {
+      const waiters = this.awaitingHolder.get(key) ?? [];
+      this.awaitingHolder.set(key, waiters);
+      let wake: () => void = () => undefined;
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+        waiters.push(resolve);
+      });
+      await byDeadline(woken, waitUntil());
+      this.awaitingHolder.set(
+        key,
+        (this.awaitingHolder.get(key) ?? []).filter((waiter) => waiter !== wake),
+      );
+    }
+    return this.otherHolder(target, scope);
+  }
+
   /** Forgets everything. */
   clear(): void {
     this.holders.clear();
     this.creating.clear();
+    this.awaitingHolder.clear();
   }
 }
 

@@ -42,6 +42,13 @@ import { volumeAction } from "../../schemas/volumeAction";
 import { carriesId, numberOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
+/**
+ * How long a create that finds its volume attached waits, after the last check of a VolumeAttachment, for the
+ * check of a resource of the stack that holds it (`AttachmentClaims.holderWithin`), at most
+ * `HOLDER_CHECK_GRACE_MS`, before it takes what it found for another stack's attachment.
+ */
+export const CHECK_QUIET_MS = 300;
+export const HOLDER_CHECK_GRACE_MS = 3_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
 const { subjectOf, inputsOf, located } = providerFrame<CheckedVolumeAttachmentInputs>("VolumeAttachment", [
   "sizeGb",
@@ -127,6 +134,7 @@ export class VolumeAttachmentProvider {
   constructor(
     private readonly api: () => VendorContainerClient = client,
     private readonly claims: AttachmentClaims = PROCESS_CLAIMS,
+    private readonly checkQuietMs: number = CHECK_QUIET_MS,
   ) {}
 
   /**
@@ -137,6 +145,7 @@ export class VolumeAttachmentProvider {
    * it keeps the attachment, and the create of the one declared before it is refused instead (`create`).
    */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
+    this.claims.checking();
     const context = checkContext();
     const result = checkVolumeAttachment(olds, news, context);
     const scope = claimScopeOf(result.inputs);
@@ -331,8 +340,13 @@ export class VolumeAttachmentProvider {
       outcome = decideAttach(subject, view, answer);
       if (outcome.kind === "fail") throw await this.explain(api, inputs, refusal);
     }
-    // What it finds attached may be another resource's of the stack, whose attach went through meanwhile.
-    if (outcome.kind !== "attached") this.refuseHeld(inputs, claim);
+    // What it finds attached may be another resource's of the stack: one whose attach went through meanwhile,
+    // or one in the state whose check the engine has not made yet.
+    if (outcome.kind !== "attached" && claim) {
+      const grace = Math.min(until, Date.now() + HOLDER_CHECK_GRACE_MS);
+      const holder = await this.claims.holderWithin(claim.target, claim.scope, this.checkQuietMs, grace);
+      if (holder) throw this.duplicate(inputs, holder.scope, "ofStack");
+    }
     switch (outcome.kind) {
       case "refuse":
         throw new Error(outcome.message);

@@ -242,6 +242,21 @@ describe("AttachmentClaims", () => {
     await expect(waiting).resolves.toEqual({ scope: DATA, id: ID });
   });
 
+  it("waits for the check of a holder while checks still come, and answers it", async () => {
+    claims.checking();
+    const waiting = claims.holderWithin(TARGET, DUP, 60_000, Date.now() + 60_000);
+    claims.hold(TARGET, DATA);
+    await expect(waiting).resolves.toEqual({ scope: DATA, id: ID });
+  });
+
+  it("answers no holder once no check came for the quiet period", async () => {
+    claims.checking();
+    const started = Date.now();
+    await expect(claims.holderWithin(TARGET, DUP, 30, started + 60_000)).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it("stops waiting at the deadline", async () => {
     await claims.startCreate(TARGET, DATA, Date.now());
     const started = Date.now();
