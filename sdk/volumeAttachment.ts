@@ -89,9 +89,9 @@ export interface VolumeAttachment
  * `kubeconfig`) and pass it in, for example through stack config.
  *
  * A volume is attached once per cluster. Of the VolumeAttachments of a stack with the same volume and cluster,
- * the first the program declares holds it, every run alike; each later one is kept in the state holding
- * nothing, and `pulumi up` fails naming the holder until one of them leaves the program. Removing a later one
- * detaches nothing; removing the holder hands the attachment to the next one in the same `pulumi up`.
+ * the first the program declares holds it, every run alike; the create of each later one fails naming it,
+ * before any request that changes anything, and the state never records it, so `pulumi up` fails until one of
+ * them leaves the program. Removing a later one changes nothing.
  *
  * @example
  * ```ts

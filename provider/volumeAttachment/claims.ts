@@ -1,27 +1,32 @@
 /**
  * Which VolumeAttachment of a stack holds an attachment when several of them attach the same volume to the
- * same cluster (they share one id, `<kaasId>:<volumeUri>`).
+ * same cluster (they share one id, `<kaasId>:<volumeUri>`), and the rule that keeps the state true: a resource
+ * the service does not hold for it is never in the state. Of two, one is created and the other's create fails
+ * with a plain error (no id, so the engine records nothing of it) before any request that changes anything,
+ * naming the one that holds it. Removing the refused one from the program then changes nothing.
  *
- * The rule: the first one the program declares holds it. The SDK class gives each VolumeAttachment the ones the
- * program declared before it with the same volume and cluster (`declaredBefore`, set in the program process,
- * where the order of the class constructors is the program's order). The provider decides from that input and
- * the resource's own state alone, never from the order in which the engine calls it, which for two resources
- * waiting on one output changes from run to run. A resource with an earlier one stands by: it is recorded in the
- * state holding nothing, and its create or update fails naming the holder, every run alike.
+ * Which one: on the dynamic path, the first the program declares. The SDK class gives each VolumeAttachment the
+ * ones the program declared before it with the same volume and cluster (`declaredBefore`, set in the program
+ * process, where the order of the class constructors is the program's order), so the provider refuses a later
+ * one from its own inputs, never from the order in which the engine calls it, which for two resources waiting
+ * on one output changes from run to run. On the plugin path no input says the program's order (a Check or
+ * Create sees its own resource only; its URN names the stack): there the one that holds it is the one already
+ * in the state, else the one whose create started first in the run.
  *
- * Recording it is what lets either removal converge in one `pulumi up`. The engine deletes the resources the
- * program no longer declares only once the program's own resources are created and updated (the removed one's
- * delete follows the remaining one's create or update in the same run; tests/e2e/attachment-duplicates shows
- * it), and a delete is the only call that carries a removed resource's state. So a resource refused at
- * `check` and left out of the state could not tell, when its holder leaves, that the attachment it finds is its
- * stack's and not another stack's; a standby's state names the holder and its node, and its update takes the
- * attachment over from there. Removing a standby detaches nothing.
+ * What one provider process learns during a run is kept in `AttachmentClaims`: which resource of the stack
+ * holds each attachment (one in the state, noted at its check; one whose attach the service accepted, or that
+ * took an attachment over), and which creates are under way, so that a create waits for those of its volume
+ * that started before it and is refused if one of them holds the attachment. A create that finds the volume
+ * attached cannot tell a resource of its own stack from another stack's but through these claims, so it waits
+ * a moment for the check of one that holds it in the state while the engine still checks VolumeAttachments
+ * (`holderWithin`: it may start a create before it has the registration of a resource beside it). The delete
+ * of a removed holder, which the engine runs after every create and update, leaves the attachment to the
+ * resource that holds it in this run. All dynamic resources of a stack share one provider process during a run
+ * (dynamic-provider notes); on the plugin path, one plugin process serves the stack's resources of a provider.
  *
- * What one provider process learns during a run is kept in `AttachmentClaims`: which resource holds each
- * attachment, so that the delete of a removed holder, which comes last, leaves the attachment to the resource
- * that took it over; and the outcome of each resource, so that a holder that finds a resource declared before
- * it waits for that one to hold the attachment before it stands down. All dynamic resources of a stack share
- * one provider process during a run (dynamic-provider notes).
+ * A state written by an earlier version may hold a later one recorded standing by, holding nothing (its
+ * state has `declaredBefore`): its diff replaces it (its delete detaches nothing, and the create that follows
+ * is refused or attaches, by the rules above), and a refresh drops it.
  */
 import { Problems, str, type Inputs } from "../common/check";
 import { subjectOf } from "../common/resource";
@@ -98,9 +103,10 @@ function isDeclaredClaimInput(entry: unknown): entry is DeclaredClaimInput {
 }
 
 /**
- * The resource a bag of checked inputs (or a state) stands by for: the first one declared before it, which
- * holds the attachment. `null` when this resource holds it itself (nothing declared before it, or a state
- * written before `declaredBefore` existed); `undefined` while that is unknown (a preview).
+ * The first resource declared before the one of a bag of checked inputs, which holds the attachment: in the
+ * inputs of a create, the reason it is refused; in a state, that an earlier version recorded it standing by,
+ * holding nothing (no state this version writes has one). `null` when there is none (nothing declared before
+ * it, or a state written before `declaredBefore` existed); `undefined` while that is unknown (a preview).
  */
 export function holderOf(inputs: Inputs): DeclaredClaim | null | undefined {
   const before = inputs.declaredBefore;
@@ -118,72 +124,92 @@ export const claimantText = (scope: string): string =>
 const nameOf = (scope: string): string => JSON.stringify(scope.split("/").pop());
 
 /**
- * Why a standby holds nothing, after its volume: the holder, the attachment id and both ways out. The same text
- * every run, whichever of create or update refuses it, and in the line `check` prints at preview.
+ * How the resource that holds an attachment relates to the refused one: declared before it (the dynamic path's
+ * `declaredBefore`), or another resource of the stack (in the state already, or created first in the run).
  */
-export const standbyReason = (scope: string, holder: DeclaredClaim, id: string): string =>
-  `belongs to ${claimantText(holder.scope)}, declared before it in this stack (${id}); a volume is attached ` +
-  `once per cluster. ${nameOf(scope)} holds nothing: remove it, or remove ${nameOf(holder.scope)} and ` +
-  `${nameOf(scope)} takes the attachment over`;
+export type HolderRelation = "declaredBefore" | "ofStack";
 
 /**
- * Why a holder does not stand down although the program now declares `before` first: `before` did not take
- * the attachment over in this run (it is new and found the attachment in place, or it failed).
+ * Why the create of `scope` is refused, after its volume: the resource that holds the attachment, the
+ * attachment id and what to do. The same text every run, and in the line `check` prints at preview.
  */
-export const keptReason = (scope: string, before: DeclaredClaim, id: string): string =>
-  `is declared again, before this resource, by ${claimantText(before.scope)}, which did not take the ` +
-  `attachment over (${id}); ${nameOf(scope)} keeps it. Declare ${nameOf(before.scope)} after ` +
-  `${nameOf(scope)}, or remove one of them`;
+export const duplicateReason = (
+  scope: string,
+  holderScope: string,
+  id: string,
+  relation: HolderRelation,
+): string =>
+  `is already attached by ${claimantText(holderScope)}, ` +
+  `${relation === "declaredBefore" ? "declared before it in this stack" : "another resource of this stack"} ` +
+  `(${id}): a volume is attached once per cluster, so ${nameOf(scope)} is not created. Remove one of them; ` +
+  `removing ${nameOf(scope)} changes nothing`;
 
 /** The progress line of a `delete` that leaves the attachment to another resource of the stack. */
 export const leftToHolderLine = (volumeUri: string, holderScope: string, id: string): string =>
   `${volumeUri} is attached by ${claimantText(holderScope)} of this stack (${id}), not by this resource: ` +
   "nothing to detach";
 
-/** The progress line of the `delete` of a resource that stood by for `holderScope`. */
+/** The progress line of the `delete` of a resource an earlier version recorded holding nothing. */
 export const standbyDeleteLine = (volumeUri: string, holderScope: string): string =>
   `stood by for ${claimantText(holderScope)} and holds nothing of ${volumeUri}: nothing to detach`;
 
-/** What one resource's run came to, as far as holding its attachment goes. */
-interface Outcome {
-  /** Whether it holds the attachment; undefined until its check, create or update decides. */
-  holds?: boolean;
-  waiters: ((holds: boolean | undefined) => void)[];
+/** The progress line of the refresh that drops such a resource from the state. */
+export const standbyDroppedLine = (volumeUri: string, holderScope: string): string =>
+  `holds nothing of ${volumeUri} (${claimantText(holderScope)} holds it): dropped from the state`;
+
+/** A create under way in this run, until it decides whether its resource holds the attachment. */
+interface CreateUnderWay {
+  scope: string;
+  decided: Promise<boolean>;
+  decide: (holds: boolean) => void;
+}
+
+/** `promise`'s value, or undefined at `until` (epoch ms) if it has not settled by then. */
+function byDeadline<T>(promise: Promise<T>, until: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, until - Date.now()));
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
- * What one provider process learns in a run about the attachments: who holds each one, and each resource's
- * outcome. A volume's path and full URL are one volume, so keys use its path.
+ * What one provider process learns in a run about the attachments: who holds each one, and the creates under
+ * way. A volume's path and full URL are one volume, so keys use its path.
  */
 export class AttachmentClaims {
   /** Target key -> scope -> attachment id, for every resource that holds the target in this run. */
   private readonly holders = new Map<string, Map<string, string>>();
-  /** Target key and scope -> that resource's outcome. */
-  private readonly outcomes = new Map<string, Outcome>();
+  /** Target key -> the creates of that target under way, in the order they started. */
+  private readonly creating = new Map<string, CreateUnderWay[]>();
+  /** Target key -> those waiting for a holder of that target (`holderWithin`). */
+  private readonly awaitingHolder = new Map<string, (() => void)[]>();
+  /** When this process last checked a VolumeAttachment (epoch ms): the engine is still registering them. */
+  private lastCheckAt = 0;
+
+  /** Notes that a VolumeAttachment is being checked. */
+  checking(): void {
+    this.lastCheckAt = Date.now();
+  }
 
   private static key({ projectId, kaasId, volumeUri }: ClaimTarget): string {
     return JSON.stringify([projectId, kaasId, volumePath(volumeUri)]);
   }
 
-  private outcomeOf(target: ClaimTarget, scope: string): Outcome {
-    const key = JSON.stringify([AttachmentClaims.key(target), scope]);
-    let outcome = this.outcomes.get(key);
-    if (!outcome) {
-      outcome = { waiters: [] };
-      this.outcomes.set(key, outcome);
-    }
-    return outcome;
-  }
-
+  /** Ends the create of `scope` under way, if any, with its outcome. */
   private settle(target: ClaimTarget, scope: string, holds: boolean): void {
-    const outcome = this.outcomeOf(target, scope);
-    outcome.holds = holds;
-    for (const wake of outcome.waiters.splice(0)) wake(holds);
+    const key = AttachmentClaims.key(target);
+    const underWay = this.creating.get(key) ?? [];
+    for (const create of underWay) if (create.scope === scope) create.decide(holds);
+    this.creating.set(
+      key,
+      underWay.filter((create) => create.scope !== scope),
+    );
   }
 
   /**
-   * Records that `scope` holds `target`: the state holds it for that resource and nothing is to change, or its
-   * create or update made it (or was recorded with an error once its attach was accepted).
+   * Records that `scope` holds `target`: the state holds it for that resource and nothing is to change, the
+   * service accepted its attach, or it took an existing attachment over.
    */
   hold(target: ClaimTarget, scope: string): void {
     const key = AttachmentClaims.key(target);
@@ -191,20 +217,13 @@ export class AttachmentClaims {
     byScope.set(scope, attachmentId(target.kaasId, target.volumeUri));
     this.holders.set(key, byScope);
     this.settle(target, scope, true);
+    for (const wake of this.awaitingHolder.get(key)?.splice(0) ?? []) wake();
   }
 
-  /**
-   * Records that `scope` does not hold `target` in this run: it stands by, its check failed, or its create
-   * failed with nothing recorded.
-   */
+  /** Records that `scope` does not hold `target` in this run: its check or its create failed, recording nothing. */
   miss(target: ClaimTarget, scope: string): void {
     this.holders.get(AttachmentClaims.key(target))?.delete(scope);
     this.settle(target, scope, false);
-  }
-
-  /** Records that a create or update of `scope` is to decide whether it holds `target`. */
-  expect(target: ClaimTarget, scope: string): void {
-    this.outcomeOf(target, scope).holds = undefined;
   }
 
   /** Forgets that `scope` holds `target`: its own detach went through (a delete, or a replacement's delete). */
@@ -221,32 +240,65 @@ export class AttachmentClaims {
   }
 
   /**
-   * Whether `scope` holds `target` once its check, create or update has decided: at once when it has, else when
-   * it does, or `undefined` at `until` (epoch ms) if it has not by then.
+   * Notes that the create of `scope` starts, then waits until every create of `target` by another resource
+   * that started before it has decided (each at the latest at `until`, epoch ms), and answers the other
+   * resource that holds `target` then, if any. Two creates never wait for each other: each waits only for those
+   * that started before it. Its own outcome is decided by `hold` or `miss`.
    */
-  outcome(target: ClaimTarget, scope: string, until: number): Promise<boolean | undefined> {
-    const outcome = this.outcomeOf(target, scope);
-    if (outcome.holds !== undefined) return Promise.resolve(outcome.holds);
-    return new Promise((resolve) => {
-      const timer = setTimeout(
-        () => {
-          outcome.waiters = outcome.waiters.filter((w) => w !== wake);
-          resolve(undefined);
-        },
-        Math.max(0, until - Date.now()),
-      );
-      const wake = (holds: boolean | undefined) => {
-        clearTimeout(timer);
-        resolve(holds);
-      };
-      outcome.waiters.push(wake);
+  async startCreate(
+    target: ClaimTarget,
+    scope: string,
+    until: number,
+  ): Promise<{ scope: string; id: string } | undefined> {
+    const key = AttachmentClaims.key(target);
+    const underWay = this.creating.get(key) ?? [];
+    const earlier = underWay.filter((create) => create.scope !== scope);
+    let decide: (holds: boolean) => void = () => undefined;
+    const decided = new Promise<boolean>((resolve) => {
+      decide = resolve;
     });
+    this.creating.set(key, [...underWay, { scope, decided, decide }]);
+    for (const create of earlier) await byDeadline(create.decided, until);
+    return this.otherHolder(target, scope);
+  }
+
+  /**
+   * Another resource that holds `target`, as `otherHolder` answers, once one does, or once no VolumeAttachment
+   * was checked for `quietMs`, at the latest at `until` (epoch ms): for a create that finds its volume attached,
+   * while the check of a resource that holds it in the state may still be on its way (the engine checks each
+   * resource when the program registers it, and may start a create before it has the registration of a
+   * resource the program declared beside it).
+   */
+  async holderWithin(
+    target: ClaimTarget,
+    scope: string,
+    quietMs: number,
+    until: number,
+  ): Promise<{ scope: string; id: string } | undefined> {
+    const key = AttachmentClaims.key(target);
+    const waitUntil = () => Math.min(until, this.lastCheckAt + quietMs);
+    while (this.otherHolder(target, scope) === undefined && Date.now() < waitUntil()) {
+      const waiters = this.awaitingHolder.get(key) ?? [];
+      this.awaitingHolder.set(key, waiters);
+      let wake: () => void = () => undefined;
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+        waiters.push(resolve);
+      });
+      await byDeadline(woken, waitUntil());
+      this.awaitingHolder.set(
+        key,
+        (this.awaitingHolder.get(key) ?? []).filter((waiter) => waiter !== wake),
+      );
+    }
+    return this.otherHolder(target, scope);
   }
 
   /** Forgets everything. */
   clear(): void {
     this.holders.clear();
-    this.outcomes.clear();
+    this.creating.clear();
+    this.awaitingHolder.clear();
   }
 }
 

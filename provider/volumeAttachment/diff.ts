@@ -1,21 +1,25 @@
 /** `diff` of a VolumeAttachment: any change of where the volume goes replaces it, detaching first. */
 import type { Inputs } from "../common/check";
-import { sameValue, type DiffResult } from "../common/diff";
 import { diffArguments } from "../common/arguments";
 import { VOLUME_ATTACHMENT_ARGUMENT_RULES } from "./check";
+import { holderOf } from "./claims";
+import type { DiffResult } from "../common/diff";
 
 /**
- * `declaredBefore` changed: the resource stands by for another holder, stands down, or takes the attachment
- * over (`claims.ts`), which its `update` does. A list still unknown in a preview counts as a change.
+ * Diffs a VolumeAttachment's state (`olds`) against its checked inputs, by the rules of its table.
+ * `declaredBefore` is no argument: it decides a create only (`claims.ts`), and a resource that holds its
+ * attachment keeps it whatever the program declares before it. A state an earlier version wrote standing by
+ * (holding nothing, its `declaredBefore` recorded) is replaced: its delete detaches nothing, and the create
+ * that follows is refused or attaches, as any create, so the state never keeps a resource that holds nothing.
  */
-const declaredBeforeChanged = (olds: Inputs, news: Inputs): string[] =>
-  sameValue(olds.declaredBefore, news.declaredBefore) ? [] : ["declaredBefore"];
-
-/** Diffs a VolumeAttachment's state (`olds`) against its checked inputs, by the rules of its table. */
 export function diffVolumeAttachment(olds: Inputs, news: Inputs): DiffResult {
+  const diffed = diffArguments(VOLUME_ATTACHMENT_ARGUMENT_RULES, olds, news);
   // A volume is attached to one node at a time: the old attachment must go before the new one is made.
+  if (!holderOf(olds)) return { ...diffed, deleteBeforeReplace: true };
   return {
-    ...diffArguments(VOLUME_ATTACHMENT_ARGUMENT_RULES, olds, news, declaredBeforeChanged),
+    ...diffed,
+    changes: true,
+    replaces: [...diffed.replaces, "declaredBefore"],
     deleteBeforeReplace: true,
   };
 }

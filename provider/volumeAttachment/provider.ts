@@ -23,30 +23,43 @@ import {
   PROCESS_CLAIMS,
   claimScopeOf,
   claimTargetOf,
-  claimantText,
+  duplicateReason,
   holderOf,
-  keptReason,
   leftToHolderLine,
   sameClaimTarget,
   standbyDeleteLine,
-  standbyReason,
+  standbyDroppedLine,
   type AttachmentClaims,
   type ClaimTarget,
+  type HolderRelation,
 } from "./claims";
 import { decideAttach, unconfirmedMessage, type AttachAnswer, type AttachSubject } from "./attachDecision";
 import { diffVolumeAttachment } from "./diff";
 import { isNodeGone } from "./nodeGone";
 import { verificationOf, viewAttachment, type AttachmentView, type Verification } from "./observe";
-import { attachmentId, type CheckedVolumeAttachmentInputs, type DeclaredClaim } from "./types";
+import { attachmentId, type CheckedVolumeAttachmentInputs } from "./types";
 import { volumeAction } from "../../schemas/volumeAction";
 import { carriesId, numberOrNull } from "../common/typed";
 
 const MINUTE = 60_000;
+/**
+ * How long a create that finds its volume attached waits, after the last check of a VolumeAttachment, for the
+ * check of a resource of the stack that holds it (`AttachmentClaims.holderWithin`), at most
+ * `HOLDER_CHECK_GRACE_MS`, before it takes what it found for another stack's attachment.
+ */
+export const CHECK_QUIET_MS = 300;
+export const HOLDER_CHECK_GRACE_MS = 3_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
 const { subjectOf, inputsOf, located } = providerFrame<CheckedVolumeAttachmentInputs>("VolumeAttachment", [
   "sizeGb",
   "verification",
 ]);
+
+/** The resource a create is for, as the claims know it: its attachment and its scope. */
+interface Claim {
+  target: ClaimTarget;
+  scope: string;
+}
 
 /** One look at the cluster during a wait. Never undefined, so a cluster that is gone is judged, not failed. */
 interface ClusterLook {
@@ -112,49 +125,56 @@ const isPartialFailure = carriesId;
  * The VolumeAttachment provider. The engine hands `create` and `update` the inputs `check` returned, so they
  * take the checked inputs; the state it hands back is read through `inputsOf`.
  *
- * Of the resources of a stack with the same volume and cluster, the first the program declares holds the
- * attachment (`claims.ts`): each later one stands by, recorded with nothing attached, its create or update
- * failing with the same message every run; its delete detaches nothing; it takes the attachment over in the
- * update that finds nothing declared before it any more. The delete of a holder whose attachment another
- * resource of the run holds detaches nothing.
+ * Of the resources of a stack with the same volume and cluster, one holds the attachment (`claims.ts`): the
+ * first the program declares on the dynamic path; the create of any other fails naming it, before any request
+ * that changes anything, and records nothing. The delete of a holder whose attachment another resource of the
+ * run holds detaches nothing.
  */
 export class VolumeAttachmentProvider {
   constructor(
     private readonly api: () => VendorContainerClient = client,
     private readonly claims: AttachmentClaims = PROCESS_CLAIMS,
+    private readonly checkQuietMs: number = CHECK_QUIET_MS,
   ) {}
 
   /**
-   * Validates the inputs and notes in the process's claims what this run will make of the resource: it holds
-   * the attachment already (its state holds it and it stays first), its create or update is to decide, or it
-   * holds nothing (it stands by, or its inputs are refused). A resource that stands by is not refused here:
-   * its create or update records it (see `claims.ts`); the preview prints why it will hold nothing.
+   * Validates the inputs and notes in the process's claims what this run makes of the resource: it holds the
+   * attachment already (its state holds it, for the same volume and cluster), or it holds nothing (its inputs
+   * are refused, or the program declares another one of its volume before it: its create is refused, and the
+   * preview prints why). For a resource that holds its attachment in the state, `declaredBefore` is dropped:
+   * it keeps the attachment, and the create of the one declared before it is refused instead (`create`).
    */
   async check(olds: Inputs, news: Inputs): Promise<CheckResult<CheckedVolumeAttachmentInputs>> {
+    this.claims.checking();
     const context = checkContext();
     const result = checkVolumeAttachment(olds, news, context);
     const scope = claimScopeOf(result.inputs);
     const target = claimTargetOf(result.inputs);
-    // Unknown in a preview (a cluster still to be created): create and update decide.
+    // Unknown in a preview (a cluster still to be created): create decides.
     if (scope === undefined || target === undefined) return result;
-    const holder = holderOf(result.inputs);
-    if (result.failures.length > 0 || holder) {
-      this.claims.miss(target, scope);
-      if (result.failures.length === 0 && holder)
-        log(subjectOf(result.inputs), `${target.volumeUri} ${this.standbyText(result.inputs, holder)}`);
-      return result;
-    }
     const before = claimTargetOf(olds, context.defaultProjectId);
-    const heldInState = before !== undefined && sameClaimTarget(before, target) && holderOf(olds) === null;
-    if (heldInState && holder === null) this.claims.hold(target, scope);
-    else this.claims.expect(target, scope);
+    // A state an earlier version wrote standing by (`holderOf(olds)`) holds nothing: it is replaced (`diff`).
+    if (before !== undefined && sameClaimTarget(before, target) && holderOf(olds) === null) {
+      if (result.failures.length === 0) this.claims.hold(target, scope);
+      const { declaredBefore: _dropped, ...inputs } = result.inputs;
+      return { ...result, inputs };
+    }
+    const holder = holderOf(result.inputs);
+    if (result.failures.length > 0 || holder) this.claims.miss(target, scope);
+    if (result.failures.length === 0 && holder)
+      log(subjectOf(result.inputs), this.duplicateText(result.inputs, holder.scope, "declaredBefore"));
     return result;
   }
 
-  /** Why `inputs`, standing by for `holder`, hold nothing: `claims.ts` `standbyReason`. */
-  private standbyText(inputs: Inputs, holder: DeclaredClaim): string {
+  /** Why the create of `inputs` is refused, after its volume: `claims.ts` `duplicateReason`. */
+  private duplicateText(inputs: Inputs, holderScope: string, relation: HolderRelation): string {
     const id = attachmentId(String(inputs.kaasId), String(inputs.volumeUri));
-    return standbyReason(claimScopeOf(inputs) ?? "", holder, id);
+    return `${String(inputs.volumeUri)} ${duplicateReason(claimScopeOf(inputs) ?? "", holderScope, id, relation)}`;
+  }
+
+  /** The plain error (no id: the engine records nothing) that refuses the create of `inputs`. */
+  private duplicate(inputs: Inputs, holderScope: string, relation: HolderRelation): Error {
+    return new Error(`${subjectOf(inputs)}: ${this.duplicateText(inputs, holderScope, relation)}`);
   }
 
   async diff(_id: string, olds: Inputs, news: Inputs) {
@@ -233,58 +253,60 @@ export class VolumeAttachmentProvider {
    * Which of these applies is decided by `decideAttach` (attachDecision.ts), from what the cluster shows,
    * `adoptId` and the attach's answer; this method reads, sends and waits.
    *
-   * A resource that stands by for one declared before it (`claims.ts`) sends nothing: it is recorded holding
-   * nothing, with an init error naming the holder. A failure carries the id (a partial failure, recorded in
-   * the state) only once the attachment is this resource's: its attach was accepted, or it took one over. A
-   * refusal "already attached" that the cluster then does not show on the declared node is a plain error:
-   * nothing of it is recorded, and a later removal from the program cannot detach an attachment that is not
-   * this resource's.
+   * Of the resources of a stack with one volume and cluster (`claims.ts`), the create of one declared after
+   * another is refused at once; any other create first waits for those of its volume under way that started
+   * before it, and is refused if another resource of the stack holds the attachment then, or once the cluster
+   * is read, or when what it finds attached would be taken over. Each refusal is a plain error sent before any
+   * request that changes anything (at most an attach the service refuses as already attached, which changes
+   * nothing), so the engine records nothing of the resource.
+   *
+   * A failure carries the id (a partial failure, recorded in the state) only once the attachment is this
+   * resource's: its attach was accepted, or it took one over. A refusal "already attached" that the cluster
+   * then does not show on the declared node is a plain error: nothing of it is recorded, and a later removal
+   * from the program cannot detach an attachment that is not this resource's.
    */
   async create(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
     const scope = claimScopeOf(inputs);
     const target = claimTargetOf(inputs);
-    const holder = holderOf(inputs);
-    if (holder) {
-      if (scope !== undefined && target !== undefined) this.claims.miss(target, scope);
-      throw this.standbyFailure(inputs, holder);
+    if (scope === undefined || target === undefined) return this.attach(inputs);
+    const declaredFirst = holderOf(inputs);
+    if (declaredFirst) {
+      this.claims.miss(target, scope);
+      throw this.duplicate(inputs, declaredFirst.scope, "declaredBefore");
     }
-    return this.settled(target, scope, this.attach(inputs));
-  }
-
-  /**
-   * `made`, noting its outcome in the claims: a success, or a partial failure (recorded with the id, so the
-   * state holds the attachment), holds it; any other failure records nothing and holds nothing.
-   */
-  private async settled<T>(target: ClaimTarget | undefined, scope: string | undefined, made: Promise<T>) {
+    const until = deadlineOf(inputs, "create", DEFAULT_TIMEOUTS);
+    const held = await this.claims.startCreate(target, scope, until);
+    if (held) {
+      this.claims.miss(target, scope);
+      throw this.duplicate(inputs, held.scope, "ofStack");
+    }
+    const claim: Claim = { target, scope };
     try {
-      const result = await made;
-      if (target && scope !== undefined) this.claims.hold(target, scope);
-      return result;
+      const made = await this.attach(inputs, claim);
+      this.claims.hold(target, scope);
+      return made;
     } catch (error) {
-      if (target && scope !== undefined) {
-        if (isPartialFailure(error)) this.claims.hold(target, scope);
-        else this.claims.miss(target, scope);
-      }
+      // A partial failure is recorded with the id: the state holds the attachment.
+      if (isPartialFailure(error)) this.claims.hold(target, scope);
+      else this.claims.miss(target, scope);
       throw error;
     }
   }
 
   /**
-   * The failure that records a resource standing by for `holder`: its inputs, nothing attached (`sizeGb` null,
-   * `verification` "none"), and the init error that says why. Nothing is sent.
+   * Throws the refusal of `create` when another resource of the stack holds `claim`'s attachment: the one in
+   * the state whose check came after this create started, or one whose attach went through first.
    */
-  private standbyFailure(inputs: CheckedVolumeAttachmentInputs, holder: DeclaredClaim): Error {
-    const id = attachmentId(inputs.kaasId, inputs.volumeUri);
-    return partialFailure(
-      id,
-      jsonSafe({ ...inputsOf(inputs), sizeGb: null, verification: "none" }),
-      inputs,
-      `${subjectOf(inputs)}: ${inputs.volumeUri} ${this.standbyText(inputs, holder)}`,
-    );
+  private refuseHeld(inputs: CheckedVolumeAttachmentInputs, claim: Claim | undefined): void {
+    const other = claim && this.claims.otherHolder(claim.target, claim.scope);
+    if (other) throw this.duplicate(inputs, other.scope, "ofStack");
   }
 
-  /** `create` of the resource that holds the attachment: see `create`. */
-  private async attach(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
+  /** `create` of a resource that may hold the attachment: see `create`. */
+  private async attach(
+    inputs: CheckedVolumeAttachmentInputs,
+    claim?: Claim,
+  ): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
     const { projectId, kaasId, volumeUri, nodeId } = inputs;
     const what = subjectOf(inputs);
@@ -292,6 +314,7 @@ export class VolumeAttachmentProvider {
     const id = attachmentId(kaasId, volumeUri);
     const cluster = await api.find("getKaas", { projectId, id: kaasId });
     if (!cluster) throw new Error(`${what}: cluster ${kaasId} does not exist in project ${projectId}`);
+    this.refuseHeld(inputs, claim);
     const view = viewAttachment(cluster, volumeUri);
     const subject: AttachSubject = { what, kaasId, volumeUri, nodeId, adoptId: inputs.adoptId };
     let outcome = decideAttach(subject, view);
@@ -305,6 +328,9 @@ export class VolumeAttachmentProvider {
           volumeAction(volumeUri),
         );
         answer = { kind: "accepted" };
+        // Not attached before, so no other resource holds it: a create of its volume waiting for this one
+        // is refused from now on.
+        if (claim) this.claims.hold(claim.target, claim.scope);
       } catch (error) {
         refusal = error;
         answer = isAlreadyAttached(error)
@@ -313,6 +339,13 @@ export class VolumeAttachmentProvider {
       }
       outcome = decideAttach(subject, view, answer);
       if (outcome.kind === "fail") throw await this.explain(api, inputs, refusal);
+    }
+    // What it finds attached may be another resource's of the stack: one whose attach went through meanwhile,
+    // or one in the state whose check the engine has not made yet.
+    if (outcome.kind !== "attached" && claim) {
+      const grace = Math.min(until, Date.now() + HOLDER_CHECK_GRACE_MS);
+      const holder = await this.claims.holderWithin(claim.target, claim.scope, this.checkQuietMs, grace);
+      if (holder) throw this.duplicate(inputs, holder.scope, "ofStack");
     }
     switch (outcome.kind) {
       case "refuse":
@@ -337,6 +370,7 @@ export class VolumeAttachmentProvider {
         { what: `${what} (${id})`, until, target: "attached", afterMutation: outcome.kind !== "takeOver" },
         attachedTo(volumeUri, nodeId),
       );
+      if (outcome.kind !== "attached") this.refuseHeld(inputs, claim);
       return { id, outs: this.outputs(inputs, live.cluster) };
     } catch (error) {
       if (outcome.kind === "confirm") throw new Error(unconfirmedMessage(subject, errorText(error)));
@@ -350,30 +384,21 @@ export class VolumeAttachmentProvider {
   }
 
   /**
-   * Updates in place `timeouts`, and which resource of the stack holds the attachment (`declaredBefore`,
-   * `claims.ts`), from what the state says (`olds`) to what the program declares now:
-   * - holding it before and now: nothing to send; waits for a pending attach (partial failure resume);
-   * - standing by before and now: refused again, recording the holder it now stands by for;
-   * - standing by before, first now: takes the attachment over from the holder its state names (`takeOver`);
-   * - holding it before, standing by now: stands down once the resource now declared first holds it in this
-   *   run (`standDown`).
+   * Updates in place `timeouts`: nothing to send; waits for a pending attach (partial failure resume). A state
+   * an earlier version wrote standing by is replaced (`diff`), never updated: should the engine update it all
+   * the same, the update is refused with the create's refusal, and the state stays as it was.
    */
   async update(id: string, olds: Inputs, news: CheckedVolumeAttachmentInputs): Promise<{ outs: Inputs }> {
+    const standingBy = holderOf(olds);
+    if (standingBy) throw this.duplicate(news, standingBy.scope, "declaredBefore");
     const scope = claimScopeOf(news);
     const target = claimTargetOf(news);
-    const heldBefore = holderOf(olds);
-    const holder = holderOf(news);
-    if (holder) {
-      if (heldBefore === null && target && scope !== undefined)
-        return this.standDown(id, olds, news, holder, { target, scope });
-      if (target && scope !== undefined) this.claims.miss(target, scope);
-      throw this.standbyFailure(news, holder);
-    }
-    if (heldBefore) return this.takeOver(id, olds, news, heldBefore);
-    return this.settled(target, scope, this.resume(id, olds, news));
+    const resumed = await this.resume(id, olds, news);
+    if (target && scope !== undefined) this.claims.hold(target, scope);
+    return resumed;
   }
 
-  /** `update` of a resource that holds its attachment before and after: see `update`. */
+  /** `update` of a resource that holds its attachment: see `update`. */
   private async resume(
     id: string,
     olds: Inputs,
@@ -395,111 +420,10 @@ export class VolumeAttachmentProvider {
   }
 
   /**
-   * `update` of a standby that nothing is declared before any more (its holder left the program, or is declared
-   * after it now): it takes the attachment over from `holder`, as its state names it. On the holder's node the
-   * attachment is this resource's as it stands, and nothing is sent (where the cluster shows attachments and
-   * not this one, it is attached anew); on another node, the holder's attachment is detached as the holder's
-   * delete would detach it, then this resource attaches. The holder's delete, if it was removed, comes after
-   * this in the run and leaves the attachment alone (`delete`).
-   *
-   * Until this resource's attach is accepted nothing of it is attached, so a failure records it standing by
-   * as before (its old state) and the next `up` tries again; after that, a failure records it holding the
-   * attachment, and the next `up` waits for it.
-   */
-  private async takeOver(
-    id: string,
-    olds: Inputs,
-    news: CheckedVolumeAttachmentInputs,
-    holder: DeclaredClaim,
-  ): Promise<{ outs: Inputs }> {
-    const scope = claimScopeOf(news);
-    const target = claimTargetOf(news);
-    try {
-      const { outs } = await this.takeOverFrom(id, news, holder);
-      if (target && scope !== undefined) this.claims.hold(target, scope);
-      return { outs };
-    } catch (error) {
-      const attached = isPartialFailure(error);
-      if (target && scope !== undefined) {
-        if (attached) this.claims.hold(target, scope);
-        else this.claims.miss(target, scope);
-      }
-      if (attached) throw error;
-      throw partialFailure(
-        id,
-        jsonSafe({ ...olds, __provider: undefined }),
-        news,
-        `${subjectOf(news)} (${id}) could not take ${news.volumeUri} over from ` +
-          `${claimantText(holder.scope)}: ${errorText(error)}`,
-      );
-    }
-  }
-
-  /** The requests of `takeOver`. */
-  private async takeOverFrom(
-    id: string,
-    inputs: CheckedVolumeAttachmentInputs,
-    holder: DeclaredClaim,
-  ): Promise<{ id: string; outs: Inputs }> {
-    const what = subjectOf(inputs);
-    const { projectId, kaasId, volumeUri, nodeId } = inputs;
-    const from = `${claimantText(holder.scope)}, which is no longer declared before it`;
-    const cluster = await this.api().find("getKaas", { projectId, id: kaasId });
-    if (!cluster) throw new Error(`cluster ${kaasId} does not exist in project ${projectId}`);
-    const view = viewAttachment(cluster, volumeUri);
-    const shownOn = view.shows === "attachedVolumes" ? view.attachment?.nodeId : undefined;
-    const sameNode = holder.nodePoolName === inputs.nodePoolName && holder.nodeId === nodeId;
-    // Where the cluster shows nodes, an attachment on neither node is not the holder's to hand over.
-    if (shownOn !== undefined && shownOn !== null && shownOn !== nodeId && shownOn !== holder.nodeId) {
-      throw new Error(
-        `${volumeUri} is attached to node ${shownOn} of cluster ${kaasId}, neither node ${nodeId} nor node ` +
-          `${holder.nodeId} where ${claimantText(holder.scope)} held it; detach it first`,
-      );
-    }
-    if (shownOn === nodeId || (sameNode && (view.shows === "nothing" || shownAttached(view)))) {
-      log(what, `taking ${volumeUri} over from ${from}: it is on node ${nodeId} already, nothing to send`);
-      return { id, outs: this.outputs(inputs, cluster) };
-    }
-    if (!sameNode && (view.shows === "nothing" || shownAttached(view))) {
-      log(what, `taking ${volumeUri} over from ${from}: detaching it from node ${holder.nodeId} first`);
-      await this.detach(id, { ...inputs, nodePoolName: holder.nodePoolName, nodeId: holder.nodeId });
-    }
-    // Detached now, or the holder's attachment was gone already (detached out of band): attached anew.
-    return this.attach(inputs);
-  }
-
-  /**
-   * `update` of a resource that holds its attachment while the program now declares another one of the same
-   * volume and cluster first: it stands down (recorded holding nothing, refused like any standby) once that one
-   * holds the attachment in this run, which its create or update decides (`AttachmentClaims.outcome`, at the
-   * latest by this update's deadline). A resource new to the stack cannot take over an attachment it cannot
-   * tell from another stack's (`attach`), so if it does not, this one keeps the attachment and fails saying so.
-   */
-  private async standDown(
-    id: string,
-    olds: Inputs,
-    news: CheckedVolumeAttachmentInputs,
-    first: DeclaredClaim,
-    { target, scope }: { target: ClaimTarget; scope: string },
-  ): Promise<never> {
-    const until = deadlineOf(news, "update", DEFAULT_TIMEOUTS);
-    if ((await this.claims.outcome(target, first.scope, until)) === true) {
-      this.claims.miss(target, scope);
-      throw this.standbyFailure(news, first);
-    }
-    this.claims.hold(target, scope);
-    throw partialFailure(
-      id,
-      jsonSafe({ ...olds, __provider: undefined }),
-      news,
-      `${subjectOf(news)}: ${news.volumeUri} ${keptReason(scope, first, attachmentId(news.kaasId, news.volumeUri))}`,
-    );
-  }
-
-  /**
    * Gone when the cluster is gone, or when it shows attachments and not this one; moved when `attachedVolumes`
    * shows it on another node. Where the cluster shows no attachments, kept as declared (`verification: none`):
-   * refresh never drops what it cannot see. A standby (`claims.ts`) is kept as it is: it holds nothing to see.
+   * refresh never drops what it cannot see. A resource an earlier version recorded standing by (`claims.ts`)
+   * holds nothing, so it is dropped.
    */
   async read(id: string, props: Inputs): Promise<{ id: string; props: Inputs; inputs?: Inputs }> {
     const { readOnly, state } = readRequest(props);
@@ -508,8 +432,11 @@ export class VolumeAttachmentProvider {
       const { props: outputs } = await this.readOnly(id, state);
       return { id, props: outputs };
     }
-    // A standby holds nothing, so the cluster has nothing of it to show (`claims.ts`): its state stays as is.
-    if (holderOf(state)) return { id, props };
+    const standingBy = holderOf(state);
+    if (standingBy) {
+      log(subjectOf(inputsOf(state)), standbyDroppedLine(String(state.volumeUri), standingBy.scope));
+      return { id: "", props: {}, inputs: {} };
+    }
     const api = this.api();
     const declared = inputsOf(state);
     const what = subjectOf(declared);
@@ -622,15 +549,15 @@ export class VolumeAttachmentProvider {
    * pool: a 404, or a 400 saying so, `nodeGone.ts`) falls back to the cluster-level detach; a 404 there means
    * already detached. Where the cluster shows attachments and not this one, or the cluster is gone, there is
    * nothing to send. Then waits until the volume is no longer shown, or, where nothing shows attachments, until
-   * the cluster is settled. Nothing is sent for a resource that stands by, nor when another resource of the
-   * stack holds the attachment in this run (`claims.ts`).
+   * the cluster is settled. Nothing is sent for a resource an earlier version recorded standing by, nor when
+   * another resource of the stack holds the attachment in this run (`claims.ts`).
    */
   async delete(id: string, props: Inputs): Promise<void> {
     const declared = inputsOf(props);
     const volumeUri = declared.volumeUri;
     const what = subjectOf(declared);
     const standingBy = holderOf(props);
-    // A standby holds nothing (`claims.ts`): the attachment is its holder's.
+    // Recorded standing by by an earlier version, it holds nothing (`claims.ts`): the attachment is its holder's.
     if (standingBy) {
       log(what, standbyDeleteLine(volumeUri, standingBy.scope));
       return;
@@ -638,10 +565,10 @@ export class VolumeAttachmentProvider {
     const scope = claimScopeOf(declared);
     const target = claimTargetOf(declared, defaultProjectId());
     const other = target && this.claims.otherHolder(target, scope ?? "");
-    // Another resource of the stack holds this attachment in this run: a standby that took it over when this
-    // one left the program (the engine deletes removed resources last), a resource renamed without an alias
-    // whose new name took it over, or a state written before duplicates were kept apart. Detaching would take
-    // it away from that resource.
+    // Another resource of the stack holds this attachment in this run: one that took it over when this one
+    // left the program (the engine deletes removed resources last), a resource renamed without an alias whose
+    // new name took it over, or a state written before duplicates were kept apart. Detaching would take it
+    // away from that resource.
     if (other) {
       log(what, leftToHolderLine(volumeUri, other.scope, other.id));
       return;

@@ -50,8 +50,8 @@ export const VOLUME_ATTACHMENT_ARGUMENTS = {
   /**
    * URI of the block storage volume, e.g. `/projects/p/providers/Vendor.Storage/blockStorages/v-1`. Replaces.
    * A volume is attached once per cluster: of the VolumeAttachments of a stack with the same volume and cluster,
-   * the first the program declares holds it; each later one is kept in the state holding nothing, and its
-   * `pulumi up` fails naming the holder, until one of them leaves the program.
+   * one holds it (the first the program declares, on the dynamic resources); the create of any other fails
+   * naming it and records nothing, so `pulumi up` fails until one of them leaves the program.
    */
   volumeUri: text("replace", VOLUME_URI_RULE),
   /** Deadlines of create (attach, default `"15m"`) and delete (detach, default `"15m"`). */

@@ -1,7 +1,8 @@
 /**
  * A YAML program on the provider plugin through the real engine (the YAML language host pulumi-yaml, as
  * scripts/engine.sh builds it) against the emulator: the four kinds and an invoke, a preview and a refresh that
- * find nothing to do, a pool resized in place, disabling HA refused at preview before any call to the service,
+ * find nothing to do, a pool resized in place, a second attachment of one volume refused naming the first and
+ * never recorded (provider/volumeAttachment/claims.ts), disabling HA refused at preview before any call to the service,
  * `pulumi import` of objects made outside the stack (the code it prints, added to the program, previews with no
  * change; another stack's object refused), and destroy. A YAML program is its Pulumi.yaml: each step writes it
  * (JSON, which YAML reads as it is).
@@ -87,12 +88,14 @@ async function createOutside(s: Suite) {
 
 /**
  * The program: a cluster (`ha`, the worker pool's size, optionally another version, system pool instance type
- * and resource options), its backup, a registry, an invoke, and optionally an attachment.
+ * and resource options), its backup, a registry, an invoke, and optionally an attachment ("data") and a second
+ * attachment of the same volume ("dup", declared after it).
  */
 function program(options: {
   ha: boolean;
   workers: number;
   attachTo?: string;
+  duplicateTo?: string;
   imported?: Record<string, unknown>;
   version?: string;
   systemInstance?: string;
@@ -123,16 +126,12 @@ function program(options: {
       properties: { name: "e2e-images", location: LOCATION, adminUsername: "ops", size: "Small" },
     },
   };
-  if (options.attachTo !== undefined)
-    resources.data = {
-      type: "vendor-container:index:VolumeAttachment",
-      properties: {
-        kaasId: "${cluster.id}",
-        nodePoolName: "system",
-        nodeId: options.attachTo,
-        volumeUri: DATA_VOLUME,
-      },
-    };
+  const attachment = (nodeId: string) => ({
+    type: "vendor-container:index:VolumeAttachment",
+    properties: { kaasId: "${cluster.id}", nodePoolName: "system", nodeId, volumeUri: DATA_VOLUME },
+  });
+  if (options.attachTo !== undefined) resources.data = attachment(options.attachTo);
+  if (options.duplicateTo !== undefined) resources.dup = attachment(options.duplicateTo);
   Object.assign(resources, options.imported);
   return {
     name: "e2e-yaml",
@@ -253,6 +252,38 @@ describe("a YAML program on the provider plugin", () => {
     s.clearRequests();
     const { changeSummary } = await stack.preview({ expectNoChanges: true });
     expect(changeSummary).toEqual({ same: 5 });
+    expect(s.mutations()).toEqual([]);
+  });
+
+  it("refuses a second attachment of the volume naming the first, records nothing of it, and changes nothing when it goes", async () => {
+    const [first, second] = systemNodes(KAAS);
+    write({ ha: true, workers: 3, attachTo: first, duplicateTo: second });
+    s.clearRequests();
+    const failed = await stack.up().then(
+      () => "",
+      (error: Error) => error.message,
+    );
+    expect(failed).toContain(
+      `VolumeAttachment "dup": ${DATA_VOLUME} is already attached by VolumeAttachment "data", another resource ` +
+        `of this stack (${KAAS}:${DATA_VOLUME}): a volume is attached once per cluster, so "dup" is not ` +
+        `created. Remove one of them; removing "dup" changes nothing`,
+    );
+    expect(s.mutations()).toEqual([]);
+    const attachments = [...stateResources(await s.exportState(stack))]
+      .filter(([name]) => name === "data" || name === "dup")
+      .map(([name, r]) => [name, r.id, r.outputs.nodeId]);
+    expect(attachments).toEqual([["data", `${KAAS}:${DATA_VOLUME}`, first]]);
+
+    // "dup" leaves the program: nothing to do, and the volume stays on the first's node.
+    const { calls, summary } = await up({ ha: true, workers: 3, attachTo: first });
+    expect(calls).toEqual([]);
+    expect(summary.resourceChanges).toEqual({ same: 5 });
+    s.emulator.emulator.advanceClock(1000);
+    expect(s.emulator.emulator.attachments(KAAS).map((a) => [a.uri, a.nodeId, a.state])).toEqual([
+      [DATA_VOLUME, first, "attached"],
+    ]);
+    s.clearRequests();
+    await stack.preview({ expectNoChanges: true });
     expect(s.mutations()).toEqual([]);
   });
 

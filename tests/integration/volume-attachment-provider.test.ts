@@ -500,11 +500,13 @@ describe.each(READINGS)("under $label", (reading) => {
 });
 
 /**
- * Several resources of one stack attaching one volume to one cluster: the first the program declares holds it
- * (provider/volumeAttachment/claims.ts). Each provider made here stands for the provider process of one run,
- * which a `pulumi up` shares between every dynamic resource of the stack; `declaredBefore` is what the SDK class
- * sets, in program order. Calls are made in the order the engine makes them: every check, then create, update
- * and the deletes of removed resources last.
+ * Several resources of one stack attaching one volume to one cluster: one holds it, the first the program
+ * declares where `declaredBefore` says the program's order, and the create of any other fails without an id, so
+ * the state never records it (provider/volumeAttachment/claims.ts). Each provider made here stands for the
+ * provider process of one run, which a `pulumi up` shares between every dynamic resource of the stack (and a
+ * plugin process between the resources of a stack on the plugin); `declaredBefore` is what the SDK class sets,
+ * in program order, and is absent on the plugin path. Calls are made in the order the engine makes them: every
+ * check, then create, update and the deletes of removed resources last.
  */
 describe.each(READINGS)("several resources of the stack attaching one volume, under $label", (reading) => {
   beforeEach(async () => {
@@ -518,10 +520,12 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
   const before = (node: string, scope = DATA) => [
     { scope, projectId: null, nodePoolName: "system", nodeId: node },
   ];
-  const standbyText = (name: string, holder: string) =>
-    `VolumeAttachment "${name}": ${VOLUME} belongs to VolumeAttachment "${holder}", declared before it in this ` +
-    `stack (${idOf()}); a volume is attached once per cluster. "${name}" holds nothing: remove it, or remove ` +
-    `"${holder}" and "${name}" takes the attachment over`;
+  /** The refusal of `name`'s create, `holder` holding the attachment. */
+  const refusal = (name: string, holder: string, relation = "declared before it in this stack") =>
+    `VolumeAttachment "${name}": ${VOLUME} is already attached by VolumeAttachment "${holder}", ${relation} ` +
+    `(${idOf()}): a volume is attached once per cluster, so "${name}" is not created. Remove one of them; ` +
+    `removing "${name}" changes nothing`;
+  const OF_STACK = "another resource of this stack";
   type Failure = Error & { id?: string; properties?: Record<string, unknown> };
   const failureOf = (operation: Promise<unknown>): Promise<Failure> =>
     operation.then(
@@ -530,13 +534,8 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
       },
       (e: Failure) => e,
     );
-  /** The state the engine records from a partial failure: its properties, without `__provider`. */
-  const recorded = (error: Failure): Record<string, unknown> => {
-    const { __provider: _provider, ...state } = error.properties ?? {};
-    return state;
-  };
 
-  /** One run that declares "data" on node 0 and then "dup" on `dupNode`: the state it leaves. */
+  /** One run that declares "data" on node 0 and then "dup" on `dupNode`: the state it leaves ("data"'s). */
   async function declareBoth(dupNode: string) {
     const p = run();
     const data = await checked(p, {}, args());
@@ -548,27 +547,24 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     const [made, refused] = await Promise.allSettled([p.create(data), p.create(dup)]);
     expect(made.status).toBe("fulfilled");
     const error = (refused as PromiseRejectedResult).reason as Failure;
-    expect(error.message).toBe(standbyText("dup", "data"));
-    expect(error.id).toBe(idOf());
-    return {
-      data: (made as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs,
-      dup: recorded(error),
-    };
+    expect(error.message).toBe(refusal("dup", "data"));
+    // No id: the engine records nothing of "dup".
+    expect(error.id).toBeUndefined();
+    return (made as PromiseFulfilledResult<{ outs: Record<string, unknown> }>).value.outs;
   }
 
   it.each([
     ["another node", 1],
     ["the same node", 0],
   ])(
-    "attaches the first declared, records the later one on %s holding nothing, and sends nothing for it",
+    "attaches the first declared and refuses the later one on %s, sending nothing for it",
     async (_label, node) => {
-      const { dup } = await declareBoth(nodes[node]);
-      expect(dup).toEqual({
-        ...args({ nodeId: nodes[node], creationScope: DUP }),
+      const data = await declareBoth(nodes[node]);
+      expect(data).toEqual({
+        ...args(),
         projectId: PROJECT,
-        declaredBefore: [{ scope: DATA, nodePoolName: "system", nodeId: nodes[0] }],
-        sizeGb: null,
-        verification: "none",
+        sizeGb: reading.sizeGb,
+        verification: reading.verification,
       });
       expect(calls()).toEqual([attachCall(nodes[0])]);
       expect(await truth()).toEqual([attached(nodes[0])]);
@@ -581,45 +577,117 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     const dup = await checked(p, {}, dupArgs);
     const data = await checked(p, {}, args());
     const refused = await failureOf(p.create(dup));
-    expect(refused.message).toBe(standbyText("dup", "data"));
+    expect(refused.message).toBe(refusal("dup", "data"));
     expect(calls()).toEqual([]);
     await p.create(data);
     expect(calls()).toEqual([attachCall(nodes[0])]);
   });
 
-  it("refuses the later one again in the next run with the same message, sending nothing", async () => {
-    const state = await declareBoth(nodes[1]);
-    h.running.emulator.clearRequests();
-    const p = run();
-    const data = await checked(p, state.data, args());
-    expect(await p.diff(idOf(), state.data, data)).toEqual({
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: true,
-    });
-    const dup = await checked(
-      p,
-      state.dup,
-      args({ nodeId: nodes[1], creationScope: DUP, declaredBefore: before(nodes[0]) }),
-    );
-    // The engine updates a resource recorded with an init error even without a change.
-    const again = await failureOf(p.update(idOf(), state.dup, dup));
-    expect(again.message).toBe(standbyText("dup", "data"));
-    expect(recorded(again)).toEqual(state.dup);
-    expect(calls()).toEqual([]);
-  });
-
   it.each([
     ["another node", 1],
     ["the same node", 0],
-  ])("detaches nothing when the later one on %s leaves the program", async (_label, node) => {
-    const state = await declareBoth(nodes[node]);
+  ])(
+    "refuses the later one on %s again in the next run, sending nothing, and changes nothing once it is removed",
+    async (_label, node) => {
+      const state = await declareBoth(nodes[node]);
+      h.running.emulator.clearRequests();
+      const p = run();
+      const data = await checked(p, state, args());
+      expect(await p.diff(idOf(), state, data)).toEqual({
+        changes: false,
+        replaces: [],
+        deleteBeforeReplace: true,
+      });
+      const dup = await checked(
+        p,
+        {},
+        args({ nodeId: nodes[node], creationScope: DUP, declaredBefore: before(nodes[0]) }),
+      );
+      expect((await failureOf(p.create(dup))).message).toBe(refusal("dup", "data"));
+      // The run without "dup": "data" alone, unchanged.
+      const alone = run();
+      expect((await alone.diff(idOf(), state, await checked(alone, state, args()))).changes).toBe(false);
+      expect(calls()).toEqual([]);
+      expect(await truth()).toEqual([attached(nodes[0])]);
+    },
+  );
+
+  it("lets the holder keep its attachment when a new resource declared before it is created", async () => {
+    const p0 = run();
+    const { outs } = await p0.create(await checked(p0, {}, args()));
+    h.running.emulator.clearRequests();
+    const p = run();
+    const first = await checked(p, {}, args({ nodeId: nodes[1], creationScope: "proj/dev/first" }));
+    const data = await checked(p, outs, args({ declaredBefore: before(nodes[1], "proj/dev/first") }));
+    expect((await p.diff(idOf(), outs, data)).changes).toBe(false);
+    const refused = await failureOf(p.create(first));
+    expect(refused.message).toBe(refusal("first", "data", OF_STACK));
+    expect(refused.id).toBeUndefined();
+    expect(calls()).toEqual([]);
+    expect(await truth()).toEqual([attached(nodes[0])]);
+  });
+
+  describe("on the plugin path, where no input says the program's order", () => {
+    it.each([
+      ["another node", 1],
+      ["the same node", 0],
+    ])(
+      "attaches the one whose create starts first and refuses the other on %s, sending nothing for it",
+      async (_label, node) => {
+        const p = run();
+        const data = await checked(p, {}, args());
+        const dup = await checked(p, {}, args({ nodeId: nodes[node], creationScope: DUP }));
+        const [made, refused] = await Promise.allSettled([p.create(data), p.create(dup)]);
+        expect(made.status).toBe("fulfilled");
+        const error = (refused as PromiseRejectedResult).reason as Failure;
+        expect(error.message).toBe(refusal("dup", "data", OF_STACK));
+        expect(error.id).toBeUndefined();
+        expect(calls()).toEqual([attachCall(nodes[0])]);
+        expect(await truth()).toEqual([attached(nodes[0])]);
+      },
+    );
+
+    it("refuses another resource while the one in the state holds the attachment, even checked after its create started", async () => {
+      const p0 = run();
+      const { outs } = await p0.create(await checked(p0, {}, args()));
+      h.running.emulator.clearRequests();
+      const p = run();
+      const dup = await checked(p, {}, args({ nodeId: nodes[1], creationScope: DUP }));
+      const creating = failureOf(p.create(dup));
+      // The engine checks "data", registered after "dup", while "dup"'s create reads the cluster.
+      await checked(p, outs, args());
+      expect((await creating).message).toBe(refusal("dup", "data", OF_STACK));
+      expect(calls()).toEqual([]);
+      expect(await truth()).toEqual([attached(nodes[0])]);
+    });
+
+    it("attaches the later create when the earlier one fails, recording nothing of that one", async () => {
+      const p = run();
+      const data = await checked(p, {}, args({ kaasId: "kaas-none" }));
+      const dup = await checked(p, {}, args({ kaasId: "kaas-none", creationScope: DUP }));
+      const [first, second] = await Promise.allSettled([p.create(data), p.create(dup)]);
+      // Both fail on the cluster that does not exist: the later one was not refused for the earlier one.
+      expect([first.status, second.status]).toEqual(["rejected", "rejected"]);
+      expect(((second as PromiseRejectedResult).reason as Error).message).toBe(
+        `VolumeAttachment "dup": cluster kaas-none does not exist in project ${PROJECT}`,
+      );
+    });
+  });
+
+  it("detaches nothing when a resource an earlier version recorded standing by is removed", async () => {
+    const state = await declareBoth(nodes[1]);
     h.running.emulator.clearRequests();
     h.lines.length = 0;
+    const standby = {
+      ...args({ nodeId: nodes[1], creationScope: DUP }),
+      projectId: PROJECT,
+      declaredBefore: [{ scope: DATA, nodePoolName: "system", nodeId: nodes[0] }],
+      sizeGb: null,
+      verification: "none",
+    };
     const p = run();
-    const data = await checked(p, state.data, args());
-    expect((await p.diff(idOf(), state.data, data)).changes).toBe(false);
-    await p.delete(idOf(), state.dup);
+    expect((await p.diff(idOf(), state, await checked(p, state, args()))).changes).toBe(false);
+    await p.delete(idOf(), standby);
     expect(calls()).toEqual([]);
     expect(h.lines).toEqual([
       `[vendor-container] VolumeAttachment "dup": stood by for VolumeAttachment "data" and holds nothing of ` +
@@ -627,126 +695,6 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     ]);
     expect(await truth()).toEqual([attached(nodes[0])]);
   });
-
-  it.each([
-    ["another node", 1],
-    ["the same node", 0],
-  ])(
-    "hands the attachment to the later one on %s in the run that removes the first, which then detaches nothing",
-    async (_label, node) => {
-      const state = await declareBoth(nodes[node]);
-      h.running.emulator.clearRequests();
-      h.lines.length = 0;
-      const p = run();
-      const news = await checked(p, state.dup, args({ nodeId: nodes[node], creationScope: DUP }));
-      expect(await p.diff(idOf(), state.dup, news)).toEqual({
-        changes: true,
-        replaces: [],
-        deleteBeforeReplace: true,
-      });
-      const { outs } = await p.update(idOf(), state.dup, news);
-      // The removed holder's delete comes last in the run.
-      await p.delete(idOf(), state.data);
-      expect(calls()).toEqual(node === 0 ? [] : [nodeDetachCall(nodes[0]), attachCall(nodes[1])]);
-      expect(await truth()).toEqual([attached(nodes[node])]);
-      expect(outs).toEqual({
-        ...news,
-        sizeGb: reading.sizeGb,
-        verification: reading.verification,
-      });
-      expect(h.lines).toContain(
-        `[vendor-container] VolumeAttachment "data": ${VOLUME} is attached by VolumeAttachment "dup" of this ` +
-          `stack (${idOf()}), not by this resource: nothing to detach`,
-      );
-
-      // The next run finds nothing to do.
-      h.running.emulator.clearRequests();
-      const next = run();
-      const same = await checked(next, outs, args({ nodeId: nodes[node], creationScope: DUP }));
-      expect((await next.diff(idOf(), outs, same)).changes).toBe(false);
-      expect(calls()).toEqual([]);
-    },
-  );
-
-  it("takes over and stands down in one run when the two trade places in the program", async () => {
-    const state = await declareBoth(nodes[1]);
-    h.running.emulator.clearRequests();
-    const p = run();
-    const dup = await checked(p, state.dup, args({ nodeId: nodes[1], creationScope: DUP }));
-    const data = await checked(p, state.data, args({ declaredBefore: before(nodes[1], DUP) }));
-    const [tookOver, stoodDown] = await Promise.allSettled([
-      p.update(idOf(), state.dup, dup),
-      p.update(idOf(), state.data, data),
-    ]);
-    expect(tookOver.status).toBe("fulfilled");
-    const error = (stoodDown as PromiseRejectedResult).reason as Failure;
-    expect(error.message).toBe(standbyText("data", "dup"));
-    expect(recorded(error).declaredBefore).toEqual([
-      { scope: DUP, nodePoolName: "system", nodeId: nodes[1] },
-    ]);
-    expect(calls()).toEqual([nodeDetachCall(nodes[0]), attachCall(nodes[1])]);
-    expect(await truth()).toEqual([attached(nodes[1])]);
-  });
-
-  it("lets the holder keep its attachment when a new resource declared before it cannot take it over", async () => {
-    const p0 = run();
-    const { outs } = await p0.create(await checked(p0, {}, args()));
-    h.running.emulator.clearRequests();
-    const p = run();
-    const first = await checked(p, {}, args({ nodeId: nodes[1], creationScope: "proj/dev/first" }));
-    const data = await checked(p, outs, args({ declaredBefore: before(nodes[1], "proj/dev/first") }));
-    const [created, kept] = await Promise.allSettled([p.create(first), p.update(idOf(), outs, data)]);
-    // The new one finds the volume attached and cannot tell it from another stack's: refused, nothing recorded.
-    const refused = (created as PromiseRejectedResult).reason as Failure;
-    expect(refused.id).toBeUndefined();
-    expect(refused.message).toMatch(/^VolumeAttachment "first": .*detach it first\.?$/);
-    const error = (kept as PromiseRejectedResult).reason as Failure;
-    expect(error.message).toBe(
-      `VolumeAttachment "data": ${VOLUME} is declared again, before this resource, by VolumeAttachment "first", ` +
-        `which did not take the attachment over (${idOf()}); "data" keeps it. Declare "first" after "data", or ` +
-        "remove one of them",
-    );
-    expect(recorded(error)).toEqual(outs);
-    expect(await truth()).toEqual([attached(nodes[0])]);
-  });
-
-  if (reading.shows) {
-    it("attaches anew when the holder's attachment is gone by the time it takes over", async () => {
-      const state = await declareBoth(nodes[1]);
-      await detachOutOfBand();
-      h.running.emulator.clearRequests();
-      const p = run();
-      const news = await checked(p, state.dup, args({ nodeId: nodes[1], creationScope: DUP }));
-      await p.update(idOf(), state.dup, news);
-      expect(calls()).toEqual([attachCall(nodes[1])]);
-      expect(await truth()).toEqual([attached(nodes[1])]);
-    });
-  }
-
-  if (reading.verification === "node") {
-    it("refuses to take over an attachment moved to a third node, staying a standby", async () => {
-      const state = await declareBoth(nodes[0]);
-      await h.client.call(
-        "detachVolumeFromNode",
-        { projectId: PROJECT, id: kaasId, pool: "system", node: nodes[0] },
-        volumeAction(VOLUME),
-      );
-      h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
-      await attachOutOfBand(nodes[1]);
-      h.running.emulator.clearRequests();
-      const p = run();
-      const third = { nodeId: `${kaasId}-system-3`, creationScope: DUP };
-      const news = await checked(p, { ...state.dup, ...third }, args(third));
-      const error = await failureOf(p.update(idOf(), { ...state.dup, ...third }, news));
-      expect(error.message).toBe(
-        `VolumeAttachment "dup" (${idOf()}) could not take ${VOLUME} over from VolumeAttachment "data": ${VOLUME} ` +
-          `is attached to node ${nodes[1]} of cluster ${kaasId}, neither node ${kaasId}-system-3 nor node ` +
-          `${nodes[0]} where VolumeAttachment "data" held it; detach it first`,
-      );
-      expect(recorded(error)).toEqual({ ...state.dup, ...third });
-      expect(calls()).toEqual([]);
-    });
-  }
 
   it("leaves the first attached when a duplicate an earlier version recorded is removed", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));

@@ -1,9 +1,11 @@
 /**
  * Which VolumeAttachment of a stack holds an attachment that several declare (provider/volumeAttachment/claims.ts):
  * the first the program declares, decided from each resource's own inputs (`declaredBefore`, which the SDK
- * class sets in program order) and state, whatever order the engine calls the provider in. Here: the checked
- * form of `declaredBefore`, the exact messages, the claims of one provider process, and the provider's
- * decisions that need no request (a standby's create, update, refresh and delete; a removed holder's delete).
+ * class sets in program order) and state, whatever order the engine calls the provider in; the others' creates
+ * fail with a plain error, so the state never records them. Here: the checked form of `declaredBefore`, the
+ * exact messages, the claims of one provider process, and the provider's decisions that need no request (a
+ * later one's create; a holder's check; a removed holder's delete; the diff, refresh and delete of a state an
+ * earlier version recorded standing by).
  */
 import fc from "fast-check";
 import type { VendorContainerClient } from "../../rest/client";
@@ -13,11 +15,11 @@ import {
   AttachmentClaims,
   checkDeclaredBefore,
   claimTargetOf,
+  duplicateReason,
   holderOf,
-  keptReason,
   leftToHolderLine,
   standbyDeleteLine,
-  standbyReason,
+  standbyDroppedLine,
   type ClaimTarget,
 } from "../../provider/volumeAttachment/claims";
 import { checkVolumeAttachment } from "../../provider/volumeAttachment/check";
@@ -32,10 +34,10 @@ const DATA = "shop/dev/data";
 const DUP = "shop/dev/dup";
 const DATA_CLAIM = { scope: DATA, nodePoolName: "system", nodeId: "node-1" };
 
-/** What the provider's standby refusal says, after the resource's name and volume. */
-const STANDBY =
-  `belongs to VolumeAttachment "data", declared before it in this stack (${ID}); a volume is attached once ` +
-  `per cluster. "dup" holds nothing: remove it, or remove "data" and "dup" takes the attachment over`;
+/** What the refusal of a later one's create says, after the resource's name and volume. */
+const DUPLICATE =
+  `is already attached by VolumeAttachment "data", declared before it in this stack (${ID}): a volume is ` +
+  `attached once per cluster, so "dup" is not created. Remove one of them; removing "dup" changes nothing`;
 
 describe("checkDeclaredBefore", () => {
   const check = (
@@ -122,14 +124,11 @@ describe("holderOf", () => {
 });
 
 describe("messages", () => {
-  it("a standby's names its holder, the attachment and both ways out", () => {
-    expect(standbyReason(DUP, DATA_CLAIM, ID)).toBe(STANDBY);
-  });
-
-  it("a holder that keeps its attachment names the resource declared before it and what to do", () => {
-    expect(keptReason(DATA, { ...DATA_CLAIM, scope: "shop/dev/new" }, ID)).toBe(
-      `is declared again, before this resource, by VolumeAttachment "new", which did not take the attachment ` +
-        `over (${ID}); "data" keeps it. Declare "new" after "data", or remove one of them`,
+  it("a refused create's names the resource that holds the attachment, the attachment and what to do", () => {
+    expect(duplicateReason(DUP, DATA, ID, "declaredBefore")).toBe(DUPLICATE);
+    expect(duplicateReason(DUP, DATA, ID, "ofStack")).toBe(
+      `is already attached by VolumeAttachment "data", another resource of this stack (${ID}): a volume is ` +
+        `attached once per cluster, so "dup" is not created. Remove one of them; removing "dup" changes nothing`,
     );
   });
 
@@ -139,9 +138,12 @@ describe("messages", () => {
     );
   });
 
-  it("a standby's delete says it holds nothing", () => {
+  it("the delete and the refresh of a resource an earlier version recorded standing by say it holds nothing", () => {
     expect(standbyDeleteLine(VOLUME, DATA)).toBe(
       `stood by for VolumeAttachment "data" and holds nothing of ${VOLUME}: nothing to detach`,
+    );
+    expect(standbyDroppedLine(VOLUME, DATA)).toBe(
+      `holds nothing of ${VOLUME} (VolumeAttachment "data" holds it): dropped from the state`,
     );
   });
 });
@@ -201,23 +203,65 @@ describe("AttachmentClaims", () => {
     expect(claims.otherHolder(TARGET, DUP)).toBeUndefined();
   });
 
-  it("answers an outcome already decided at once", async () => {
+  it("answers at once the other resource that holds the attachment when no create started before", async () => {
+    await expect(claims.startCreate(TARGET, DUP, Date.now())).resolves.toBeUndefined();
     claims.hold(TARGET, DATA);
-    await expect(claims.outcome(TARGET, DATA, Date.now())).resolves.toBe(true);
-    claims.miss(TARGET, DUP);
-    await expect(claims.outcome(TARGET, DUP, Date.now())).resolves.toBe(false);
+    await expect(claims.startCreate(TARGET, "shop/dev/third", Date.now())).resolves.toEqual({
+      scope: DATA,
+      id: ID,
+    });
   });
 
-  it("waits for an outcome still to come, through an expect, until it is decided", async () => {
+  it("makes a create wait for one of its volume that started before it, and answers it once it holds", async () => {
+    await claims.startCreate(TARGET, DATA, Date.now());
+    let answered = false;
+    const waiting = claims.startCreate(TARGET, DUP, Date.now() + 60_000).then((holder) => {
+      answered = true;
+      return holder;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
     claims.hold(TARGET, DATA);
-    claims.expect(TARGET, DATA);
-    const waiting = claims.outcome(TARGET, DATA, Date.now() + 60_000);
+    await expect(waiting).resolves.toEqual({ scope: DATA, id: ID });
+  });
+
+  it("answers no holder to the waiting create when the earlier one misses", async () => {
+    await claims.startCreate(TARGET, DATA, Date.now());
+    const waiting = claims.startCreate(TARGET, DUP, Date.now() + 60_000);
     claims.miss(TARGET, DATA);
-    await expect(waiting).resolves.toBe(false);
+    await expect(waiting).resolves.toBeUndefined();
   });
 
-  it("gives up at the deadline with no answer", async () => {
-    await expect(claims.outcome(TARGET, DATA, Date.now() + 20)).resolves.toBeUndefined();
+  it("never makes a create wait for one that started after it, nor for another volume", async () => {
+    await claims.startCreate(TARGET, DATA, Date.now());
+    const other = { ...TARGET, volumeUri: "/projects/p-1/providers/Vendor.Storage/blockStorages/v-2" };
+    await expect(claims.startCreate(other, DUP, Date.now() + 60_000)).resolves.toBeUndefined();
+    const waiting = claims.startCreate(TARGET, DUP, Date.now() + 60_000);
+    // "data" started first: it goes on without waiting for "dup", whose create is under way.
+    claims.hold(TARGET, DATA);
+    await expect(waiting).resolves.toEqual({ scope: DATA, id: ID });
+  });
+
+  it("waits for the check of a holder while checks still come, and answers it", async () => {
+    claims.checking();
+    const waiting = claims.holderWithin(TARGET, DUP, 60_000, Date.now() + 60_000);
+    claims.hold(TARGET, DATA);
+    await expect(waiting).resolves.toEqual({ scope: DATA, id: ID });
+  });
+
+  it("answers no holder once no check came for the quiet period", async () => {
+    claims.checking();
+    const started = Date.now();
+    await expect(claims.holderWithin(TARGET, DUP, 30, started + 60_000)).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("stops waiting at the deadline", async () => {
+    await claims.startCreate(TARGET, DATA, Date.now());
+    const started = Date.now();
+    await expect(claims.startCreate(TARGET, DUP, started + 30)).resolves.toBeUndefined();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
   });
 });
 
@@ -228,21 +272,26 @@ describe("diff", () => {
     {},
   ).inputs;
 
-  it("has no change while the resource keeps its place", () => {
-    expect(diffVolumeAttachment(state, { ...state, declaredBefore: undefined })).toMatchObject({
+  it.each<[string, unknown]>([
+    ["nothing", undefined],
+    ["a resource", [DATA_CLAIM]],
+    ["a list still unknown (a preview)", UNKNOWN],
+  ])("has no change for a resource in the state when the program declares %s before it", (_label, after) => {
+    expect(diffVolumeAttachment(state, { ...state, declaredBefore: after })).toEqual({
       changes: false,
+      replaces: [],
+      updates: [],
+      deleteBeforeReplace: true,
     });
   });
 
-  it.each<[string, unknown, unknown]>([
-    ["stands by", undefined, [DATA_CLAIM]],
-    ["takes the attachment over", [DATA_CLAIM], undefined],
-    ["stands by for another holder", [DATA_CLAIM], [{ ...DATA_CLAIM, scope: "shop/dev/other" }]],
-    ["may change (a preview)", undefined, UNKNOWN],
-  ])("updates in place when the resource %s", (_label, before, after) => {
+  it.each<[string, unknown]>([
+    ["still declared after its holder", [DATA_CLAIM]],
+    ["first now", undefined],
+  ])("replaces a resource an earlier version recorded standing by, %s", (_label, after) => {
     expect(
-      diffVolumeAttachment({ ...state, declaredBefore: before }, { ...state, declaredBefore: after }),
-    ).toEqual({ changes: true, replaces: [], updates: ["declaredBefore"], deleteBeforeReplace: true });
+      diffVolumeAttachment({ ...state, declaredBefore: [DATA_CLAIM] }, { ...state, declaredBefore: after }),
+    ).toEqual({ changes: true, replaces: ["declaredBefore"], updates: [], deleteBeforeReplace: true });
   });
 });
 
@@ -302,30 +351,31 @@ describe("the provider, without a request", () => {
       (e: Error & { id?: string; properties?: Record<string, unknown>; reasons?: string[] }) => e,
     );
 
-  it("lets check pass a resource declared after the holder, printing why it will hold nothing", async () => {
+  /** The state an earlier version recorded for "dup" standing by for "data". */
+  const standbyState = () => ({
+    ...args("dup", { nodeId: "node-2" }),
+    declaredBefore: [DATA_CLAIM],
+    sizeGb: null,
+    verification: "none",
+  });
+
+  it("lets check pass a resource declared after the holder, printing why its create will be refused", async () => {
     const inputs = await checked({}, dupArgs());
     expect(inputs.declaredBefore).toEqual([DATA_CLAIM]);
-    expect(lines).toEqual([`[vendor-container] VolumeAttachment "dup": ${VOLUME} ${STANDBY}`]);
+    expect(lines).toEqual([`[vendor-container] VolumeAttachment "dup": ${VOLUME} ${DUPLICATE}`]);
     expect(requests).toEqual([]);
   });
 
-  it("records a standby at create holding nothing, fails naming the holder, and sends nothing", async () => {
+  it("refuses the create of a resource declared after the holder with a plain error, sending nothing", async () => {
     const inputs = await checked({}, dupArgs());
     const error = await failureOf(provider.create({ ...inputs, __provider: "shell" } as never));
-    expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${STANDBY}`);
-    expect(error.reasons).toEqual([error.message]);
-    expect(error.id).toBe(ID);
-    expect(error.properties).toEqual({
-      ...args("dup", { nodeId: "node-2" }),
-      declaredBefore: [DATA_CLAIM],
-      sizeGb: null,
-      verification: "none",
-      __provider: "shell",
-    });
+    expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${DUPLICATE}`);
+    // No id: the engine records nothing of it.
+    expect([error.id, error.properties, error.reasons]).toEqual([undefined, undefined, undefined]);
     expect(requests).toEqual([]);
   });
 
-  it("refuses a standby the same way whatever order the engine checks and creates the two in", async () => {
+  it("refuses the later one the same way whatever order the engine checks and creates the two in", async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean(), async (dupFirst) => {
         const run = new VolumeAttachmentProvider(() => api, new AttachmentClaims());
@@ -334,7 +384,7 @@ describe("the provider, without a request", () => {
         for (const news of order) inputs.push((await run.check({}, news)).inputs);
         const dup = inputs.find((i) => i.creationScope === DUP)!;
         const error = await failureOf(run.create(dup));
-        expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${STANDBY}`);
+        expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${DUPLICATE}`);
         const data = inputs.find((i) => i.creationScope === DATA)!;
         expect(data.declaredBefore).toBeUndefined();
       }),
@@ -342,29 +392,34 @@ describe("the provider, without a request", () => {
     );
   });
 
-  it("refuses a standby again at update with the same message, recording the holder it now stands by for", async () => {
-    const state = { ...(await checked({}, dupArgs())), sizeGb: null, verification: "none" };
-    const other = { scope: "shop/dev/other", nodePoolName: "workers", nodeId: "node-7" };
-    const news = await checked(state, dupArgs({ declaredBefore: [{ ...other, projectId: "p-1" }] }));
-    const error = await failureOf(provider.update(ID, state, news));
-    expect(error.message).toBe(
-      `VolumeAttachment "dup": ${VOLUME} belongs to VolumeAttachment "other", declared before it in this stack ` +
-        `(${ID}); a volume is attached once per cluster. "dup" holds nothing: remove it, or remove "other" and ` +
-        `"dup" takes the attachment over`,
-    );
-    expect(error.properties?.declaredBefore).toEqual([other]);
-    expect(requests).toEqual([]);
+  it("notes at check a holder in the state as holding, and one to be created as nothing yet", async () => {
+    const data = await checked({}, args("data"));
+    expect(claims.otherHolder(TARGET, DUP)).toBeUndefined();
+    await checked(data, args("data"));
+    expect(claims.otherHolder(TARGET, DUP)).toEqual({ scope: DATA, id: ID });
   });
 
-  it("keeps a standby's state on refresh and detaches nothing on delete", async () => {
-    const state = { ...(await checked({}, dupArgs())), sizeGb: null, verification: "none" };
-    await expect(provider.read(ID, state)).resolves.toEqual({ id: ID, props: state });
-    lines.length = 0;
-    await provider.delete(ID, state);
-    expect(lines).toEqual([
-      `[vendor-container] VolumeAttachment "dup": stood by for VolumeAttachment "data" and holds nothing of ` +
-        `${VOLUME}: nothing to detach`,
-    ]);
+  it("keeps a holder in the state holding when the program declares a new one before it", async () => {
+    const state = { ...(await checked({}, args("data"))), sizeGb: null, verification: "none" };
+    const first = { scope: "shop/dev/first", nodePoolName: "system", nodeId: "node-3", projectId: "p-1" };
+    const news = await checked(state, args("data", { declaredBefore: [first] }));
+    // Dropped, so the state records none and the diff finds nothing to do.
+    expect(news).toEqual({ ...args("data"), creationScope: DATA });
+    expect(diffVolumeAttachment(state, news).changes).toBe(false);
+    expect(claims.otherHolder(TARGET, "shop/dev/first")).toEqual({ scope: DATA, id: ID });
+  });
+
+  it("refuses the create of another resource while one in the state holds the attachment, sending nothing", async () => {
+    const state = { ...(await checked({}, args("data"))), sizeGb: null, verification: "none" };
+    await checked(state, args("data"));
+    const first = await checked({}, args("first", { nodeId: "node-3" }));
+    const error = await failureOf(provider.create(first));
+    expect(error.message).toBe(
+      `VolumeAttachment "first": ${VOLUME} is already attached by VolumeAttachment "data", another resource of ` +
+        `this stack (${ID}): a volume is attached once per cluster, so "first" is not created. Remove one of ` +
+        `them; removing "first" changes nothing`,
+    );
+    expect(error.id).toBeUndefined();
     expect(requests).toEqual([]);
   });
 
@@ -380,65 +435,38 @@ describe("the provider, without a request", () => {
   });
 
   it("detaches a holder's attachment when no other resource of the run holds it", async () => {
-    claims.expect(TARGET, DUP);
     await provider.delete(ID, { ...args("data"), sizeGb: null, verification: "none" });
     expect(requests).toEqual(["find getKaas kaas-1"]);
   });
 
-  it("notes at check a holder in the state that stays first as holding, and one to be created as to come", async () => {
-    const data = await checked({}, args("data"));
-    await checked(data, args("data"));
-    expect(claims.otherHolder(TARGET, DUP)).toEqual({ scope: DATA, id: ID });
-    const fresh = new AttachmentClaims();
-    await new VolumeAttachmentProvider(() => api, fresh).check({}, args("data"));
-    expect(fresh.otherHolder(TARGET, DUP)).toBeUndefined();
-  });
-
-  it("stands a holder down once the resource now declared first holds the attachment", async () => {
-    const state = { ...(await checked({}, args("data"))), sizeGb: null, verification: "none" };
-    const first = { scope: "shop/dev/first", nodePoolName: "system", nodeId: "node-3" };
-    const news = await checked(state, args("data", { declaredBefore: [{ ...first, projectId: "p-1" }] }));
-    const standing = failureOf(provider.update(ID, state, news));
-    claims.hold(TARGET, "shop/dev/first");
-    const error = await standing;
-    expect(error.message).toBe(
-      `VolumeAttachment "data": ${VOLUME} belongs to VolumeAttachment "first", declared before it in this stack ` +
-        `(${ID}); a volume is attached once per cluster. "data" holds nothing: remove it, or remove "first" and ` +
-        `"data" takes the attachment over`,
-    );
-    expect(error.properties?.declaredBefore).toEqual([first]);
-    expect(claims.otherHolder(TARGET, "shop/dev/first")).toBeUndefined();
+  it("deletes a resource an earlier version recorded standing by without a request", async () => {
+    await provider.delete(ID, standbyState());
+    expect(lines).toEqual([
+      `[vendor-container] VolumeAttachment "dup": stood by for VolumeAttachment "data" and holds nothing of ` +
+        `${VOLUME}: nothing to detach`,
+    ]);
     expect(requests).toEqual([]);
   });
 
-  it("keeps a holder's attachment when the resource now declared first does not take it over", async () => {
-    const state = { ...(await checked({}, args("data"))), sizeGb: null, verification: "none" };
-    const first = { scope: "shop/dev/new", nodePoolName: "system", nodeId: "node-3" };
-    const news = await checked(state, args("data", { declaredBefore: [{ ...first, projectId: "p-1" }] }));
-    const standing = failureOf(
-      provider.update(ID, { ...state, __provider: "old" }, { ...news, __provider: "new" } as typeof news),
-    );
-    claims.miss(TARGET, "shop/dev/new");
-    const error = await standing;
-    expect(error.message).toBe(
-      `VolumeAttachment "data": ${VOLUME} is declared again, before this resource, by VolumeAttachment "new", ` +
-        `which did not take the attachment over (${ID}); "data" keeps it. Declare "new" after "data", or remove ` +
-        "one of them",
-    );
-    // The state stays the holder's, so the next run tries again.
-    expect(error.properties).toEqual({ ...state, __provider: "new" });
-    expect(claims.otherHolder(TARGET, "shop/dev/new")).toEqual({ scope: DATA, id: ID });
+  it("drops on refresh a resource an earlier version recorded standing by", async () => {
+    await expect(provider.read(ID, standbyState())).resolves.toEqual({ id: "", props: {}, inputs: {} });
+    expect(lines).toEqual([
+      `[vendor-container] VolumeAttachment "dup": holds nothing of ${VOLUME} (VolumeAttachment "data" holds ` +
+        "it): dropped from the state",
+    ]);
+    expect(requests).toEqual([]);
   });
 
-  it("keeps a holder's attachment when nothing decides by its update deadline", async () => {
-    const state = { ...(await checked({}, args("data"))), sizeGb: null, verification: "none" };
-    const first = { scope: "shop/dev/new", nodePoolName: "system", nodeId: "node-3" };
-    const news = await checked(
-      state,
-      args("data", { declaredBefore: [{ ...first, projectId: "p-1" }], timeouts: { update: "1s" } }),
-    );
+  it("checks such a resource still declared after its holder for a create, which is refused", async () => {
+    const state = standbyState();
+    const news = await checked(state, dupArgs());
+    expect(news.declaredBefore).toEqual([DATA_CLAIM]);
+    expect(claims.otherHolder(TARGET, DATA)).toBeUndefined();
+    expect(diffVolumeAttachment(state, news).replaces).toEqual(["declaredBefore"]);
     const error = await failureOf(provider.update(ID, state, news));
-    expect(error.message).toMatch(/^VolumeAttachment "data": .* "data" keeps it\./);
+    expect(error.message).toBe(`VolumeAttachment "dup": ${VOLUME} ${DUPLICATE}`);
+    expect(error.id).toBeUndefined();
+    expect(requests).toEqual([]);
   });
 
   it("notes nothing for inputs without creationScope, and they hold their attachment", async () => {
