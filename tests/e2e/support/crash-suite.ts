@@ -288,7 +288,10 @@ async function batch(
       add(undefined, `pulumi preview --expect-no-changes failed:\n${tail((error as Error).message)}`);
     }
   }
-  report(g, outcome, problems, Date.now() - started);
+  // A run that ended before its points were reached went another way than the clean one: what it printed says
+  // which.
+  const ended = outcome.killed.length === 0 ? tail((await run.done).output) : undefined;
+  report(g, outcome, problems, Date.now() - started, ended);
   return outcome.unreached.map((u) => u.target as BatchTarget);
 }
 
@@ -298,6 +301,7 @@ function report(
   outcome: Awaited<ReturnType<typeof killAtPoints>>,
   problems: Map<BatchTarget | undefined, string[]>,
   ms: number,
+  ended?: string,
 ): void {
   const lines = [
     `${g.title}, reading ${g.reading}: ${outcome.reached.length} of ` +
@@ -321,6 +325,8 @@ function report(
   }
   for (const { target, why } of outcome.unreached)
     lines.push(`  not reached: ${pointName(g, target.point)}: ${why}`);
+  if (ended !== undefined && outcome.unreached.length > 0)
+    lines.push("  the run ended by itself, printing:", ...ended.split("\n").map((line) => `    ${line}`));
   console.log(lines.join("\n"));
 }
 
