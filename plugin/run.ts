@@ -58,6 +58,27 @@ export function trackedIn(resources: readonly StateResource[], urn: string): Exc
   return (own.find((r) => !r.delete) ?? own.at(-1))?.id ?? null;
 }
 
+/**
+ * What a create of the resource `urn` (`what`, of stack `stack`) whose lookup found objects of its resource is
+ * told the state tracks: `trackedIn` of the state's `resources`. Throws when the state could not be read
+ * (`resources` undefined): on the plugin path an object keeps its creation tag until its next update, so the
+ * object a replacement replaces carries the tag an interrupted create carries, and only the state tells them
+ * apart. Resumed on a guess, the replaced object would become the new one, and the engine would then delete it.
+ */
+export function trackedForCreate(
+  resources: readonly StateResource[] | undefined,
+  urn: string,
+  what: string,
+  stack: string | undefined,
+): string | null {
+  if (resources !== undefined) return trackedIn(resources, urn);
+  throw new Error(
+    `${what}: its lookup found objects of this resource, but the state of stack ${stack ?? "(unknown)"} ` +
+      "could not be read (pulumi stack export; the line before says why) to tell the object a replacement " +
+      "replaces from an interrupted create to resume. Nothing was created; run the command again.",
+  );
+}
+
 /** The URN of the resource of `resources` of the type `type` that tracks the object `id`, or null. */
 export function holderIn(resources: readonly StateResource[], type: string, id: string): string | null {
   return resources.find((r) => r.id === id && parseUrn(r.urn)?.type === type && !r.delete)?.urn ?? null;

@@ -33,7 +33,7 @@ import { asPluginSetting, configSource } from "./config";
 import { kindOfToken, PACKAGE, PLUGIN_KINDS } from "./kinds";
 import { markSecrets, unwrapSecrets } from "./secrets";
 import { parseUrn, scopeOfUrn } from "./urn";
-import { holderIn, readState, stackOfRootUrn, trackedIn, type StateResource } from "./run";
+import { holderIn, readState, stackOfRootUrn, trackedForCreate, type StateResource } from "./run";
 import { invoke } from "./functions";
 
 /**
@@ -174,10 +174,7 @@ function runOf(p: Protocol, engineAddress: string | undefined) {
       const stack = parts && `${parts.project}/${parts.stack}`;
       const state = () => (stack === undefined ? Promise.resolve(undefined) : stateOf(stack, subject));
       return {
-        tracked: async () => {
-          const resources = await state();
-          return resources && trackedIn(resources, urn);
-        },
+        tracked: async () => trackedForCreate(await state(), urn, subject, stack),
         stateScope: scopeOfUrn(urn),
         holderOf: async (id) => {
           const resources = await state();

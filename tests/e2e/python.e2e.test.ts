@@ -10,13 +10,18 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { SYSTEM_POOL, WORKER_POOL, attachment, backup, cluster, registry } from "./support/args";
-import { E2E_ROOT, PYTHON_SDK_DIR, ROOT } from "./support/engine";
-import { expectDestroyed, expectHaRefused, pluginConfig, pluginProgram } from "./support/plugin";
+import { PYTHON_SDK_DIR, ROOT } from "./support/engine";
+import {
+  PLUGIN_SCHEMA,
+  expectDestroyed,
+  expectHaRefused,
+  pluginConfig,
+  pluginProgram,
+} from "./support/plugin";
 import { POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, upWith, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
 const CLUSTER_ID = { $ref: "cluster.id" };
-const SCHEMA = path.join(E2E_ROOT, "node_modules/pulumi-vendor-container/dist/plugin/schema.json");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
   .version;
 
@@ -35,7 +40,7 @@ describe("a Python program on the provider plugin's generated SDK", () => {
     stack = await s.stack(
       "dev",
       program,
-      { ...pluginConfig(s, TOKEN, PROJECT, POLL_MS), "e2e:schema": { value: SCHEMA } },
+      { ...pluginConfig(s, TOKEN, PROJECT, POLL_MS), "e2e:schema": { value: PLUGIN_SCHEMA } },
       { PYTHONPATH: PYTHON_SDK_DIR },
     );
   });

@@ -3,7 +3,7 @@
  * the state tracks for a URN (a replacement's create is told from a create whose state lost its object by it),
  * the resource that tracks an object, and the stack of the root resource.
  */
-import { holderIn, stackOfRootUrn, stateResources, trackedIn } from "../../plugin/run";
+import { holderIn, stackOfRootUrn, stateResources, trackedForCreate, trackedIn } from "../../plugin/run";
 
 const KAAS = "vendor-container:index:Kaas";
 const urn = (name: string, type = KAAS) => `urn:pulumi:dev::shop::${type}::${name}`;
@@ -51,6 +51,23 @@ describe("trackedIn", () => {
     ["null for another type of the same name", urn("cluster", "vendor-container:index:Registry"), null],
   ])("answers %s", (_case, of, expected) => {
     expect(trackedIn(resources, of)).toBe(expected);
+  });
+});
+
+describe("trackedForCreate", () => {
+  const resources = [{ urn: urn("cluster"), id: "kaas-0001", delete: false }];
+  it("answers what the state tracks: the object a replacement replaces, or none", () => {
+    expect(trackedForCreate(resources, urn("cluster"), "shop/dev/cluster", "shop/dev")).toBe("kaas-0001");
+    expect(trackedForCreate(resources, urn("new"), "shop/dev/new", "shop/dev")).toBeNull();
+  });
+  it("refuses, rather than guess, when the state could not be read", () => {
+    expect(() => trackedForCreate(undefined, urn("cluster"), "shop/dev/cluster", "shop/dev")).toThrow(
+      new Error(
+        "shop/dev/cluster: its lookup found objects of this resource, but the state of stack shop/dev could not " +
+          "be read (pulumi stack export; the line before says why) to tell the object a replacement replaces " +
+          "from an interrupted create to resume. Nothing was created; run the command again.",
+      ),
+    );
   });
 });
 

@@ -28,6 +28,7 @@ export interface CheckpointResource {
   urn: string;
   type: string;
   id?: string;
+  inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
 

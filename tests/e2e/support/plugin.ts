@@ -5,14 +5,21 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { stringify } from "yaml";
 import { E2E_ROOT } from "./engine";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { VendorContainerClient } from "../../../rest/client";
 import { resolveSettings } from "../../../rest/settings";
-import { TOKEN, type Suite } from "./suite";
+import { TOKEN, type Declared, type Suite } from "./suite";
 
 /** The folder that holds the installed package's plugin executable. */
 export const PLUGIN_BIN = path.join(E2E_ROOT, "node_modules", ".bin");
+
+/** The installed package's schema (the Python program derives its SDK's names from it: `e2e:schema`). */
+export const PLUGIN_SCHEMA = path.join(
+  E2E_ROOT,
+  "node_modules/pulumi-vendor-container/dist/plugin/schema.json",
+);
 
 /**
  * Copies the program folder `from` (default: the suite's program, `tests/e2e/programs/resources`, which declares
@@ -32,14 +39,59 @@ export function pointAtPlugin(dir: string): void {
   );
 }
 
-/** A client of the service as another user has it (its console, a script): no stack tracks what it makes. */
-export function outsideClient(s: Suite): VendorContainerClient {
+/** The input properties the package schema gives the resource type `token` (`vendor-container:index:Kaas`). */
+export function schemaInputNames(token: string): string[] {
+  const schema = JSON.parse(fs.readFileSync(PLUGIN_SCHEMA, "utf8")) as {
+    resources: Record<string, { inputProperties: Record<string, unknown> }>;
+  };
+  return Object.keys(schema.resources[token].inputProperties);
+}
+
+/**
+ * A YAML program (its Pulumi.yaml, in YAML so that `name:` starts a line, as the file backend's readers of a
+ * project expect: support/file-backend.ts `stackFiles`) named `project` on the plugin that
+ * declares `declared` as `tests/e2e/programs/resources` does: each kind as `vendor-container:index:<kind>`, a
+ * `{ $ref: "a.b" }` as `${a.b}`, a `{ $secret: value }` as `fn::secret`.
+ */
+export function yamlProgram(project: string, declared: readonly Declared[]): string {
+  const value = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(value);
+    if (typeof v !== "object" || v === null) return v;
+    const bag = v as Record<string, unknown>;
+    if (typeof bag.$ref === "string") return `\${${bag.$ref}}`;
+    if ("$secret" in bag) return { "fn::secret": value(bag.$secret) };
+    return Object.fromEntries(Object.entries(bag).map(([k, item]) => [k, value(item)]));
+  };
+  const resources = Object.fromEntries(
+    declared.map((d) => {
+      if (d.kind === "Provider" || d.provider !== undefined || d.importId !== undefined)
+        throw new Error(
+          `${d.name}: the YAML program declares the package's kinds only, with their arguments`,
+        );
+      const options = d.protect === undefined ? {} : { options: { protect: d.protect } };
+      return [d.name, { type: `vendor-container:index:${d.kind}`, properties: value(d.args), ...options }];
+    }),
+  );
+  const program = {
+    name: project,
+    runtime: "yaml",
+    plugins: { providers: [{ name: "vendor-container", path: PLUGIN_BIN }] },
+    resources,
+  };
+  return stringify(program);
+}
+
+/**
+ * A client of the service (the emulator of `s`) as another user has it (its console, a script): no stack tracks
+ * what it makes.
+ */
+export function outsideClient(s: Pick<Suite, "emulator">): VendorContainerClient {
   const config: Record<string, string> = { "vendor:baseUrl": s.emulator.url, "vendor:token": TOKEN };
   return new VendorContainerClient(resolveSettings((key) => config[key], {}));
 }
 
-/** The configuration of the plugin, `vendor-container:*`, for the suite's emulator. */
-export function pluginConfig(s: Suite, token: string, project: string, pollMs: string) {
+/** The configuration of the plugin, `vendor-container:*`, for the emulator of `s`. */
+export function pluginConfig(s: Pick<Suite, "emulator">, token: string, project: string, pollMs: string) {
   return {
     "vendor-container:baseUrl": { value: s.emulator.url },
     "vendor-container:token": { value: token, secret: true },

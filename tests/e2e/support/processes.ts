@@ -84,7 +84,15 @@ export async function killWhen(
   void run.done.then(() => (exited = true));
   await waitFor(what, condition, () => exited);
   const tree = processTree(run.child.pid!);
-  for (const pgid of new Set([run.child.pid!, ...tree.map((p) => p.pgid)])) process.kill(-pgid, "SIGKILL");
+  for (const pgid of new Set([run.child.pid!, ...tree.map((p) => p.pgid)])) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch (error) {
+      // A group whose last process ended since the tree was read (a short-lived child such as the plugin's
+      // `pulumi stack export`) is already what the kill wants.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+    }
+  }
   const result = await run.done;
   await waitFor("the killed processes to end", () => !tree.some((p) => running(p.pid)));
   return { result, killed: tree };

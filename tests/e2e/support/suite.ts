@@ -96,8 +96,15 @@ export interface Suite {
    * decrypts them).
    */
   exportState(stack: Stack): Promise<string>;
-  /** Runs the CLI directly (for what the Automation API does not expose); resolves with its exit and output. */
-  cli(args: string[], workDir: string, options?: { detached?: boolean }): CliRun;
+  /**
+   * Runs the CLI directly (for what the Automation API does not expose); resolves with its exit and output.
+   * `env` adds to the suite's environment, as a stack's own does for its Automation API runs.
+   */
+  cli(
+    args: string[],
+    workDir: string,
+    options?: { detached?: boolean; env?: Record<string, string> },
+  ): CliRun;
   /** The environment of every CLI run of this suite. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -214,7 +221,7 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
     cli(args, workDir, options = {}) {
       const child = spawn(path.join(BIN, "pulumi"), [...args, "--non-interactive", "--color", "never"], {
         cwd: workDir,
-        env,
+        env: { ...env, ...options.env },
         detached: options.detached ?? false,
         stdio: ["ignore", "pipe", "pipe"],
       });
