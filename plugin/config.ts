@@ -7,6 +7,7 @@
 import type { ConfigSource } from "../provider/common/context";
 import type { VendorSettings } from "../rest/settings";
 import { PACKAGE } from "./kinds";
+import { redact } from "../rest/redact";
 
 /** The settings that are credentials: secret in the package schema, as they are in stack config. */
 export const SECRET_SETTINGS = ["token", "clientSecret"] as const satisfies readonly (keyof VendorSettings)[];
@@ -27,3 +28,11 @@ export function configSource(variables: ReadonlyMap<string, string>): ConfigSour
 /** `text` with every setting it names (`vendor:baseUrl`) named as the plugin's (`vendor-container:baseUrl`). */
 export const asPluginSetting = (text: string): string =>
   text.replace(/\bvendor:(?=[a-zA-Z])/g, `${PACKAGE}:`);
+
+/**
+ * `text` as the plugin sends it to the engine, in every message of the protocol (an error, the reasons of a
+ * partial failure, a check failure, a line of the engine's log): secrets redacted, and the settings it names
+ * under the plugin's keys. The provider's messages name the dynamic path's settings (`vendor:token`), which a
+ * program on the plugin sets as `vendor-container:token`.
+ */
+export const pluginMessage = (text: string): string => redact(asPluginSetting(text));

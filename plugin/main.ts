@@ -15,6 +15,23 @@ const root = path.resolve(__dirname, "..", "..");
 const manifest: unknown = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 const version = isPlainObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
 
+/**
+ * Ends this process once the process that started it is gone. The engine starts a plugin in a process group of
+ * its own and stops it when it is done; a CLI killed outright (`kill -9` of its process group, a CI job
+ * cancelled) never does, and the plugin would go on polling the service for a run nobody waits for. When the
+ * parent is gone, the process is handed to another one (`process.ppid` changes): what the service accepted is
+ * the next run's to find, as after any interrupted run. Checked every half second; the timer alone keeps
+ * nothing alive.
+ */
+function exitWithParent(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) process.exit(1);
+  }, 500);
+  timer.unref();
+}
+
+exitWithParent();
 serve({
   version,
   engineAddress: process.argv[2],

@@ -22,14 +22,13 @@ import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type { KindName } from "../schemas/kinds";
 import { messageOf } from "../schemas/typed";
-import { redact } from "../rest/redact";
 import { setOutputSink } from "../rest/output";
 import { changedArguments, configure, provider } from "../provider";
 import { propertyDiffsOf } from "../provider/common/propertyDiff";
 import { log, noteProgramScope } from "../provider/common/context";
 import type { RunContext } from "../provider/common/kindProvider";
 import { isPlainObject } from "../provider/common/typed";
-import { asPluginSetting, configSource } from "./config";
+import { configSource, pluginMessage } from "./config";
 import { kindOfToken, PACKAGE, PLUGIN_KINDS } from "./kinds";
 import { markSecrets, unwrapSecrets } from "./secrets";
 import { parseUrn, scopeOfUrn } from "./urn";
@@ -125,7 +124,7 @@ function runOf(p: Protocol, engineAddress: string | undefined) {
     setOutputSink((severity, line) => {
       const request = new p.engine.LogRequest()
         .setSeverity(severities[severity])
-        .setMessage(asPluginSetting(line));
+        .setMessage(pluginMessage(line));
       engine.log(request, () => undefined);
     });
   }
@@ -176,9 +175,11 @@ function runOf(p: Protocol, engineAddress: string | undefined) {
       return {
         tracked: async () => trackedForCreate(await state(), urn, subject, stack),
         stateScope: scopeOfUrn(urn),
-        holderOf: async (id) => {
+        trackerOf: async (id) => {
           const resources = await state();
-          return resources && parts && holderIn(resources, parts.type, id);
+          if (resources === undefined || parts === undefined) return undefined;
+          const urn = holderIn(resources, parts.type, id);
+          return urn === null ? null : { urn, scope: scopeOfUrn(urn) ?? urn };
         },
       };
     },
@@ -223,7 +224,7 @@ function handlers(p: Protocol, options: PluginOptions) {
 
   /** A gRPC error for `error`: an object the service accepted carries its id and outputs (partial failure). */
   function failure(error: unknown, secrets?: Set<string>): Partial<grpcModule.StatusObject> {
-    const message = redact(asPluginSetting(messageOf(error)));
+    const message = pluginMessage(messageOf(error));
     const metadata = new p.grpc.Metadata();
     const id = thrownProperty(error, "id");
     if (typeof id === "string" && id !== "") {
@@ -234,7 +235,9 @@ function handlers(p: Protocol, options: PluginOptions) {
       const reasons = thrownProperty(error, "reasons");
       const { __provider: _shell, ...outputs } = properties;
       detail.setProperties(toStruct(markSecrets(outputs, secrets ?? [])));
-      detail.setReasonsList(Array.isArray(reasons) ? reasons.map(String) : [message]);
+      detail.setReasonsList(
+        Array.isArray(reasons) ? reasons.map((r) => pluginMessage(String(r))) : [message],
+      );
       const any = new p.any.Any();
       any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
       const status = new p.status.Status();
@@ -293,7 +296,7 @@ function handlers(p: Protocol, options: PluginOptions) {
       );
       response.setFailuresList(
         result.failures.map((f) =>
-          new p.provider.CheckFailure().setProperty(f.property).setReason(asPluginSetting(f.reason)),
+          new p.provider.CheckFailure().setProperty(f.property).setReason(pluginMessage(f.reason)),
         ),
       );
       return response;

@@ -126,8 +126,9 @@ export async function importedOwner(
         `or is being retired, and taking it over is intended, declare this resource with adoptId: "${id}" and ` +
         `adoptFromScope: "${owner}" instead of importing it.`,
     );
-  const holder = await run?.holderOf?.(id);
-  if (holder === null) return;
+  const tracker = await run?.trackerOf?.(id);
+  if (tracker === null) return;
+  const holder = tracker?.urn;
   warn(
     what,
     holder === undefined

@@ -25,11 +25,18 @@ export interface RunContext {
    */
   stateScope?: string;
   /**
-   * The URN of the resource of this stack's state that tracks the object `id`, null when none does, undefined
-   * when the state cannot be read: an import of an object whose owner tag names another resource of this
-   * stack warns when that resource still tracks it.
+   * The resource of this stack's state (of this resource's type) that tracks the object `id`, null when none
+   * does, undefined when the state cannot be read: an import of an object whose owner tag names another
+   * resource of this stack warns when that resource still tracks it, and the create of a VolumeAttachment
+   * that finds its volume attached knows which resource of the stack holds it.
    */
-  holderOf?: (id: string) => Promise<string | null | undefined>;
+  trackerOf?: (id: string) => Promise<StateTracker | null | undefined>;
+}
+
+/** A resource of the stack's state: its URN, and its scope (`<project>/<stack>/<name>`) as a create tags it. */
+export interface StateTracker {
+  urn: string;
+  scope: string;
 }
 
 /** What every kind's provider implements: the dynamic provider interface minus `configure`. */

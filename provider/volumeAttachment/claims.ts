@@ -19,7 +19,9 @@
  * that started before it and is refused if one of them holds the attachment. A create that finds the volume
  * attached cannot tell a resource of its own stack from another stack's but through these claims, so it waits
  * a moment for the check of one that holds it in the state while the engine still checks VolumeAttachments
- * (`holderWithin`: it may start a create before it has the registration of a resource beside it). The delete
+ * (`holderWithin`: it may start a create before it has the registration of a resource beside it); on the plugin
+ * path the state names the resource of the stack that holds what it found, if any, and the create waits for
+ * that one's check longer, or not at all when the state names none (`VolumeAttachmentProvider`). The delete
  * of a removed holder, which the engine runs after every create and update, leaves the attachment to the
  * resource that holds it in this run. All dynamic resources of a stack share one provider process during a run
  * (dynamic-provider notes); on the plugin path, one plugin process serves the stack's resources of a provider.

@@ -12,6 +12,7 @@ import type { VendorContainerClient } from "../../rest/client";
 import { isNotFound, isVendorApiError, type VendorApiError } from "../../rest/errors";
 import { classifyState, isBusyState, type StateNames, type WaitVerdict } from "../../rest/waiter";
 import type { Inputs } from "../common/check";
+import type { RunContext } from "../common/kindProvider";
 import { checkContext, client, defaultProjectId, log, progress } from "../common/context";
 import { partialFailure } from "../common/failure";
 import type { CheckResult } from "../common/arguments";
@@ -49,6 +50,15 @@ const MINUTE = 60_000;
  */
 export const CHECK_QUIET_MS = 300;
 export const HOLDER_CHECK_GRACE_MS = 3_000;
+/**
+ * On the plugin path the state names the resource of the stack that holds what the create found attached
+ * (`RunContext.trackerOf`): the create then waits for that resource's check longer, `STATE_HOLDER_QUIET_MS`
+ * after the last check of a VolumeAttachment, at most `STATE_HOLDER_GRACE_MS`. A resource of the program is
+ * checked as soon as the program registers it, which a loaded machine may delay by seconds; one the program
+ * no longer declares is never checked, and its create only waits that long before it goes on.
+ */
+export const STATE_HOLDER_QUIET_MS = 2_000;
+export const STATE_HOLDER_GRACE_MS = 30_000;
 const DEFAULT_TIMEOUTS = { create: 15 * MINUTE, update: 15 * MINUTE, delete: 15 * MINUTE };
 const { subjectOf, inputsOf, located } = providerFrame<CheckedVolumeAttachmentInputs>("VolumeAttachment", [
   "sizeGb",
@@ -265,7 +275,10 @@ export class VolumeAttachmentProvider {
    * then does not show on the declared node is a plain error: nothing of it is recorded, and a later removal
    * from the program cannot detach an attachment that is not this resource's.
    */
-  async create(inputs: CheckedVolumeAttachmentInputs): Promise<{ id: string; outs: Inputs }> {
+  async create(
+    inputs: CheckedVolumeAttachmentInputs,
+    run?: RunContext,
+  ): Promise<{ id: string; outs: Inputs }> {
     const scope = claimScopeOf(inputs);
     const target = claimTargetOf(inputs);
     if (scope === undefined || target === undefined) return this.attach(inputs);
@@ -282,7 +295,7 @@ export class VolumeAttachmentProvider {
     }
     const claim: Claim = { target, scope };
     try {
-      const made = await this.attach(inputs, claim);
+      const made = await this.attach(inputs, claim, run);
       this.claims.hold(target, scope);
       return made;
     } catch (error) {
@@ -302,10 +315,37 @@ export class VolumeAttachmentProvider {
     if (other) throw this.duplicate(inputs, other.scope, "ofStack");
   }
 
+  /**
+   * The scope of another resource of the stack that holds what the create of `claim` found attached: one of
+   * this run (`claims`), or, while the check of one that holds it in the state may still be on its way, the
+   * one whose check comes within the wait (`holderWithin`). On the plugin path the state tells whether one
+   * holds it (`run.trackerOf`): none, and the create waits for nothing; one, and it waits for that one's
+   * check longer (`STATE_HOLDER_QUIET_MS`). Where the state cannot be read (or on the dynamic path, whose
+   * order is `declaredBefore`), the short wait.
+   */
+  private async stackHolder(
+    claim: Claim,
+    id: string,
+    until: number,
+    run?: RunContext,
+  ): Promise<string | undefined> {
+    const known = this.claims.otherHolder(claim.target, claim.scope);
+    if (known) return known.scope;
+    const tracker = await run?.trackerOf?.(id);
+    if (tracker === null || tracker?.scope === claim.scope) return undefined;
+    const [quietMs, graceMs] =
+      tracker === undefined
+        ? [this.checkQuietMs, HOLDER_CHECK_GRACE_MS]
+        : [STATE_HOLDER_QUIET_MS, STATE_HOLDER_GRACE_MS];
+    const grace = Math.min(until, Date.now() + graceMs);
+    return (await this.claims.holderWithin(claim.target, claim.scope, quietMs, grace))?.scope;
+  }
+
   /** `create` of a resource that may hold the attachment: see `create`. */
   private async attach(
     inputs: CheckedVolumeAttachmentInputs,
     claim?: Claim,
+    run?: RunContext,
   ): Promise<{ id: string; outs: Inputs }> {
     const api = this.api();
     const { projectId, kaasId, volumeUri, nodeId } = inputs;
@@ -343,9 +383,8 @@ export class VolumeAttachmentProvider {
     // What it finds attached may be another resource's of the stack: one whose attach went through meanwhile,
     // or one in the state whose check the engine has not made yet.
     if (outcome.kind !== "attached" && claim) {
-      const grace = Math.min(until, Date.now() + HOLDER_CHECK_GRACE_MS);
-      const holder = await this.claims.holderWithin(claim.target, claim.scope, this.checkQuietMs, grace);
-      if (holder) throw this.duplicate(inputs, holder.scope, "ofStack");
+      const holder = await this.stackHolder(claim, id, until, run);
+      if (holder) throw this.duplicate(inputs, holder, "ofStack");
     }
     switch (outcome.kind) {
       case "refuse":

@@ -6,7 +6,8 @@
  * temporary repository, so the test installs what is in the tree now, whatever the repository's own history.
  * Each installed copy is then used as a program uses it: every entry point required by Node 22 (the engine's),
  * the emulator's command run from `node_modules/.bin`, and a TypeScript file type-checked against the
- * installed declarations under strict settings.
+ * installed declarations under strict settings (from the tarball, with the plugin's Node.js SDK beside it,
+ * also every TypeScript block of the README).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -36,7 +37,7 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
  * A new project in `work/<name>` with the package from `spec` installed next to the SDKs a program needs
  * (`@pulumi/policy` for the `policy` entry point). npm may use the registry for what its cache lacks.
  */
-function projectWith(name: string, spec: string): string {
+function projectWith(name: string, spec: string, ...others: string[]): string {
   const dir = path.join(work, name);
   fs.mkdirSync(dir);
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true }, null, 2));
@@ -49,6 +50,7 @@ function projectWith(name: string, spec: string): string {
       "--no-fund",
       "--loglevel=error",
       spec,
+      ...others,
       `@pulumi/pulumi@${PULUMI_SDK_VERSION}`,
       `@pulumi/policy@${POLICY_SDK_VERSION}`,
     ],
@@ -84,11 +86,20 @@ const EXPECTED_ENTRY_POINTS = {
   policy: "function",
 };
 
+/** The README's TypeScript blocks, by file name (`readme-1.ts`, ...): each one a program of its own. */
+const readmePrograms = (): Record<string, string> =>
+  Object.fromEntries(
+    [...fs.readFileSync(path.join(ROOT, "README.md"), "utf8").matchAll(/^```ts\n([^]*?)^```$/gm)].map(
+      ([, code], i) => [`readme-${i + 1}.ts`, code],
+    ),
+  );
+
 /**
- * Type-checks a program against the installed declarations, strictly, resolving subpaths through the
- * package's `exports` (node16), and prints tsc's own report when it fails.
+ * Type-checks a program, and the `programs` given (by file name), against the installed declarations, strictly,
+ * resolving subpaths through the package's `exports` (node16), and prints tsc's own report when it fails.
  */
-function typeCheck(dir: string): string {
+function typeCheck(dir: string, programs: Record<string, string> = {}): string {
+  for (const [file, code] of Object.entries(programs)) fs.writeFileSync(path.join(dir, file), code);
   fs.writeFileSync(
     path.join(dir, "index.ts"),
     [
@@ -121,7 +132,7 @@ function typeCheck(dir: string): string {
         skipLibCheck: true,
         types: [],
       },
-      files: ["index.ts"],
+      files: ["index.ts", ...Object.keys(programs)],
     }),
   );
   try {
@@ -138,11 +149,19 @@ const emulatorUsage = (dir: string): string =>
 it("installs from the release tarball (`npm pack`) and works from every entry point", () => {
   const packs = fs.readdirSync(path.join(E2E_ROOT, "pack")).filter((file) => file.endsWith(".tgz"));
   expect(packs).toEqual([`${PACKAGE.name}-${PACKAGE.version}.tgz`]);
-  const dir = projectWith("from-tarball", path.join(E2E_ROOT, "pack", packs[0]));
+  // With the plugin's Node.js SDK, which the README's snippet of a stack moved to the plugin declares.
+  const sdk = fs.readdirSync(path.join(E2E_ROOT, "pack-sdk")).filter((file) => file.endsWith(".tgz"));
+  const dir = projectWith(
+    "from-tarball",
+    path.join(E2E_ROOT, "pack", packs[0]),
+    path.join(E2E_ROOT, "pack-sdk", sdk[0]),
+  );
 
   expect(entryPointsOf(dir)).toEqual(EXPECTED_ENTRY_POINTS);
   expect(emulatorUsage(dir)).toBe("Usage: pulumi-vendor-container-emulator [options]");
-  expect(typeCheck(dir)).toBe("");
+  const programs = readmePrograms();
+  expect(Object.keys(programs)).toEqual(["readme-1.ts", "readme-2.ts"]);
+  expect(typeCheck(dir, programs)).toBe("");
 });
 
 it("installs from a git URL: npm runs `prepare`, which builds dist/ in its clone", () => {

@@ -4,7 +4,8 @@
  * `replaceOnChanges` makes a new object, right after a create and after an update; a copy of the stack (`pulumi
  * stack export`, `pulumi stack import --force`) never deletes the original's objects; an object brought back with
  * `pulumi import` under a new name after `pulumi state delete` is imported and its owner tag follows; a lost
- * state never makes a second object; a renamed stack replaces and destroys. The create of a replacement tells it
+ * state never makes a second object; the plugin ends with a CLI killed with its process group, and the next `up`
+ * converges; a renamed stack replaces and destroys. The create of a replacement tells it
  * from a create whose state lost its object by the state it reads with the CLI (plugin/run.ts), the stack a run
  * is for by the root resource the program registered.
  */
@@ -14,6 +15,7 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
 import { SYSTEM_POOL, WORKER_POOL } from "./support/args";
 import { PLUGIN_BIN, pluginConfig } from "./support/plugin";
+import { descendantsOf, running, waitFor } from "./support/processes";
 import { LOCATION, POLL_MS, PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
 
 const NAME = "e2e-stacks";
@@ -247,6 +249,43 @@ describe("the provider plugin and the stack's state", () => {
     expect(s.mutations().filter((call) => call.startsWith("POST"))).toEqual([]);
     expect(Object.keys(live().registries)).toEqual(["registry-0001"]);
     expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0004", images: "registry-0001" });
+  });
+
+  it("stops the plugin when the CLI's process group is killed, and the next up converges", async () => {
+    // One more worker: an update the plugin is still waiting for when the CLI is killed.
+    const file = path.join(dir, "Pulumi.yaml");
+    const current = JSON.parse(fs.readFileSync(file, "utf8"));
+    current.resources.restored.properties.nodePools[1].nodes = 5;
+    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+    s.clearRequests();
+    const run = s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir, { detached: true });
+    let plugins: number[] = [];
+    await waitFor("the resize of the pool", () => {
+      plugins = descendantsOf(run.child.pid!)
+        .filter((p) =>
+          p.argv.some((arg) => /(pulumi-resource-vendor-container|dist\/plugin\/main\.js)$/.test(arg)),
+        )
+        .map((p) => p.pid);
+      return s.mutations().includes("PUT /kaas/kaas-0004/nodePools/workers");
+    });
+    expect(plugins.length).toBeGreaterThan(0);
+    // The CLI's group alone, as a cancelled CI job's runner stops it: the engine starts the plugin in a group of
+    // its own.
+    process.kill(-run.child.pid!, "SIGKILL");
+    await run.done;
+    // The file backend's lock of the killed run stays until `pulumi cancel` removes it.
+    await cli("cancel", "--yes", "--stack", "dev");
+    await waitFor("the plugin to end", () => !plugins.some(running), undefined, 5_000);
+    const seen = s.requests().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(s.requests().slice(seen)).toEqual([]);
+    await cli("up", "--yes", "--skip-preview", "--stack", "dev");
+    await cli("preview", "--expect-no-changes", "--stack", "dev");
+    const resources: { urn: string; outputs?: { nodePools?: { nodes: number }[] } }[] = JSON.parse(
+      await exported("dev"),
+    ).deployment.resources;
+    const restored = resources.find((r) => r.urn === urnOf("dev", "restored"));
+    expect(restored?.outputs?.nodePools?.map((pool) => pool.nodes)).toEqual([SYSTEM_POOL.nodes, 5]);
   });
 
   it("replaces and destroys after pulumi stack rename", async () => {

@@ -23,6 +23,7 @@ import {
   type Harness,
 } from "./support/harness";
 import { harnessWire } from "./support/wire";
+import { scopeOfUrn } from "../../plugin/urn";
 
 let h: Harness;
 
@@ -251,7 +252,10 @@ it.each([
     const spy = jest.spyOn(console, "warn").mockImplementation((line: unknown) => warned.push(String(line)));
     try {
       h.running.emulator.clearRequests();
-      const imported = await h.kind("Kaas").importObject(kaasId, SCOPE, { holderOf: async () => holder });
+      const imported = await h.kind("Kaas").importObject(kaasId, SCOPE, {
+        trackerOf: async () =>
+          typeof holder === "string" ? { urn: holder, scope: scopeOfUrn(holder) ?? holder } : holder,
+      });
       expect(h.mutating()).toEqual([]);
       expect(imported.id).toBe(kaasId);
       expect(imported.inputs.creationScope).toBe(SCOPE);

@@ -661,6 +661,29 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
       expect(await truth()).toEqual([attached(nodes[0])]);
     });
 
+    it("refuses another resource that the state names as the holder, however late that one's check comes", async () => {
+      const p0 = run();
+      const { outs } = await p0.create(await checked(p0, {}, args()));
+      h.running.emulator.clearRequests();
+      const p = run();
+      const dup = await checked(p, {}, args({ nodeId: nodes[1], creationScope: DUP }));
+      const tracker = {
+        urn: "urn:pulumi:dev::proj::vendor-container:index:VolumeAttachment::data",
+        scope: DATA,
+      };
+      const creating = failureOf(
+        p.create(dup, { trackerOf: async (id) => (id === idOf() ? tracker : null) }),
+      );
+      // A loaded machine: "data"'s check comes a second after the last check, past the short wait.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await checked(p, outs, args());
+      expect((await creating).message).toBe(refusal("dup", "data", OF_STACK));
+      // Where the cluster shows no attachments, the attach the service refuses as already attached, which
+      // changes nothing, is how the create found it attached.
+      expect(calls()).toEqual(reading.shows ? [] : [attachCall(nodes[1], 400)]);
+      expect(await truth()).toEqual([attached(nodes[0])]);
+    });
+
     it("attaches the later create when the earlier one fails, recording nothing of that one", async () => {
       const p = run();
       const data = await checked(p, {}, args({ kaasId: "kaas-none" }));

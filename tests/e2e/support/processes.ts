@@ -68,7 +68,7 @@ export function descendantsOf(root: number): { pid: number; argv: string[] }[] {
 }
 
 /** True while `pid` runs (a zombie waiting to be reaped does not). */
-const running = (pid: number) => processes().some((p) => p.pid === pid && p.state !== "Z");
+export const running = (pid: number): boolean => processes().some((p) => p.pid === pid && p.state !== "Z");
 
 /**
  * Waits until `killWhen` holds for `run` (started detached, in a process group of its own), then kills with
