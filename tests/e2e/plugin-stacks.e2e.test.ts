@@ -5,7 +5,7 @@
  * stack export`, `pulumi stack import --force`) never deletes the original's objects; an object brought back with
  * `pulumi import` under a new name after `pulumi state delete` is imported and its owner tag follows; a lost
  * state never makes a second object; the plugin ends with a CLI killed with its process group, and the next `up`
- * converges; a renamed stack replaces and destroys. The create of a replacement tells it
+ * converges; a refused token is named by the plugin's key; a renamed stack replaces and destroys. The create of a replacement tells it
  * from a create whose state lost its object by the state it reads with the CLI (plugin/run.ts), the stack a run
  * is for by the root resource the program registered.
  */
@@ -286,6 +286,30 @@ describe("the provider plugin and the stack's state", () => {
     ).deployment.resources;
     const restored = resources.find((r) => r.urn === urnOf("dev", "restored"));
     expect(restored?.outputs?.nodePools?.map((pool) => pool.nodes)).toEqual([SYSTEM_POOL.nodes, 5]);
+  });
+
+  it("names the plugin's setting when the service refuses the token during an update, and never the token", async () => {
+    const wrong = "not-the-token-4f2a9c";
+    await stack.setConfig("vendor-container:token", { value: wrong, secret: true });
+    const file = path.join(dir, "Pulumi.yaml");
+    const declared = fs.readFileSync(file, "utf8");
+    const current = JSON.parse(declared);
+    current.resources.restored.properties.nodePools[1].nodes = 6;
+    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+    try {
+      const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
+      expect(up.code).not.toBe(0);
+      expect(up.output).toContain(
+        `Kaas "restored" (kaas-0004) update did not complete: GET /kaas/kaas-0004 failed (401 Unauthorized): ` +
+          "Unauthorized: The bearer token is not valid. Check the credentials in stack config " +
+          "vendor-container:token (or VENDOR_TOKEN)",
+      );
+      expect(up.output).not.toMatch(/\bvendor:token/);
+      expect(up.output).not.toContain(wrong);
+    } finally {
+      fs.writeFileSync(file, declared);
+      await stack.setConfig("vendor-container:token", { value: TOKEN, secret: true });
+    }
   });
 
   it("replaces and destroys after pulumi stack rename", async () => {
