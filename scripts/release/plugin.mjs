@@ -58,11 +58,12 @@ const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 export const archiveName = (version, os, arch) => `${PLUGIN_EXECUTABLE}-v${version}-${os}-${arch}.tar.gz`;
 
 /**
- * The esbuild plugin that swaps the two modules of dist/plugin/ that read the installed package at run time
- * (plugin/protocol.ts, plugin/identity.ts) for ones the bundle can carry.
+ * The esbuild plugin that swaps the modules of dist/ that find files at run time for ones the bundle can
+ * carry: plugin/protocol.ts (the protocol's modules, from `@pulumi/pulumi`'s folder), plugin/identity.ts (the
+ * version and the schema) and schemas/generated.ts (the generated validators, by a path computed from a name).
  */
 function seams(root, version) {
-  const pluginDir = path.join(root, "dist", "plugin");
+  const dist = path.join(root, "dist");
   const require = createRequire(path.join(root, "package.json"));
   const pulumiDir = path.dirname(fs.realpathSync(require.resolve("@pulumi/pulumi/package.json")));
   const protocolIds = {
@@ -77,28 +78,43 @@ function seams(root, version) {
     engine: "@pulumi/pulumi/proto/engine_pb",
     engineService: "@pulumi/pulumi/proto/engine_grpc_pb",
   };
-  const schema = fs.readFileSync(path.join(pluginDir, "schema.json"), "utf8");
+  const schema = fs.readFileSync(path.join(dist, "plugin", "schema.json"), "utf8");
+  const validators = fs
+    .readdirSync(path.join(dist, "validators"))
+    .filter((f) => f.endsWith(".js"))
+    .sort();
+  const replacements = {
+    [path.join(dist, "plugin", "identity.js")]: () => ({
+      contents:
+        `exports.pluginVersion = () => ${JSON.stringify(version)};\n` +
+        `exports.pluginSchema = () => ${JSON.stringify(schema)};\n`,
+    }),
+    // Resolved from @pulumi/pulumi's folder, as plugin/protocol.ts's createRequire resolves them.
+    [path.join(dist, "plugin", "protocol.js")]: () => ({
+      resolveDir: pulumiDir,
+      contents: `exports.protocolModules = () => ({\n${Object.entries(protocolIds)
+        .map(([key, id]) => `  ${key}: require(${JSON.stringify(id)}),`)
+        .join("\n")}\n});\n`,
+    }),
+    [path.join(dist, "schemas", "generated.js")]: () => ({
+      resolveDir: path.join(dist, "schemas"),
+      contents:
+        `const loaders = {\n${validators
+          .map(
+            (f) =>
+              `  ${JSON.stringify(f.slice(0, -3))}: () => require(${JSON.stringify(`../validators/${f}`)}),`,
+          )
+          .join("\n")}\n};\n` +
+        `exports.GENERATED_VALIDATORS = "";\n` +
+        `exports.generated = (name) => (Object.hasOwn(loaders, name) ? loaders[name]() : undefined);\n`,
+    }),
+  };
   return {
     name: "vendor-container-seams",
     setup(build) {
-      build.onLoad({ filter: /[\\/]dist[\\/]plugin[\\/](protocol|identity)\.js$/ }, (args) => {
-        if (path.dirname(args.path) !== pluginDir) return undefined;
-        if (path.basename(args.path) === "identity.js")
-          return {
-            loader: "js",
-            contents:
-              `exports.pluginVersion = () => ${JSON.stringify(version)};\n` +
-              `exports.pluginSchema = () => ${JSON.stringify(schema)};\n`,
-          };
-        const entries = Object.entries(protocolIds).map(
-          ([k, id]) => `  ${k}: require(${JSON.stringify(id)}),`,
-        );
-        // Resolved from @pulumi/pulumi's folder, as plugin/protocol.ts's createRequire resolves them.
-        return {
-          loader: "js",
-          resolveDir: pulumiDir,
-          contents: `exports.protocolModules = () => ({\n${entries.join("\n")}\n});\n`,
-        };
+      build.onLoad({ filter: /[\\/](identity|protocol|generated)\.js$/ }, (args) => {
+        const replace = replacements[args.path];
+        return replace ? { loader: "js", ...replace() } : undefined;
       });
     },
   };
@@ -224,13 +240,25 @@ async function checkServes(root, command, args, version) {
   }
 }
 
+/**
+ * Runs a tool to its end, throwing with what it printed when it fails; silent otherwise (postject's LIEF warns
+ * about every section it leaves alone, `node --experimental-sea-config` says where it wrote the blob).
+ */
+function run(command, args) {
+  const result = spawnSync(command, args, { encoding: "utf8" });
+  if (result.status !== 0)
+    throw new Error(
+      `release: ${command} ${args.join(" ")} failed (${result.status}):\n${result.stdout}${result.stderr}`,
+    );
+}
+
 /** sha256 of a file's bytes, hex. */
 const sha256 = (file) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 /**
- * Writes the plugin's archives into `context.out` and returns their names. The work is skipped for an archive
- * whose inputs (the bundle, the Node.js binary, this file) are those it was last made from, as recorded in
- * .tools/release-plugin/inputs.json.
+ * Writes the plugin's archives into `context.out` and returns their names. Each is made in
+ * .tools/release-plugin/, and made again only when its inputs (the bundle, the Node.js version, this file)
+ * are not those it was last made from, as recorded in .tools/release-plugin/inputs.json.
  */
 export async function releasePlugin(context) {
   const { root, out, version } = context;
@@ -264,62 +292,47 @@ export async function releasePlugin(context) {
   const written = [];
   for (const target of TARGETS) {
     const name = archiveName(version, target.os, target.arch);
-    const archive = path.join(out, name);
+    // Made in `work` and copied into `out`: `npm run build` empties dist/, and the next release finds the
+    // archive that its inputs made still there.
+    const made = path.join(work, name);
     const key = `${target.os}-${target.arch}`;
-    const want = { ...inputs, archive: undefined };
     const done = record[key];
-    if (
+    const fresh =
       done &&
-      fs.existsSync(archive) &&
+      fs.existsSync(made) &&
       done.bundle === inputs.bundle &&
       done.script === inputs.script &&
       done.node === inputs.node &&
-      done.archive === sha256(archive)
-    ) {
-      written.push(name);
-      continue;
+      done.archive === sha256(made);
+    if (!fresh) {
+      if (!blobMade) {
+        run(nodeBinary(root, host), ["--experimental-sea-config", seaConfig]);
+        blobMade = true;
+      }
+      const stage = path.join(work, key);
+      fs.rmSync(stage, { recursive: true, force: true });
+      fs.mkdirSync(stage);
+      const executable = path.join(stage, PLUGIN_EXECUTABLE + (target.os === "windows" ? ".exe" : ""));
+      fs.copyFileSync(nodeBinary(root, target), executable);
+      fs.chmodSync(executable, 0o755);
+      run(process.execPath, [postject, executable, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE]);
+      checkInjected(executable, target, blob);
+      if (target.os === "linux" && target.arch === "amd64") await checkServes(root, executable, [], version);
+      if (target.os === "linux" && target.arch === "arm64") {
+        const { qemu, sysroot } = await qemuAarch64(root);
+        await checkServes(root, qemu, ["-L", sysroot, executable], version);
+      }
+      // Fixed owner, group and time, so that the archive's bytes depend on its contents only.
+      run("tar", [
+        ...["-czf", made, "-C", stage],
+        ...["--owner=0", "--group=0", "--numeric-owner", "--mtime=@0"],
+        path.basename(executable),
+      ]);
+      fs.rmSync(stage, { recursive: true });
+      record[key] = { ...inputs, archive: sha256(made) };
+      fs.writeFileSync(recordFile, JSON.stringify(record, null, 2));
     }
-    if (!blobMade) {
-      execFileSync(nodeBinary(root, host), ["--experimental-sea-config", seaConfig], {
-        stdio: ["ignore", "ignore", "inherit"],
-      });
-      blobMade = true;
-    }
-    const stage = path.join(work, key);
-    fs.rmSync(stage, { recursive: true, force: true });
-    fs.mkdirSync(stage);
-    const executable = path.join(stage, PLUGIN_EXECUTABLE + (target.os === "windows" ? ".exe" : ""));
-    fs.copyFileSync(nodeBinary(root, target), executable);
-    fs.chmodSync(executable, 0o755);
-    // postject's LIEF prints warnings about the sections it leaves alone: shown only when it fails.
-    const injected = spawnSync(
-      process.execPath,
-      [postject, executable, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE],
-      { encoding: "utf8" },
-    );
-    if (injected.status !== 0)
-      throw new Error(`release: postject failed:\n${injected.stdout}${injected.stderr}`);
-    checkInjected(executable, target, blob);
-    if (target.os === "linux" && target.arch === "amd64") await checkServes(root, executable, [], version);
-    if (target.os === "linux" && target.arch === "arm64") {
-      const { qemu, sysroot } = await qemuAarch64(root);
-      await checkServes(root, qemu, ["-L", sysroot, executable], version);
-    }
-    // Fixed owner and mode, so that the archive's bytes depend on its contents only.
-    execFileSync("tar", [
-      "-czf",
-      archive,
-      "-C",
-      stage,
-      "--owner=0",
-      "--group=0",
-      "--numeric-owner",
-      "--mtime=@0",
-      path.basename(executable),
-    ]);
-    fs.rmSync(stage, { recursive: true });
-    record[key] = { ...want, archive: sha256(archive) };
-    fs.writeFileSync(recordFile, JSON.stringify(record, null, 2));
+    fs.copyFileSync(made, path.join(out, name));
     written.push(name);
   }
   return written;
