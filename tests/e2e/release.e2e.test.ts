@@ -127,7 +127,7 @@ describe("the release's plugin archive", () => {
 
     await cli(s, ["up", "--yes", "--skip-preview", "--stack", "dev"], dir, env);
     expect(liveNames(s)).toEqual({ kaas: ["e2e-cluster"], backups: ["nightly"], registries: ["e2e-images"] });
-    expect(await cli(s, ["stack", "output", "clusterState", "--stack", "dev"], dir, env)).toBe("Succeeded\n");
+    expect(await cli(s, ["stack", "output", "clusterState", "--stack", "dev"], dir, env)).toBe("Active\n");
 
     await cli(s, ["destroy", "--yes", "--skip-preview", "--stack", "dev"], dir, env);
     expect(liveNames(s)).toEqual({ kaas: [], backups: [], registries: [] });
