@@ -1,7 +1,7 @@
 /**
  * The provider plugin as the engine installs it without npm: for each platform,
  * `pulumi-resource-vendor-container-v<version>-<os>-<arch>.tar.gz` (the name the engine builds for a plugin
- * download, pkg/workspace/plugins.go) holding one executable, `pulumi-resource-vendor-container` (`.exe` on
+ * download, sdk/v3 v3.274.1 go/common/workspace/plugins.go) holding one executable, `pulumi-resource-vendor-container` (`.exe` on
  * Windows), that needs no Node.js, npm or node_modules.
  *
  * The executable is a Node.js single executable application (https://nodejs.org/api/single-executable-applications.html):
