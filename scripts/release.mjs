@@ -1,9 +1,9 @@
 /**
- * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it is missing,
- * then calls each part with `{ root, out, version }`: scripts/release/plugin.mjs's `releasePlugin` (the provider
- * plugin's archives) and, when the file exists, scripts/release/sdks.mjs's `releaseSdks`; each returns the
- * names of the files it wrote into `out`. Then writes SHA256SUMS over them (sha256sum's format, sorted by
- * name) and prints each file with its size.
+ * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it does not match
+ * its sources, then calls each part with `{ root, out, version }`: scripts/release/plugin.mjs's `releasePlugin`
+ * (the provider plugin's archives) and, when the file exists, scripts/release/sdks.mjs's `releaseSdks`; each
+ * returns the names of the files it wrote into `out`. Then writes SHA256SUMS over them (sha256sum's format,
+ * sorted by name) and prints each file with its size.
  */
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -16,11 +16,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist", "release");
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 
-if (
-  !fs.existsSync(path.join(root, "dist", "plugin", "main.js")) ||
-  !fs.existsSync(path.join(root, "dist", "plugin", "schema.json"))
-)
-  execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+// Builds dist/ when it does not match its sources, as `npm test` does (scripts/prepare.mjs).
+execFileSync(process.execPath, [path.join(root, "scripts", "prepare.mjs")], { cwd: root, stdio: "inherit" });
 fs.mkdirSync(out, { recursive: true });
 
 const context = { root, out, version };

@@ -1,11 +1,11 @@
 /**
  * The provider plugin as the engine installs it without npm: for each platform,
  * `pulumi-resource-vendor-container-v<version>-<os>-<arch>.tar.gz` (the name the engine builds for a plugin
- * download, sdk/v3 v3.274.1 go/common/workspace/plugins.go) holding one executable, `pulumi-resource-vendor-container` (`.exe` on
- * Windows), that needs no Node.js, npm or node_modules.
+ * download, sdk/v3 v3.274.1 go/common/workspace/plugins.go) holding one executable,
+ * `pulumi-resource-vendor-container` (`.exe` on Windows), that needs no Node.js, npm or node_modules.
  *
- * The executable is a Node.js single executable application (https://nodejs.org/api/single-executable-applications.html):
- * dist/plugin/main.js and everything it requires bundled into one CommonJS file (esbuild), the version and the
+ * The executable is a Node.js single executable application
+ * (https://nodejs.org/api/single-executable-applications.html): dist/plugin/main.js and everything it requires bundled into one CommonJS file (esbuild), the version and the
  * schema inside it, made into a blob by `node --experimental-sea-config` and injected (postject) into a copy of
  * the platform's `node` binary. The blob carries no code cache and no snapshot, which would tie it to the
  * platform that built it, so one blob serves every target. The `node` binaries are the npm registry's
