@@ -5,15 +5,8 @@
  * its own address as the first argument and reads the port this process serves on from its first line of
  * output (plugin/server.ts).
  */
-import fs from "node:fs";
-import path from "node:path";
-import { isPlainObject } from "../provider/common/typed";
+import { pluginSchema, pluginVersion } from "./identity";
 import { serve } from "./server";
-
-// dist/plugin/main.js: the package's root is two folders up, the schema beside this file (written by the build).
-const root = path.resolve(__dirname, "..", "..");
-const manifest: unknown = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
-const version = isPlainObject(manifest) && typeof manifest.version === "string" ? manifest.version : "0.0.0";
 
 /**
  * Ends this process once the process that started it is gone. The engine starts a plugin in a process group of
@@ -33,9 +26,9 @@ function exitWithParent(): void {
 
 exitWithParent();
 serve({
-  version,
+  version: pluginVersion(),
   engineAddress: process.argv[2],
-  schema: () => fs.readFileSync(path.join(__dirname, "schema.json"), "utf8"),
+  schema: pluginSchema,
 }).catch((error: unknown) => {
   process.stderr.write(`pulumi-resource-vendor-container: ${String(error)}\n`);
   process.exit(1);

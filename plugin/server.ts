@@ -9,17 +9,9 @@
  * Written on the protocol's generated messages rather than `@pulumi/pulumi/provider`'s `main`, whose server
  * answers `Configure` without reading the configuration and does not let a provider mark outputs secret.
  */
-import { createRequire } from "node:module";
 import type * as grpcModule from "@grpc/grpc-js";
 import type * as structModule from "google-protobuf/google/protobuf/struct_pb";
-import type * as emptyModule from "google-protobuf/google/protobuf/empty_pb";
-import type * as anyModule from "google-protobuf/google/protobuf/any_pb";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import type * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
-import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
-import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
-import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
-import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type { KindName } from "../schemas/kinds";
 import { messageOf } from "../schemas/typed";
 import { setOutputSink } from "../rest/output";
@@ -34,30 +26,9 @@ import { markSecrets, unwrapSecrets } from "./secrets";
 import { parseUrn, scopeOfUrn } from "./urn";
 import { holderIn, readState, stackOfRootUrn, trackedForCreate, type StateResource } from "./run";
 import { invoke } from "./functions";
+import { protocolModules } from "./protocol";
 
-/**
- * The gRPC and protobuf modules the engine's protocol is written with, loaded from `@pulumi/pulumi`'s own
- * dependencies (the program's copy), so that the messages are the ones its generated code builds.
- */
-function protocol() {
-  const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-  // `require` types nothing: each module is the one its `import type` above describes.
-  const load = <T>(id: string): T => pulumiRequire(id) as T;
-  return {
-    grpc: load<typeof grpcModule>("@grpc/grpc-js"),
-    struct: load<typeof structModule>("google-protobuf/google/protobuf/struct_pb"),
-    empty: load<typeof emptyModule>("google-protobuf/google/protobuf/empty_pb"),
-    any: load<typeof anyModule>("google-protobuf/google/protobuf/any_pb"),
-    provider: load<typeof providerPb>("@pulumi/pulumi/proto/provider_pb"),
-    service: load<typeof providerGrpc>("@pulumi/pulumi/proto/provider_grpc_pb"),
-    plugin: load<typeof pluginPb>("@pulumi/pulumi/proto/plugin_pb"),
-    status: load<typeof statusPb>("@pulumi/pulumi/proto/status_pb"),
-    engine: load<typeof enginePb>("@pulumi/pulumi/proto/engine_pb"),
-    engineService: load<typeof engineGrpc>("@pulumi/pulumi/proto/engine_grpc_pb"),
-  };
-}
-
-type Protocol = ReturnType<typeof protocol>;
+type Protocol = ReturnType<typeof protocolModules>;
 type Bag = Record<string, unknown>;
 
 /** What the server is told when it starts. */
@@ -395,7 +366,7 @@ function handlers(p: Protocol, options: PluginOptions) {
  * line of output). The engine stops the process when it is done with it.
  */
 export async function serve(options: PluginOptions): Promise<number> {
-  const p = protocol();
+  const p = protocolModules();
   const server = new p.grpc.Server({
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,

@@ -13,10 +13,9 @@
  * optimised code for it costs more: the provider process's peak RSS during an `up` of 100 clusters rose by
  * 15 MB (bench/results/latest.md, row 7).
  */
-import path from "node:path";
 import type Ajv from "ajv";
 import type { DefinedError, Options, ValidateFunction } from "ajv";
-import { isRecord } from "./typed";
+import { GENERATED_VALIDATORS, generated } from "./generated";
 import type { TSchema } from "@sinclair/typebox";
 import type { WireSchemaName } from "./wire";
 
@@ -41,31 +40,7 @@ export function nameValidators(schemas: Iterable<readonly [string, TSchema]>): v
   for (const [name, schema] of schemas) NAMES.set(schema, name);
 }
 
-/** The folder of the generated validators: `dist/validators`, next to `dist/schemas`. */
-export const GENERATED_VALIDATORS = path.join(__dirname, "..", "validators");
-
-/** The generated validator named `name`, or undefined when the build made none (a run from the sources). */
-function generated(name: string): ValidateFunction | undefined {
-  const file = path.join(GENERATED_VALIDATORS, `${name}.js`);
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates; it exports one ajv validator
-    return require(file) as ValidateFunction;
-  } catch (error) {
-    if (isMissingModule(error, file)) return undefined;
-    throw error;
-  }
-}
-
-/** Whether `error` is Node's failure to find the module `file` (not a failure inside it). */
-function isMissingModule(error: unknown, file: string): boolean {
-  // Not `instanceof Error`: a loader (jest's) may throw an error of another realm.
-  return (
-    isRecord(error) &&
-    error.code === "MODULE_NOT_FOUND" &&
-    typeof error.message === "string" &&
-    error.message.includes(file)
-  );
-}
+export { GENERATED_VALIDATORS };
 
 /**
  * The errors of a failed validation, as ajv's union of its own keywords' errors, which narrows on `keyword`.

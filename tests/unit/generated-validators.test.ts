@@ -120,6 +120,11 @@ it("validates every schema of the table by name in the built package, with no aj
     problems: true,
     ajv: ["ajv-formats/dist/formats.js", "ajv/dist/runtime/ucs2length.js"],
     typebox: [],
-    schemas: ["dist/schemas/endpoints.js", "dist/schemas/typed.js", "dist/schemas/validate.js"],
+    schemas: [
+      "dist/schemas/endpoints.js",
+      "dist/schemas/generated.js",
+      "dist/schemas/typed.js",
+      "dist/schemas/validate.js",
+    ],
   });
 });

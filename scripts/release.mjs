@@ -1,0 +1,44 @@
+/**
+ * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it does not match
+ * its sources, then calls each part with `{ root, out, version }`: scripts/release/plugin.mjs's `releasePlugin`
+ * (the provider plugin's archives) and, when the file exists, scripts/release/sdks.mjs's `releaseSdks`; each
+ * returns the names of the files it wrote into `out`. Then writes SHA256SUMS over them (sha256sum's format,
+ * sorted by name) and prints each file with its size.
+ */
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const out = path.join(root, "dist", "release");
+const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+
+// Builds dist/ when it does not match its sources, as `npm test` does (scripts/prepare.mjs).
+execFileSync(process.execPath, [path.join(root, "scripts", "prepare.mjs")], { cwd: root, stdio: "inherit" });
+fs.mkdirSync(out, { recursive: true });
+
+const context = { root, out, version };
+const { releasePlugin } = await import("./release/plugin.mjs");
+const written = [...(await releasePlugin(context))];
+const sdks = path.join(root, "scripts", "release", "sdks.mjs");
+if (fs.existsSync(sdks)) {
+  const { releaseSdks } = await import(pathToFileURL(sdks).href);
+  written.push(...(await releaseSdks(context)));
+}
+
+const names = [...new Set(written)].sort();
+const sums = names.map((name) => {
+  const hash = crypto
+    .createHash("sha256")
+    .update(fs.readFileSync(path.join(out, name)))
+    .digest("hex");
+  return `${hash}  ${name}\n`;
+});
+fs.writeFileSync(path.join(out, "SHA256SUMS"), sums.join(""));
+for (const name of [...names, "SHA256SUMS"])
+  process.stdout.write(
+    `${String(fs.statSync(path.join(out, name)).size).padStart(11)}  dist/release/${name}\n`,
+  );
