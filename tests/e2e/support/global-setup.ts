@@ -7,13 +7,16 @@
  * resolves it from there. The provider plugin's Python SDK is generated from the build's package schema
  * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it; its
  * Node.js SDK (`scripts/sdks.sh nodejs`, compiled) is packed and installed beside the package, as
- * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin.
+ * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin. Its Go SDK (`scripts/sdks.sh go`) stays
+ * in dist/sdks/go, where Go programs' go.mod points (support/golang.ts), and Go's caches are warmed with the
+ * packages they build with.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, PYTHON, PYTHON_SDK_DIR, ROOT, assertEngine } from "./engine";
+import { warmGoBuild } from "./golang";
 
 /** Version of `@pulumi/policy` the policy pack runs with (the package's own dev dependency). */
 const POLICY_SDK_VERSION: string = JSON.parse(
@@ -70,8 +73,12 @@ export default function globalSetup(): void {
   };
   // The package's tarball alone in `pack/`, where the installs' tests find the one release tarball.
   const tarball = pack(ROOT, "pack");
-  // Generated and compiled again (about 2 s): `npm run build` deletes dist/sdks.
-  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs"], ROOT);
+  // Generated (and the Node.js one compiled) again, about 2 s: `npm run build` deletes dist/sdks.
+  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs", "go"], ROOT);
+  // Under a second when Go's caches hold the Pulumi Go SDK compiled; about 2 minutes the first time on 2 cores.
+  const goSeconds = warmGoBuild();
+  if (goSeconds > 10)
+    process.stderr.write(`e2e setup: Go's build cache warmed in ${goSeconds.toFixed(0)} s\n`);
   const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"), "pack-sdk");
 
   const stampFile = path.join(E2E_ROOT, ".installed");
