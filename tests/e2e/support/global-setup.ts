@@ -33,8 +33,8 @@ const sha256 = (...files: string[]): string => {
 };
 
 /**
- * Generates the Python SDK from dist/plugin/schema.json and installs it into `PYTHON_SDK_DIR`, unless what is
- * there came from the same schema and generator. pip builds it from its folder as a user's `pip install` does,
+ * Installs the Python SDK scripts/sdks.sh generated from dist/plugin/schema.json into `PYTHON_SDK_DIR`, unless
+ * what is there came from the same schema and generator. pip builds it from its folder as a user's `pip install` does,
  * offline: the engine's virtualenv has its dependencies and its build backend.
  */
 function installPythonSdk(): void {
@@ -44,7 +44,6 @@ function installPythonSdk(): void {
     path.join(BIN, "pulumi-sdkgen-vendor-container"),
   );
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
-  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "python"], ROOT);
   fs.rmSync(PYTHON_SDK_DIR, { recursive: true, force: true });
   run(
     PYTHON,
@@ -61,7 +60,6 @@ function installPythonSdk(): void {
 export default function globalSetup(): void {
   assertEngine();
   if (!fs.existsSync(path.join(ROOT, "dist/sdk/index.js"))) run("npm", ["run", "--silent", "build"], ROOT);
-  installPythonSdk();
 
   /** `npm pack` of `folder` into `.tools/e2e/<into>` (emptied first): the tarball's path. */
   const pack = (folder: string, into: string) => {
@@ -73,8 +71,10 @@ export default function globalSetup(): void {
   };
   // The package's tarball alone in `pack/`, where the installs' tests find the one release tarball.
   const tarball = pack(ROOT, "pack");
-  // Generated (and the Node.js one compiled) again, about 2 s: `npm run build` deletes dist/sdks.
-  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs", "go"], ROOT);
+  // Generated (and the Node.js one compiled) again, about 3 s: `npm run build` (which `npm pack` runs) deletes
+  // dist/sdks.
+  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs", "python", "go"], ROOT);
+  installPythonSdk();
   // Under a second when Go's caches hold the Pulumi Go SDK compiled; about 2 minutes the first time on 2 cores.
   const goSeconds = warmGoBuild();
   if (goSeconds > 10)
