@@ -10,6 +10,9 @@
 #   .tools/bin/pulumi-language-yaml            YAML language host, pulumi-yaml v1.25.0 (scripts/engine/yaml/go.mod)
 #   .tools/bin/pulumi-language-go              Go language host, built from sdk/v3 v3.66.0, the last release that
 #                                              holds it (scripts/engine/golang/go.mod; see the comment there)
+#   .tools/bin/pulumi-language-java            Java language host, pulumi-java v1.12.0 (scripts/engine/java/go.mod;
+#                                              Java programs also need a JDK and Maven, and their SDK from Maven
+#                                              Central)
 #   .tools/python                              a virtualenv with the `pulumi` package from PyPI (Python programs
 #                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh) and
 #                                              a setuptools that builds local packages (the generated Python SDK)
@@ -46,6 +49,9 @@ PYTHON_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-langu
 GO_LANGHOST_WRAPPER="$ROOT/scripts/engine/golang"
 GO_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go"
 GO_LANGHOST_VERSION="3.66.0"      # sdk/v3 release that still holds the Go language host
+JAVA_LANGHOST_WRAPPER="$ROOT/scripts/engine/java"
+JAVA_LANGHOST_PACKAGE="github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java"
+JAVA_LANGHOST_VERSION="1.12.0"    # pulumi-java (pinned in scripts/engine/java/go.mod)
 YAML_WRAPPER="$ROOT/scripts/engine/yaml"
 YAML_PACKAGE="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 YAML_VERSION="1.25.0"             # pulumi-yaml (pinned in scripts/engine/yaml/go.mod)
@@ -136,12 +142,13 @@ if [[ -n "$external" ]]; then
   log "using pulumi ${ext_version} found at $external, with its own language hosts"
   ln -sfn "$external" "$BIN/pulumi"
   for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml \
-    pulumi-language-go; do
+    pulumi-language-go pulumi-language-java; do
     ln -sfn "$(dirname "$external")/$host" "$BIN/$host"
   done
 else
   [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs" "$BIN/pulumi-language-python" \
-    "$BIN/pulumi-language-python-exec" "$BIN/pulumi-language-yaml" "$BIN/pulumi-language-go"
+    "$BIN/pulumi-language-python-exec" "$BIN/pulumi-language-yaml" "$BIN/pulumi-language-go" \
+    "$BIN/pulumi-language-java"
   go_build pulumi "$WRAPPER" "$CLI_PACKAGE" "$PULUMI_VERSION"
   [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] \
     || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
@@ -155,6 +162,7 @@ else
   install -m 0755 "$exec_script" "$BIN/pulumi-language-python-exec"
   go_build pulumi-language-yaml "$YAML_WRAPPER" "$YAML_PACKAGE" "$YAML_VERSION"
   go_build pulumi-language-go "$GO_LANGHOST_WRAPPER" "$GO_LANGHOST_PACKAGE" "$GO_LANGHOST_VERSION"
+  go_build pulumi-language-java "$JAVA_LANGHOST_WRAPPER" "$JAVA_LANGHOST_PACKAGE" "$JAVA_LANGHOST_VERSION"
 fi
 
 # The SDK generator, also next to an installed `pulumi`: scripts/sdks.sh generates with it whichever CLI is used,
@@ -201,5 +209,5 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-language-go, pulumi-resource-pulumi-nodejs, pulumi-sdkgen-vendor-container in $BIN; Python's pulumi in .tools/python"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-language-go, pulumi-language-java, pulumi-resource-pulumi-nodejs, pulumi-sdkgen-vendor-container in $BIN; Python's pulumi in .tools/python"
 log "done in $((SECONDS - SCRIPT_START)) s"
