@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import type { KaasResponse } from "../../schemas";
 import { E2E_ROOT, PYTHON, ROOT } from "./support/engine";
-import { GO_ENV, GO_SDK_DIR, GO_SDK_MODULE } from "./support/golang";
+import { GO_ENV, GO_SDK_EDIT } from "./support/golang";
 import { PLUGIN_BIN } from "./support/plugin";
 import { PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
 
@@ -21,13 +21,13 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "ut
   .version;
 
 /**
- * Where each template's project gets what is on no registry here, the local builds: the plugin (every language)
- * is installed into the suite's plugin cache with `pulumi plugin install --file`, as the package's version, which
- * the SDKs ask for (a script that starts the executable npm linked for the suite: support/plugin.ts); Python's pip installs
- * `pulumi_vendor_container` and `pulumi` from a folder of wheels (`pythonWheels`) instead of PyPI; Go's
- * `go mod tidy` (which `pulumi new` runs) runs with the go.mod pointed at dist/sdks/go first (a `go` on PATH that
- * adds the `replace` directive, as support/golang.ts `useGoSdk` does for the suite's program). Returns the
- * environment of `pulumi new` and that of the CLI's later runs in the project.
+ * LOCAL BUILDS: where each template's project gets what is on no registry here. The plugin (every language) is
+ * installed into the suite's plugin cache with `pulumi plugin install --file`, at the package's version, which
+ * the SDKs ask for (a script that starts the executable npm linked for the suite: support/plugin.ts). Python's
+ * pip installs `pulumi_vendor_container` and `pulumi` from a folder of wheels (`pythonWheels`) instead of PyPI.
+ * Go's `go mod tidy` (which `pulumi new` runs) runs with the go.mod pointed at dist/sdks/go first, by a `go` on
+ * PATH that applies support/golang.ts `GO_SDK_EDIT`, as the suite's Go program does. Returns the environment of
+ * `pulumi new` and that of the CLI's later runs in the project.
  */
 async function localBuilds(
   language: Language,
@@ -38,9 +38,7 @@ async function localBuilds(
   fs.writeFileSync(
     launcher,
     `#!/bin/sh\nexec ${JSON.stringify(path.join(PLUGIN_BIN, "pulumi-resource-vendor-container"))} "$@"\n`,
-    {
-      mode: 0o755,
-    },
+    { mode: 0o755 },
   );
   const install = ["plugin", "install", "resource", "vendor-container", VERSION, "--file", launcher];
   const installed = await s.cli(install, s.dir).done;
@@ -64,7 +62,7 @@ async function localBuilds(
         "#!/usr/bin/env bash",
         "set -euo pipefail",
         'if [ "${1:-} ${2:-}" = "mod tidy" ]; then',
-        `  "${go}" mod edit "-replace=${GO_SDK_MODULE}=${GO_SDK_DIR}"`,
+        `  "${go}" mod edit ${JSON.stringify(GO_SDK_EDIT)}`,
         "fi",
         `exec "${go}" "$@"`,
         "",

@@ -29,12 +29,16 @@ export const GO_ENV: Record<string, string> = {
 };
 
 /**
- * Points the go.mod in `dir` at the generated Go SDK: the one place where Go programs and templates get it.
- * A `replace` directive to the folder scripts/sdks.sh writes, since the SDK is on no module proxy. To take it
- * from a module proxy instead (a GOPROXY layout of the SDK's release), drop the directive and set GOPROXY here.
+ * How a Go program gets the generated Go SDK, the one place that says it: the `go mod edit` argument that points
+ * a go.mod at the folder scripts/sdks.sh writes (a `replace` directive), since the SDK is on no module proxy. To
+ * take it from a module proxy instead (a GOPROXY layout of the SDK's release), make this add nothing and set
+ * GOPROXY in `GO_ENV`.
  */
+export const GO_SDK_EDIT = `-replace=${GO_SDK_MODULE}=${GO_SDK_DIR}`;
+
+/** Points the go.mod in `dir` at the generated Go SDK (`GO_SDK_EDIT`). */
 export function useGoSdk(dir: string): void {
-  execFileSync("go", ["mod", "edit", `-replace=${GO_SDK_MODULE}=${GO_SDK_DIR}`], {
+  execFileSync("go", ["mod", "edit", GO_SDK_EDIT], {
     cwd: dir,
     env: { ...process.env, ...GO_ENV },
     stdio: ["ignore", "pipe", "pipe"],
