@@ -75,7 +75,7 @@ export default function globalSetup(): void {
   // dist/sdks.
   run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs", "python", "go"], ROOT);
   installPythonSdk();
-  // Under a second when Go's caches hold the Pulumi Go SDK compiled; about 2 minutes the first time on 2 cores.
+  // Under a second when Go's caches hold the Pulumi Go SDK compiled; about 150 s the first time on 2 cores.
   const goSeconds = warmGoBuild();
   if (goSeconds > 10)
     process.stderr.write(`e2e setup: Go's build cache warmed in ${goSeconds.toFixed(0)} s\n`);

@@ -1,7 +1,7 @@
 /**
  * Go programs on the provider plugin's generated Go SDK. The Go language host (`pulumi-language-go`, as
  * scripts/engine.sh builds it) compiles a program with `go build` in its folder on every run that runs it, so a
- * program's first build compiles `github.com/pulumi/pulumi/sdk/v3` and its dependencies (about 2 minutes on 2
+ * program's first build compiles `github.com/pulumi/pulumi/sdk/v3` and its dependencies (about 150 s on 2
  * cores) and every later one links from Go's build cache (about 3 s). The global setup warms that cache once
  * (`warmGoBuild`); programs build offline from the module cache the warm-up filled.
  */
