@@ -8,6 +8,8 @@
 #   .tools/bin/pulumi-language-python-exec     the script it runs programs with (the CLI's sdk/v3 release,
 #                                              which matches the Python SDK below)
 #   .tools/bin/pulumi-language-yaml            YAML language host, pulumi-yaml v1.25.0 (scripts/engine/yaml/go.mod)
+#   .tools/bin/pulumi-language-go              Go language host, built from sdk/v3 v3.66.0, the last release that
+#                                              holds it (scripts/engine/golang/go.mod; see the comment there)
 #   .tools/python                              a virtualenv with the `pulumi` package from PyPI (Python programs
 #                                              run with it: PULUMI_PYTHON_CMD, set by scripts/pulumi-env.sh) and
 #                                              a setuptools that builds local packages (the generated Python SDK)
@@ -41,6 +43,9 @@ LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nod
 CLI_PACKAGE="github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 LANGHOST_VERSION="3.68.0"         # sdk/v3 release that still holds the Node.js and Python language hosts
 PYTHON_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python"
+GO_LANGHOST_WRAPPER="$ROOT/scripts/engine/golang"
+GO_LANGHOST_PACKAGE="github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go"
+GO_LANGHOST_VERSION="3.66.0"      # sdk/v3 release that still holds the Go language host
 YAML_WRAPPER="$ROOT/scripts/engine/yaml"
 YAML_PACKAGE="github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 YAML_VERSION="1.25.0"             # pulumi-yaml (pinned in scripts/engine/yaml/go.mod)
@@ -53,6 +58,7 @@ log() { printf 'engine.sh: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 mkdir -p "$BIN"
+SCRIPT_START=$SECONDS
 
 # One run at a time (parallel CI jobs or developers sharing a checkout).
 exec 9>"$TOOLS/.lock"
@@ -129,12 +135,13 @@ if [[ -n "$external" ]]; then
   # A Pulumi install ships its language hosts next to the CLI: use both as they are.
   log "using pulumi ${ext_version} found at $external, with its own language hosts"
   ln -sfn "$external" "$BIN/pulumi"
-  for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml; do
+  for host in pulumi-language-nodejs pulumi-language-python pulumi-language-python-exec pulumi-language-yaml \
+    pulumi-language-go; do
     ln -sfn "$(dirname "$external")/$host" "$BIN/$host"
   done
 else
   [[ -L "$BIN/pulumi" ]] && rm -f "$BIN/pulumi" "$BIN/pulumi-language-nodejs" "$BIN/pulumi-language-python" \
-    "$BIN/pulumi-language-python-exec" "$BIN/pulumi-language-yaml"
+    "$BIN/pulumi-language-python-exec" "$BIN/pulumi-language-yaml" "$BIN/pulumi-language-go"
   go_build pulumi "$WRAPPER" "$CLI_PACKAGE" "$PULUMI_VERSION"
   [[ "$("$BIN/pulumi" version)" == "v${PULUMI_VERSION}" ]] \
     || die "built pulumi reports $("$BIN/pulumi" version), expected v${PULUMI_VERSION}"
@@ -147,6 +154,7 @@ else
   [[ -f "$exec_script" ]] || die "no pulumi-language-python-exec at $exec_script"
   install -m 0755 "$exec_script" "$BIN/pulumi-language-python-exec"
   go_build pulumi-language-yaml "$YAML_WRAPPER" "$YAML_PACKAGE" "$YAML_VERSION"
+  go_build pulumi-language-go "$GO_LANGHOST_WRAPPER" "$GO_LANGHOST_PACKAGE" "$GO_LANGHOST_VERSION"
 fi
 
 # The SDK generator, also next to an installed `pulumi`: scripts/sdks.sh generates with it whichever CLI is used,
@@ -193,4 +201,5 @@ ln -sfn "../pulumi-sdk/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs
 mkdir -p "$TOOLS/pulumi-home"
 
 # ---------------------------------------------------------------------------------------------
-log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-resource-pulumi-nodejs, pulumi-sdkgen-vendor-container in $BIN; Python's pulumi in .tools/python"
+log "node $("$BIN/node" -v), $("$BIN/pulumi" version 2>/dev/null | sed 's/^/pulumi /'), pulumi-language-nodejs, pulumi-language-python, pulumi-language-yaml, pulumi-language-go, pulumi-resource-pulumi-nodejs, pulumi-sdkgen-vendor-container in $BIN; Python's pulumi in .tools/python"
+log "done in $((SECONDS - SCRIPT_START)) s"

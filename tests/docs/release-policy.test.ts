@@ -99,6 +99,16 @@ it("templates/kaas-typescript/package.json depends on this version of the packag
   );
 });
 
+it("the Python and Go templates ask for the generated SDKs of this version", () => {
+  const [major, minor] = PACKAGE.version.split(".").map(Number);
+  expect(read("templates/kaas-python/requirements.txt")).toBe(
+    `pulumi>=3.272.0,<4.0.0\npulumi_vendor_container>=${PACKAGE.version},<${major}.${minor + 1}.0\n`,
+  );
+  expect(read("templates/kaas-go/go.mod")).toContain(
+    `\texample.com/pulumi-vendor-container/sdk/go v${PACKAGE.version}\n`,
+  );
+});
+
 // The examples run from a checkout of this repository: they take the package from it, and their lockfiles
 // (which `npm ci` installs from) record this version.
 it.each([["examples/environments"], ["examples/ci-pipeline"]])(

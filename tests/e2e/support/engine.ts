@@ -13,7 +13,7 @@ export const ROOT = path.resolve(__dirname, "../../..");
 /** Root of the engine install, as `PulumiCommand.get({ root })` expects it (`<root>/bin/pulumi`). */
 export const TOOLS = path.join(ROOT, ".tools");
 /**
- * `pulumi`, its Node.js, Python and YAML language hosts, `pulumi-resource-pulumi-nodejs`, the SDK generator
+ * `pulumi`, its Node.js, Python, YAML and Go language hosts, `pulumi-resource-pulumi-nodejs`, the SDK generator
  * (`pulumi-sdkgen-vendor-container`) and `node` (22).
  */
 export const BIN = path.join(TOOLS, "bin");
@@ -35,6 +35,7 @@ const ENGINE_PARTS = [
   "pulumi-language-python",
   "pulumi-language-python-exec",
   "pulumi-language-yaml",
+  "pulumi-language-go",
   "pulumi-resource-pulumi-nodejs",
   "pulumi-sdkgen-vendor-container",
   "node",

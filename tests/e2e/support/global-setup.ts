@@ -7,13 +7,16 @@
  * resolves it from there. The provider plugin's Python SDK is generated from the build's package schema
  * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it; its
  * Node.js SDK (`scripts/sdks.sh nodejs`, compiled) is packed and installed beside the package, as
- * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin.
+ * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin. Its Go SDK (`scripts/sdks.sh go`) stays
+ * in dist/sdks/go, where Go programs' go.mod points (support/golang.ts), and Go's caches are warmed with the
+ * packages they build with.
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, PYTHON, PYTHON_SDK_DIR, ROOT, assertEngine } from "./engine";
+import { warmGoBuild } from "./golang";
 
 /** Version of `@pulumi/policy` the policy pack runs with (the package's own dev dependency). */
 const POLICY_SDK_VERSION: string = JSON.parse(
@@ -30,8 +33,8 @@ const sha256 = (...files: string[]): string => {
 };
 
 /**
- * Generates the Python SDK from dist/plugin/schema.json and installs it into `PYTHON_SDK_DIR`, unless what is
- * there came from the same schema and generator. pip builds it from its folder as a user's `pip install` does,
+ * Installs the Python SDK scripts/sdks.sh generated from dist/plugin/schema.json into `PYTHON_SDK_DIR`, unless
+ * what is there came from the same schema and generator. pip builds it from its folder as a user's `pip install` does,
  * offline: the engine's virtualenv has its dependencies and its build backend.
  */
 function installPythonSdk(): void {
@@ -41,7 +44,6 @@ function installPythonSdk(): void {
     path.join(BIN, "pulumi-sdkgen-vendor-container"),
   );
   if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === wanted) return;
-  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "python"], ROOT);
   fs.rmSync(PYTHON_SDK_DIR, { recursive: true, force: true });
   run(
     PYTHON,
@@ -58,7 +60,6 @@ function installPythonSdk(): void {
 export default function globalSetup(): void {
   assertEngine();
   if (!fs.existsSync(path.join(ROOT, "dist/sdk/index.js"))) run("npm", ["run", "--silent", "build"], ROOT);
-  installPythonSdk();
 
   /** `npm pack` of `folder` into `.tools/e2e/<into>` (emptied first): the tarball's path. */
   const pack = (folder: string, into: string) => {
@@ -70,8 +71,14 @@ export default function globalSetup(): void {
   };
   // The package's tarball alone in `pack/`, where the installs' tests find the one release tarball.
   const tarball = pack(ROOT, "pack");
-  // Generated and compiled again (about 2 s): `npm run build` deletes dist/sdks.
-  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs"], ROOT);
+  // Generated (and the Node.js one compiled) again, about 3 s: `npm run build` (which `npm pack` runs) deletes
+  // dist/sdks.
+  run("bash", [path.join(ROOT, "scripts/sdks.sh"), "nodejs", "python", "go"], ROOT);
+  installPythonSdk();
+  // Under a second when Go's caches hold the Pulumi Go SDK compiled; about 150 s the first time on 2 cores.
+  const goSeconds = warmGoBuild();
+  if (goSeconds > 10)
+    process.stderr.write(`e2e setup: Go's build cache warmed in ${goSeconds.toFixed(0)} s\n`);
   const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"), "pack-sdk");
 
   const stampFile = path.join(E2E_ROOT, ".installed");
