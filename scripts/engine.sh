@@ -172,6 +172,20 @@ else
     "pulumi==${PULUMI_PYPI_VERSION}" "setuptools==${SETUPTOOLS_VERSION}" >&2
 fi
 
+# A wheelhouse of the Python SDK's dependencies (`pulumi` and what it needs, for .tools/python's interpreter), so
+# that a fresh virtualenv installs the release's wheel offline: pip install --no-index --find-links
+# (tests/e2e/release-sdks.e2e.test.ts).
+WHEELHOUSE="$TOOLS/python-wheels/pulumi-${PULUMI_PYPI_VERSION}"
+if [[ -f "$WHEELHOUSE/.complete" ]]; then
+  log "wheels of pulumi ${PULUMI_PYPI_VERSION} and its dependencies already in ${WHEELHOUSE#"$ROOT/"}"
+else
+  log "downloading the wheels of pulumi ${PULUMI_PYPI_VERSION} and its dependencies from PyPI into ${WHEELHOUSE#"$ROOT/"}"
+  rm -rf "$WHEELHOUSE"
+  "$PYTHON_ENV/bin/pip" download --quiet --disable-pip-version-check --only-binary=:all: --dest "$WHEELHOUSE" \
+    "pulumi==${PULUMI_PYPI_VERSION}" >&2
+  touch "$WHEELHOUSE/.complete"
+fi
+
 # ---------------------------------------------------------------------------------------------
 # 3. pulumi-resource-pulumi-nodejs launcher from @pulumi/pulumi
 #    (a sh script: `node -e require.resolve('@pulumi/pulumi/cmd/dynamic-provider')` from the
