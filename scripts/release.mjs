@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { releaseSdks } from "./release/sdks.mjs";
 
@@ -21,8 +22,11 @@ fs.mkdirSync(out, { recursive: true });
 
 const files = await releaseSdks({ root, out, version });
 
-const sums = [...files]
-  .sort()
-  .map((file) => `${createHash("sha256").update(fs.readFileSync(path.join(out, file))).digest("hex")}  ${file}\n`);
+const sums = [...files].sort().map(
+  (file) =>
+    `${createHash("sha256")
+      .update(fs.readFileSync(path.join(out, file)))
+      .digest("hex")}  ${file}\n`,
+);
 fs.writeFileSync(path.join(out, "SHA256SUMS"), sums.join(""));
 process.stderr.write(`release ${version}: ${files.length} files and SHA256SUMS in dist/release\n`);

@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import process from "node:process";
 
 const run = (cmd, args, options) =>
   execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], ...options });
@@ -35,7 +36,8 @@ function filesBelow(dir, base) {
  */
 export async function releaseSdks({ root, out, version }) {
   const python = path.join(root, ".tools/python/bin/python");
-  if (!fs.existsSync(python)) throw new Error("release: no .tools/python: run `bash scripts/engine.sh` first");
+  if (!fs.existsSync(python))
+    throw new Error("release: no .tools/python: run `bash scripts/engine.sh` first");
   run(process.execPath, [path.join(root, "scripts/package-schema.mjs")], { cwd: root });
   const schema = JSON.parse(fs.readFileSync(path.join(root, "dist/plugin/schema.json"), "utf8"));
   if (schema.version !== version)
@@ -63,9 +65,11 @@ export async function releaseSdks({ root, out, version }) {
   }
 
   // Node.js: the compiled package (scripts/sdks.sh copies its package.json into bin/).
-  const packed = JSON.parse(run("npm", ["pack", "--json", "--silent", "--pack-destination", out], {
-    cwd: path.join(sdks, "nodejs/bin"),
-  }));
+  const packed = JSON.parse(
+    run("npm", ["pack", "--json", "--silent", "--pack-destination", out], {
+      cwd: path.join(sdks, "nodejs/bin"),
+    }),
+  );
   written.push(packed[0].filename);
 
   // Go: a module zip under Go's own rules, with its .mod, .info and list, as a module proxy serves them.
