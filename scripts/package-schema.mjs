@@ -12,6 +12,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { GO_MODULE, pluginDownloadUrl } from "./release/config.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -203,6 +204,8 @@ export function packageSchema() {
       "Managed Kubernetes clusters, backups, container registries and volume attachments of the Vendor.Container service.",
     keywords: ["pulumi", "kubernetes", "kaas", "container-registry", "category/cloud", "kind/native"],
     license: "Apache-2.0",
+    // Where the engine downloads the plugin an SDK's resources ask for (scripts/release/config.mjs).
+    pluginDownloadURL: pluginDownloadUrl(),
     config: { variables },
     provider: {
       description: "The provider of the Vendor.Container service: one account, project and endpoint.",
@@ -222,7 +225,7 @@ export function packageSchema() {
         pyproject: { enabled: true },
       },
       go: {
-        importBasePath: "example.com/pulumi-vendor-container/sdk/go/vendorcontainer",
+        importBasePath: `${GO_MODULE}/vendorcontainer`,
         respectSchemaVersion: true,
       },
     },

@@ -1,16 +1,20 @@
 /**
  * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it does not match
- * its sources, then calls each part with `{ root, out, version }`: scripts/release/plugin.mjs's `releasePlugin`
- * (the provider plugin's archives) and, when the file exists, scripts/release/sdks.mjs's `releaseSdks`; each
- * returns the names of the files it wrote into `out`. Then writes SHA256SUMS over them (sha256sum's format,
- * sorted by name) and prints each file with its size.
+ * its sources, empties dist/release/, then calls each part with `{ root, out, version }`:
+ * scripts/release/plugin.mjs's `releasePlugin` (the provider plugin's archives) and scripts/release/sdks.mjs's
+ * `releaseSdks` (the SDK packages and the schema); each returns the names of the files it wrote into `out`. Then
+ * writes SHA256SUMS over them (sha256sum's format, sorted by name) and prints each file with its size.
+ * `VENDOR_PLUGIN_DOWNLOAD_URL` sets the plugin download URL the schema and the SDKs name, for a release made for
+ * tests (scripts/release/config.mjs holds the real one).
  */
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { releasePlugin } from "./release/plugin.mjs";
+import { releaseSdks } from "./release/sdks.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist", "release");
@@ -18,16 +22,11 @@ const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), 
 
 // Builds dist/ when it does not match its sources, as `npm test` does (scripts/prepare.mjs).
 execFileSync(process.execPath, [path.join(root, "scripts", "prepare.mjs")], { cwd: root, stdio: "inherit" });
+fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 
 const context = { root, out, version };
-const { releasePlugin } = await import("./release/plugin.mjs");
-const written = [...(await releasePlugin(context))];
-const sdks = path.join(root, "scripts", "release", "sdks.mjs");
-if (fs.existsSync(sdks)) {
-  const { releaseSdks } = await import(pathToFileURL(sdks).href);
-  written.push(...(await releaseSdks(context)));
-}
+const written = [...(await releasePlugin(context)), ...(await releaseSdks(context))];
 
 const names = [...new Set(written)].sort();
 const sums = names.map((name) => {

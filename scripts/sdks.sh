@@ -4,7 +4,7 @@
 #   dist/sdks/nodejs   @pulumi-vendor-container/sdk: TypeScript sources, compiled into dist/sdks/nodejs/bin with
 #                      this repository's TypeScript and @pulumi/pulumi, with its package.json: `npm pack` it
 #   dist/sdks/python   pulumi_vendor_container, with pyproject.toml: `pip install dist/sdks/python`
-#   dist/sdks/go       module example.com/pulumi-vendor-container/sdk/go, package vendorcontainer
+#   dist/sdks/go       module github.com/vendor-container/pulumi-vendor-container/sdk/go, package vendorcontainer
 # with .tools/bin/pulumi-sdkgen-vendor-container, which `bash scripts/engine.sh` builds.
 #
 # Usage: scripts/sdks.sh [--check] [nodejs|python|go ...]   (default: all three)

@@ -3,6 +3,6 @@ module ${PROJECT}
 go 1.25
 
 require (
-	example.com/pulumi-vendor-container/sdk/go v0.2.0
+	github.com/vendor-container/pulumi-vendor-container/sdk/go v0.2.0
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
 )

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 
-	vendor "example.com/pulumi-vendor-container/sdk/go/vendorcontainer"
+	vendor "github.com/vendor-container/pulumi-vendor-container/sdk/go/vendorcontainer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

@@ -105,7 +105,7 @@ it("the Python and Go templates ask for the generated SDKs of this version", () 
     `pulumi>=3.272.0,<4.0.0\npulumi_vendor_container>=${PACKAGE.version},<${major}.${minor + 1}.0\n`,
   );
   expect(read("templates/kaas-go/go.mod")).toContain(
-    `\texample.com/pulumi-vendor-container/sdk/go v${PACKAGE.version}\n`,
+    `\tgithub.com/vendor-container/pulumi-vendor-container/sdk/go v${PACKAGE.version}\n`,
   );
 });
 

@@ -1,5 +1,5 @@
 /**
- * A Go program on the provider plugin's generated Go SDK (`example.com/pulumi-vendor-container/sdk/go`, generated
+ * A Go program on the provider plugin's generated Go SDK (`github.com/vendor-container/pulumi-vendor-container/sdk/go`, generated
  * from the package schema by scripts/sdks.sh: its resource types with their typed arguments) through the real
  * engine (the Go language host as scripts/engine.sh builds it, which compiles the program with `go build`) against
  * the emulator: a cluster, its backup and a registry are created with the kubeconfig secret in the state, a pool

@@ -28,6 +28,8 @@ interface ResourceSpec {
 }
 interface PackageSchema {
   name: string;
+  pluginDownloadURL: string;
+  language: { go: { importBasePath: string } };
   resources: Record<string, ResourceSpec>;
   functions: Record<string, { inputs: { properties: Record<string, PropertySpec> }; outputs: unknown }>;
   types: Record<string, { properties: Record<string, PropertySpec> }>;
@@ -123,5 +125,19 @@ describe("the plugin's package schema", () => {
       .filter(([, v]) => v.secret)
       .map(([k]) => k);
     expect(secret).toEqual(["token", "clientSecret"]);
+  });
+});
+
+describe("the schema's release addresses (scripts/release/config.mjs)", () => {
+  it("names the release's plugin download URL, which the engine completes with the version", () => {
+    expect(schema.pluginDownloadURL).toBe(
+      "https://github.com/vendor-container/pulumi-vendor-container/releases/download/v${VERSION}",
+    );
+  });
+
+  it("puts the Go SDK's package below the release's module path", () => {
+    expect(schema.language.go.importBasePath).toBe(
+      "github.com/vendor-container/pulumi-vendor-container/sdk/go/vendorcontainer",
+    );
   });
 });

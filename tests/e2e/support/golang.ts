@@ -12,7 +12,7 @@ import path from "node:path";
 import { ROOT } from "./engine";
 
 /** The generated Go SDK's module path (scripts/sdks.sh). */
-export const GO_SDK_MODULE = "example.com/pulumi-vendor-container/sdk/go";
+export const GO_SDK_MODULE = "github.com/vendor-container/pulumi-vendor-container/sdk/go";
 
 /** The Go SDK as scripts/sdks.sh generates it, which the global setup runs. */
 export const GO_SDK_DIR = path.join(ROOT, "dist/sdks/go");

@@ -3,7 +3,7 @@ module e2e-go
 go 1.26.6
 
 require (
-	example.com/pulumi-vendor-container/sdk/go v0.0.0
+	github.com/vendor-container/pulumi-vendor-container/sdk/go v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
 )
 

@@ -4,7 +4,7 @@
 package main
 
 import (
-	vendor "example.com/pulumi-vendor-container/sdk/go/vendorcontainer"
+	vendor "github.com/vendor-container/pulumi-vendor-container/sdk/go/vendorcontainer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
