@@ -67,11 +67,21 @@ describe("a Python program on the provider plugin's generated SDK", () => {
     expect(outputs["images.registryId"]).toBe("registry-0001");
     const state = await s.exportState(stack);
     expect(state).not.toContain(outputs["cluster.kubeconfig"] as string);
-    // The SDK's classes ask for the plugin of the SDK's version, so the engine names the default provider after it.
+    // The SDK's classes ask for the plugin of the SDK's version from the schema's pluginDownloadURL, so the engine
+    // names the default provider after both (pkg/v3 resource/deploy/providers ProviderRequest.DefaultName: the
+    // URL as tokens.IntoQName writes it, "/"-separated segments, empty ones dropped, other characters "_").
+    const { pluginDownloadURL } = JSON.parse(fs.readFileSync(PLUGIN_SCHEMA, "utf8")) as {
+      pluginDownloadURL: string;
+    };
+    const qname = pluginDownloadURL
+      .split("/")
+      .filter((segment) => segment !== "")
+      .map((segment) => segment.replace(/[^A-Za-z0-9_.-]/g, "_"))
+      .join("/");
     const providers = (JSON.parse(state) as ExportedState).deployment.resources
       .filter((resource) => resource.type === "pulumi:providers:vendor-container")
       .map((resource) => resource.urn.split("::").at(-1));
-    expect(providers).toEqual([`default_${VERSION.replace(/\./g, "_")}`]);
+    expect(providers).toEqual([`default_${VERSION.replace(/\./g, "_")}_${qname}`]);
     await expectSettledIn(s, stack);
   });
 

@@ -108,6 +108,8 @@ describe("the built package (`npm test` builds first; run alone, this needs `npm
       ajv: ["ajv/dist/runtime/ucs2length.js"],
       schemas: [
         "dist/schemas/endpoints.js",
+        // The loader of the generated validators (each required only when first needed).
+        "dist/schemas/generated.js",
         "dist/schemas/projection.js",
         "dist/schemas/typed.js",
         "dist/schemas/validate.js",
