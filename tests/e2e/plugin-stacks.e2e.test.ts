@@ -82,6 +82,18 @@ describe("the provider plugin and the stack's state", () => {
       path.join(dir, "Pulumi.yaml"),
       JSON.stringify(program(clusterName, workers, properties, options), null, 2),
     );
+  /**
+   * Sets the workers of "restored" in the program as it stands (the code an import printed); answers the program
+   * as it was.
+   */
+  const setWorkers = (workers: number): string => {
+    const file = path.join(dir, "Pulumi.yaml");
+    const declared = fs.readFileSync(file, "utf8");
+    const current = JSON.parse(declared);
+    current.resources.restored.properties.nodePools[1].nodes = workers;
+    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+    return declared;
+  };
   /** The ids of the clusters and registries the service holds (tombstones left out), and their owner tags. */
   const live = () => {
     const state = s.emulator.emulator.state();
@@ -253,10 +265,7 @@ describe("the provider plugin and the stack's state", () => {
 
   it("stops the plugin when the CLI's process group is killed, and the next up converges", async () => {
     // One more worker: an update the plugin is still waiting for when the CLI is killed.
-    const file = path.join(dir, "Pulumi.yaml");
-    const current = JSON.parse(fs.readFileSync(file, "utf8"));
-    current.resources.restored.properties.nodePools[1].nodes = 5;
-    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+    setWorkers(5);
     s.clearRequests();
     const run = s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir, { detached: true });
     let plugins: number[] = [];
@@ -291,11 +300,7 @@ describe("the provider plugin and the stack's state", () => {
   it("names the plugin's setting when the service refuses the token during an update, and never the token", async () => {
     const wrong = "not-the-token-4f2a9c";
     await stack.setConfig("vendor-container:token", { value: wrong, secret: true });
-    const file = path.join(dir, "Pulumi.yaml");
-    const declared = fs.readFileSync(file, "utf8");
-    const current = JSON.parse(declared);
-    current.resources.restored.properties.nodePools[1].nodes = 6;
-    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+    const declared = setWorkers(6);
     try {
       const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
       expect(up.code).not.toBe(0);
@@ -307,7 +312,7 @@ describe("the provider plugin and the stack's state", () => {
       expect(up.output).not.toMatch(/\bvendor:token/);
       expect(up.output).not.toContain(wrong);
     } finally {
-      fs.writeFileSync(file, declared);
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), declared);
       await stack.setConfig("vendor-container:token", { value: TOKEN, secret: true });
     }
   });

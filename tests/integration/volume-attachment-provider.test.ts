@@ -647,12 +647,18 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
       },
     );
 
-    it("refuses another resource while the one in the state holds the attachment, even checked after its create started", async () => {
+    /** "data" created and in the state (its outputs), then the next run's provider and "dup"'s checked inputs. */
+    async function dataHeldThenDup() {
       const p0 = run();
       const { outs } = await p0.create(await checked(p0, {}, args()));
       h.running.emulator.clearRequests();
       const p = run();
       const dup = await checked(p, {}, args({ nodeId: nodes[1], creationScope: DUP }));
+      return { outs, p, dup };
+    }
+
+    it("refuses another resource while the one in the state holds the attachment, even checked after its create started", async () => {
+      const { outs, p, dup } = await dataHeldThenDup();
       const creating = failureOf(p.create(dup));
       // The engine checks "data", registered after "dup", while "dup"'s create reads the cluster.
       await checked(p, outs, args());
@@ -662,11 +668,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     });
 
     it("refuses another resource that the state names as the holder, however late that one's check comes", async () => {
-      const p0 = run();
-      const { outs } = await p0.create(await checked(p0, {}, args()));
-      h.running.emulator.clearRequests();
-      const p = run();
-      const dup = await checked(p, {}, args({ nodeId: nodes[1], creationScope: DUP }));
+      const { outs, p, dup } = await dataHeldThenDup();
       const tracker = {
         urn: "urn:pulumi:dev::proj::vendor-container:index:VolumeAttachment::data",
         scope: DATA,
