@@ -99,3 +99,9 @@ it("ignores declaration files among the sources and the compiled files", () => {
   write("rest/extra.d.ts", "export {};\n");
   expect(runPrepare().built).toBe(false);
 });
+
+it("ignores what later steps write into dist/ (the SDKs in dist/sdks, the release in dist/release)", () => {
+  write("dist/sdks/nodejs/bin/index.js", "");
+  write("dist/release/bundle.js", "");
+  expect(runPrepare()).toEqual({ stderr: "prepare: dist/ matches its sources, not rebuilt\n", built: false });
+});
