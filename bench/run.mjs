@@ -11,6 +11,8 @@
  *   --only lookup  only row 8 (the create's lookup requests): prints its section, writes no results file
  *   --only plugin  only row 9 (the provider plugin path), with --quick or not: prints its section, writes no
  *                  results file
+ *   --only archive only row 10 (the release's plugin executable against the npm-installed plugin): prints its
+ *                  figures as JSON, writes no results file
  */
 import { execFileSync } from "node:child_process";
 import console from "node:console";
@@ -19,6 +21,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { FAST_DURATIONS, startEmulator } from "../dist/emulator/index.js";
+import { measureArchive } from "./lib/archive.mjs";
 import { BENCH, ROOT, TOKEN, round } from "./lib/common.mjs";
 import { engineAvailable, engineVersions, openRun, prepareWorkspace } from "./lib/engine.mjs";
 import { measureHotPath } from "./lib/hotpath.mjs";
@@ -34,7 +37,7 @@ import { loadNow } from "./lib/stats.mjs";
 import { measureWaiter } from "./lib/waiter.mjs";
 
 /** Rows that `--only` runs alone. */
-const ONLY = ["lookup", "plugin"];
+const ONLY = ["lookup", "plugin", "archive"];
 const args = new Set();
 /** @type {string | undefined} */
 let only;
@@ -167,6 +170,37 @@ if (only === "lookup") {
   // One row alone, for developing it: printed, not written (results/latest.* hold whole runs only).
   const lookup = await section("row 8, create lookup requests", measureLookup);
   console.log(lookupDetails(lookup));
+  process.exit(0);
+}
+if (only === "archive") {
+  // Row 10 alone, printed as JSON: not yet part of the full run's report.
+  if (!engineAvailable()) {
+    console.error(
+      "bench: the Pulumi engine is missing from .tools/bin (build it with `bash scripts/engine.sh`)",
+    );
+    process.exit(1);
+  }
+  prepareWorkspace();
+  const emulator = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS });
+  const run = openRun();
+  try {
+    const s = ENGINE_SETTINGS;
+    const archive = await section("row 10, the release's plugin executable", () =>
+      measureArchive({
+        run,
+        emulator,
+        token: TOKEN,
+        resources: s.resources,
+        rounds: s.rounds,
+        upRounds: s.upRounds,
+        onProgress: (line) => process.stderr.write(`\n  ${line}`),
+      }),
+    );
+    console.log(JSON.stringify(archive, null, 2));
+  } finally {
+    run.close();
+    await emulator.close();
+  }
   process.exit(0);
 }
 if (only === "plugin") {

@@ -304,11 +304,11 @@ function handlers(p: Protocol, options: PluginOptions) {
     }),
     create: unary(
       async (request: providerPb.CreateRequest) => {
-        const { kind, news, secrets } = createOf(request);
+        // A create's preview shows the inputs (the checked ones, secrets marked), as the engine itself does for
+        // a plugin without previews: the request's own properties, not decoded and encoded again.
         if (request.getPreview())
-          return new p.provider.CreateResponse()
-            .setId("")
-            .setProperties(toStruct(markSecrets(news, secrets)));
+          return new p.provider.CreateResponse().setId("").setProperties(request.getProperties());
+        const { kind, news, secrets } = createOf(request);
         const urn = request.getUrn();
         const { id, outs } = await provider(kind).create(news, run.contextOf(urn, scopeOfUrn(urn) ?? urn));
         return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));

@@ -114,7 +114,7 @@ export function prepareWorkspace() {
  *   methods: Record<string, { count: number; firstStartMs: number; firstEndMs: number | null; totalMs: number }>;
  *   peakRss: number; cpuMs: number; endedMs: number }} ProbeReport
  * @typedef {{ ms: number; output: string; probes: ProbeReport[]; failed: boolean }} CliResult
- * @typedef {"ours" | "baseline" | "plugin" | "minimal-plugin"} Program a folder of bench/programs
+ * @typedef {"ours" | "baseline" | "plugin" | "plugin-archive" | "minimal-plugin"} Program a folder of bench/programs
  */
 
 /**

@@ -126,6 +126,18 @@ function seams(root, version) {
         const replace = replacements[args.path];
         return replace ? { loader: "js", ...replace() } : undefined;
       });
+      // `@pulumi/pulumi` loads TypeScript (3.5 MB, more than half the bundle) only to serialize the closures of
+      // dynamic resources, which the plugin never does; parsed at every start, it would cost start-up time and
+      // memory. The plugin gets a module that says so if anything ever calls it.
+      build.onLoad({ filter: /[\\/]@pulumi[\\/]pulumi[\\/]typescript-shim\.js$/ }, () => ({
+        loader: "js",
+        contents:
+          // What a module system asks of any module (`__esModule`, `default`, `then`) is answered; the rest throws.
+          "module.exports = new Proxy({}, { get(_, key) {\n" +
+          '  if (typeof key !== "string" || ["__esModule", "default", "then"].includes(key)) return undefined;\n' +
+          `  throw new Error("${PLUGIN_EXECUTABLE}: TypeScript is not in the plugin (asked for " + key + ")");\n` +
+          "} });\n",
+      }));
     },
   };
 }
