@@ -133,11 +133,11 @@ function uncommitted() {
 }
 
 /**
- * Rows 2-4, 7 and 9 (or row 9 alone): through the engine, against one emulator in this process; null without
- * the engine.
- * @param {{ pluginOnly: boolean }} which
+ * Rows 2-4, 7 and 9 (`all`), row 9 alone (`plugin`) or row 10 alone (`archive`): through the engine, against
+ * one emulator in this process; null without the engine.
+ * @param {{ rows: "all" | "plugin" | "archive" }} which
  */
-async function measureEngine({ pluginOnly }) {
+async function measureEngine({ rows }) {
   if (!engineAvailable()) return null;
   prepareWorkspace();
   const emulator = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS });
@@ -147,6 +147,8 @@ async function measureEngine({ pluginOnly }) {
     const s = ENGINE_SETTINGS;
     const common = { run, emulator, token: TOKEN, onProgress };
     const sizes = { resources: s.resources, rounds: s.rounds, upRounds: s.upRounds };
+    if (rows === "archive") return { archive: await measureArchive({ ...common, ...sizes }) };
+    const pluginOnly = rows === "plugin";
     const preview = pluginOnly ? null : await measurePreview({ ...common, ...sizes, profile: true });
     const provisioning = pluginOnly
       ? null
@@ -174,38 +176,21 @@ if (only === "lookup") {
 }
 if (only === "archive") {
   // Row 10 alone, printed as JSON: not yet part of the full run's report.
-  if (!engineAvailable()) {
+  const engine = await section("row 10, the release's plugin executable", () =>
+    measureEngine({ rows: "archive" }),
+  );
+  if (engine === null) {
     console.error(
       "bench: the Pulumi engine is missing from .tools/bin (build it with `bash scripts/engine.sh`)",
     );
     process.exit(1);
   }
-  prepareWorkspace();
-  const emulator = await startEmulator({ tokens: [TOKEN], durations: FAST_DURATIONS });
-  const run = openRun();
-  try {
-    const s = ENGINE_SETTINGS;
-    const archive = await section("row 10, the release's plugin executable", () =>
-      measureArchive({
-        run,
-        emulator,
-        token: TOKEN,
-        resources: s.resources,
-        rounds: s.rounds,
-        upRounds: s.upRounds,
-        onProgress: (line) => process.stderr.write(`\n  ${line}`),
-      }),
-    );
-    console.log(JSON.stringify(archive, null, 2));
-  } finally {
-    run.close();
-    await emulator.close();
-  }
+  console.log(JSON.stringify(engine.archive, null, 2));
   process.exit(0);
 }
 if (only === "plugin") {
   const engine = await section(`row 9, the provider plugin path${quick ? " (quick)" : ""}`, () =>
-    measureEngine({ pluginOnly: true }),
+    measureEngine({ rows: "plugin" }),
   );
   if (engine === null) {
     console.error(
@@ -238,7 +223,7 @@ const lookup = await section("row 8, create lookup requests", measureLookup);
 const engine = args.has("--skip-engine")
   ? null
   : await section(`rows 2-4, 7 and 9 through the engine${quick ? " (quick)" : ""}`, () =>
-      measureEngine({ pluginOnly: false }),
+      measureEngine({ rows: "all" }),
     );
 
 const results = {

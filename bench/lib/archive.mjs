@@ -175,15 +175,15 @@ export async function measureArchive(options) {
   );
   await destroyAll();
   const rss = bySide(SIDES, (side) => probesOf(ups[side]).map(peakRssMb));
+  const rssMedian = bySide(SIDES, (side) => medianOf(rss[side]));
   return {
     resources,
     load: load.summary(),
     firstCheck: paired(startUp.archive, startUp.npm),
     up: paired(ms(ups.archive), ms(ups.npm)),
     peakRssMb: {
-      archive: medianOf(rss.archive),
-      npm: medianOf(rss.npm),
-      ratio: round((medianOf(rss.archive) ?? NaN) / (medianOf(rss.npm) ?? NaN), 3),
+      ...rssMedian,
+      ratio: round((rssMedian.archive ?? NaN) / (rssMedian.npm ?? NaN), 3),
       runs: rss,
     },
     executableMb: round(fs.statSync(EXECUTABLES.archive).size / 1024 / 1024, 1),
