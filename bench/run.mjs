@@ -4,7 +4,7 @@
  * and writes bench/results/latest.md and bench/results/latest.json. Needs `npm run build` first (the npm
  * script builds). Not a test: nothing here asserts a timing.
  *
- * Rows 2-4, 7 and 9 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it);
+ * Rows 2-4, 7, 9 and 10 run through the real Pulumi engine in `.tools/bin` (`bash scripts/engine.sh` builds it);
  * without it they are reported as not measured, never estimated. Options (`npm run bench -- <option>`):
  *   --quick        fewer resources, rounds and a shorter provisioning: a check of the harness, not figures
  *   --skip-engine  only the rows that need no engine (1, 5, 6, 8)
@@ -12,7 +12,7 @@
  *   --only plugin  only row 9 (the provider plugin path), with --quick or not: prints its section, writes no
  *                  results file
  *   --only archive only row 10 (the release's plugin executable against the npm-installed plugin): prints its
- *                  figures as JSON, writes no results file
+ *                  section, writes no results file
  */
 import { execFileSync } from "node:child_process";
 import console from "node:console";
@@ -29,7 +29,13 @@ import { measureLookup } from "./lib/lookup.mjs";
 import { measureMemory } from "./lib/memory.mjs";
 import { measurePluginPath } from "./lib/plugin.mjs";
 import { lookupDetails, render } from "./lib/report.mjs";
-import { pluginDetails, pluginSummaryTable } from "./lib/report-engine.mjs";
+import {
+  archiveDetails,
+  archiveSummaryRows,
+  pluginDetails,
+  pluginSummaryRows,
+  summaryTable,
+} from "./lib/report-engine.mjs";
 import { measurePreview } from "./lib/preview.mjs";
 import { measureProvisioning } from "./lib/provisioning.mjs";
 import { measureSerialization } from "./lib/serialization.mjs";
@@ -133,7 +139,7 @@ function uncommitted() {
 }
 
 /**
- * Rows 2-4, 7 and 9 (`all`), row 9 alone (`plugin`) or row 10 alone (`archive`): through the engine, against
+ * Rows 2-4, 7, 9 and 10 (`all`), row 9 alone (`plugin`) or row 10 alone (`archive`): through the engine, against
  * one emulator in this process; null without the engine.
  * @param {{ rows: "all" | "plugin" | "archive" }} which
  */
@@ -147,7 +153,8 @@ async function measureEngine({ rows }) {
     const s = ENGINE_SETTINGS;
     const common = { run, emulator, token: TOKEN, onProgress };
     const sizes = { resources: s.resources, rounds: s.rounds, upRounds: s.upRounds };
-    if (rows === "archive") return { archive: await measureArchive({ ...common, ...sizes }) };
+    if (rows === "archive")
+      return { settings: { ...s, quick }, archive: await measureArchive({ ...common, ...sizes }) };
     const pluginOnly = rows === "plugin";
     const preview = pluginOnly ? null : await measurePreview({ ...common, ...sizes, profile: true });
     const provisioning = pluginOnly
@@ -160,8 +167,9 @@ async function measureEngine({ rows }) {
           defaultIntervalOffsetsMs: s.defaultIntervalOffsetsMs,
         });
     const plugin = await measurePluginPath({ ...common, ...sizes });
+    const archive = pluginOnly ? null : await measureArchive({ ...common, ...sizes });
     process.stderr.write("\n");
-    return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning, plugin };
+    return { versions: engineVersions(), settings: { ...s, quick }, preview, provisioning, plugin, archive };
   } finally {
     run.close();
     await emulator.close();
@@ -175,7 +183,6 @@ if (only === "lookup") {
   process.exit(0);
 }
 if (only === "archive") {
-  // Row 10 alone, printed as JSON: not yet part of the full run's report.
   const engine = await section("row 10, the release's plugin executable", () =>
     measureEngine({ rows: "archive" }),
   );
@@ -185,7 +192,7 @@ if (only === "archive") {
     );
     process.exit(1);
   }
-  console.log(JSON.stringify(engine.archive, null, 2));
+  console.log(`${summaryTable(archiveSummaryRows(engine))}\n\n${archiveDetails(engine)}`);
   process.exit(0);
 }
 if (only === "plugin") {
@@ -198,7 +205,7 @@ if (only === "plugin") {
     );
     process.exit(1);
   }
-  console.log(`${pluginSummaryTable(engine)}\n\n${pluginDetails(engine)}`);
+  console.log(`${summaryTable(pluginSummaryRows(engine))}\n\n${pluginDetails(engine)}`);
   process.exit(0);
 }
 
@@ -222,7 +229,7 @@ const memory = await section("row 6, peak memory", measureMemory);
 const lookup = await section("row 8, create lookup requests", measureLookup);
 const engine = args.has("--skip-engine")
   ? null
-  : await section(`rows 2-4, 7 and 9 through the engine${quick ? " (quick)" : ""}`, () =>
+  : await section(`rows 2-4, 7, 9 and 10 through the engine${quick ? " (quick)" : ""}`, () =>
       measureEngine({ rows: "all" }),
     );
 

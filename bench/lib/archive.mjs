@@ -180,6 +180,10 @@ export async function measureArchive(options) {
     resources,
     load: load.summary(),
     firstCheck: paired(startUp.archive, startUp.npm),
+    firstCheckMs: {
+      ...bySide(SIDES, (side) => round(medianOf(startUp[side]) ?? NaN, 1)),
+      runs: bySide(SIDES, (side) => startUp[side].map((x) => round(x, 1))),
+    },
     up: paired(ms(ups.archive), ms(ups.npm)),
     peakRssMb: {
       ...rssMedian,

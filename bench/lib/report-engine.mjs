@@ -469,14 +469,11 @@ export function pluginSummaryRows(engine) {
 }
 
 /**
- * Row 9's summary lines as a table of their own (`node bench/run.mjs --only plugin`).
- * @param {any} engine `results.engine`, with `plugin`
+ * One row's summary lines as a table of their own (`node bench/run.mjs --only plugin|archive`).
+ * @param {string[][]} rows
  */
-export const pluginSummaryTable = (engine) =>
-  table([
-    ["#", "Measurement", "Ours", "Baseline", "Ratio", "Target", "Result"],
-    ...pluginSummaryRows(engine),
-  ]);
+export const summaryTable = (rows) =>
+  table([["#", "Measurement", "Ours", "Baseline", "Ratio", "Target", "Result"], ...rows]);
 
 /**
  * Row 9's section of the details (also printed alone by `node bench/run.mjs --only plugin`).
@@ -599,5 +596,79 @@ call (the RPC counts above). In \`pulumi up\`, the dynamic path's program also r
 has recorded its id (sdk/persisted.ts: the \`PUT\` and the further \`GET\`s in its service calls above), which the
 plugin path does at the cluster's next update (README, "Every language: the provider plugin"): the \`up\` ratio
 compares unequal service work.
+`;
+}
+
+/** Row 10's target (issue 44): the release's executable against the plugin run by Node.js from node_modules. */
+const ARCHIVE_TARGET = 1.1;
+
+/**
+ * Row 10's lines of the summary table: the release's executable's first `check` and peak RSS against the
+ * npm-installed plugin's.
+ * @param {any} engine `results.engine`, with `archive`
+ * @returns {string[][]}
+ */
+export function archiveSummaryRows(engine) {
+  const a = engine.archive;
+  const verdict = (/** @type {number} */ ratio) =>
+    engine.settings.quick ? "quick run: no verdict" : ratio <= ARCHIVE_TARGET ? "met" : "**missed**";
+  return [
+    [
+      "10",
+      `release executable (linux-amd64, ${fixed(a.executableMb, 1)} MB): first \`check\` answered after the process started (median of ${a.firstCheckMs.runs.archive.length})`,
+      `${fixed(a.firstCheckMs.archive, 0)} ms`,
+      `npm-installed plugin run by Node.js: ${fixed(a.firstCheckMs.npm, 0)} ms`,
+      pairedRatio(a.firstCheck),
+      `≤ ${fixed(ARCHIVE_TARGET)}`,
+      verdict(a.firstCheck.ratio),
+    ],
+    [
+      "10",
+      `release executable: peak RSS (kernel \`VmHWM\`) during the \`pulumi up\` of ${a.resources} clusters (median of ${a.peakRssMb.runs.archive.length})`,
+      `${fixed(a.peakRssMb.archive, 1)} MB`,
+      `npm-installed plugin: ${fixed(a.peakRssMb.npm, 1)} MB`,
+      fixed(a.peakRssMb.ratio),
+      `≤ ${fixed(ARCHIVE_TARGET)}`,
+      verdict(a.peakRssMb.ratio),
+    ],
+  ];
+}
+
+/**
+ * Row 10's section of the details (also printed alone by `node bench/run.mjs --only archive`).
+ * @param {any} engine `results.engine`, with `archive`
+ */
+export function archiveDetails(engine) {
+  const a = engine.archive;
+  const ms = (/** @type {number[]} */ xs) => xs.map(int).join(", ");
+  const mbs = (/** @type {number[]} */ xs) => xs.map((x) => fixed(x, 1)).join(", ");
+  return `## Row 10: the release's plugin executable
+
+Load of the machine (1-minute average, sampled before each start and run, median and range): ${loadText(a.load)}.
+
+How (bench/lib/archive.mjs): the linux-amd64 archive that \`npm run release\` writes, unpacked into
+\`.tools/bench/archive\`, against the link npm made in the benchmark's workspace (\`node_modules/.bin\`, the plugin
+of row 9). Start-up: the harness plays the engine (starts the process with an engine address, reads its port,
+sends \`configure\` and the \`check\` of one cluster), sides alternating after one untimed start of each.
+Peak RSS: a \`pulumi up\` of ${a.resources} clusters through the engine with the programs \`plugin-archive\` and
+\`plugin\` (the same clusters; their \`Pulumi.yaml\` name the two plugin folders), read by the probe inside each
+plugin process; destroyed between runs.
+
+${table([
+  ["Per run", "Release executable", "npm-installed plugin", "Ratio (median of rounds, range)"],
+  [
+    "first `check` answered (ms)",
+    ms(a.firstCheckMs.runs.archive),
+    ms(a.firstCheckMs.runs.npm),
+    pairedRatio(a.firstCheck),
+  ],
+  [
+    "peak RSS during `up` (MB)",
+    mbs(a.peakRssMb.runs.archive),
+    mbs(a.peakRssMb.runs.npm),
+    fixed(a.peakRssMb.ratio),
+  ],
+  ["`pulumi up` (s)", runs(a.up.ours), runs(a.up.baseline), pairedRatio(a.up)],
+])}
 `;
 }

@@ -1,6 +1,13 @@
 // @ts-check
 /** Renders the results as markdown: a summary table (ours, baseline, ratio, target), then the details. */
-import { engineDetails, engineSummaryRows, pluginDetails, pluginSummaryRows } from "./report-engine.mjs";
+import {
+  archiveDetails,
+  archiveSummaryRows,
+  engineDetails,
+  engineSummaryRows,
+  pluginDetails,
+  pluginSummaryRows,
+} from "./report-engine.mjs";
 
 const NOT_MEASURED =
   "not measured: the Pulumi engine is missing from .tools/bin (build it with `bash scripts/engine.sh`)";
@@ -134,7 +141,7 @@ export function render(results) {
     ]);
   }
 
-  // ---- rows 2-4 and 7 ----
+  // ---- rows 2-4 and 7 (9 and 10 below) ----
   if (results.engine) rows.push(...engineSummaryRows(results.engine));
   else {
     const why = results.engineMissing ? NOT_MEASURED : "not measured: run without `--skip-engine`";
@@ -144,6 +151,7 @@ export function render(results) {
       ["4", "`pulumi up`, 50 clusters at once vs one"],
       ["7", "dynamic-provider process: first call, peak RSS"],
       ["9", "plugin path: `pulumi preview`, `up`, `refresh` of 100 clusters vs the dynamic path; plugin RSS"],
+      ["10", "the release's plugin executable: first `check`, peak RSS, vs the npm-installed plugin"],
     ])
       rows.push([row, what, why, "—", "—", "—", "not measured"]);
   }
@@ -211,6 +219,7 @@ export function render(results) {
 
   // ---- row 9 (its not-measured line is above, with the other engine rows) ----
   if (results.engine?.plugin) rows.push(...pluginSummaryRows(results.engine));
+  if (results.engine?.archive) rows.push(...archiveSummaryRows(results.engine));
 
   const summary = table(rows);
 
@@ -453,6 +462,7 @@ provider host (gRPC, \`@pulumi/pulumi\`) is not loaded in either.
 ${table(memRows)}
 
 ${results.lookup ? lookupDetails(results.lookup) : "## Row 8: not measured\n"}
-${results.engine?.plugin ? pluginDetails(results.engine) : "## Row 9: not measured\n"}`;
+${results.engine?.plugin ? pluginDetails(results.engine) : "## Row 9: not measured\n"}
+${results.engine?.archive ? archiveDetails(results.engine) : "## Row 10: not measured\n"}`;
   return { summary, markdown };
 }
