@@ -234,11 +234,12 @@ export function packageSchema() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const schema = packageSchema();
-  const target = path.join(ROOT, "dist/plugin/schema.json");
+  // Another file for the release (scripts/release/sdks.mjs), which must not rewrite the build's under the tests.
+  const target = path.resolve(process.argv[2] ?? path.join(ROOT, "dist/plugin/schema.json"));
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
   process.stderr.write(
     `package schema: ${Object.keys(schema.resources).length} resources, ${Object.keys(schema.functions).length} ` +
-      `functions, ${Object.keys(schema.types).length} types written to dist/plugin/schema.json\n`,
+      `functions, ${Object.keys(schema.types).length} types written to ${path.relative(ROOT, target)}\n`,
   );
 }

@@ -12,14 +12,15 @@
 #            `go build` against the sdk/v3 of the CLI's release (scripts/engine/go.mod), which is in the module
 #            cache once the engine is built, instead of the older release its go.mod names. (The Node.js SDK is
 #            always compiled.)
-# SDKS_OUT moves the output folder (default dist/sdks).
+# SDKS_OUT moves the output folder (default dist/sdks), SDKS_SCHEMA names another schema (default
+# dist/plugin/schema.json).
 #
 # Exit status: 0 when every SDK asked for was generated (and compiled, with --check); non-zero otherwise.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GENERATOR="$ROOT/.tools/bin/pulumi-sdkgen-vendor-container"
-SCHEMA="$ROOT/dist/plugin/schema.json"
+SCHEMA="${SDKS_SCHEMA:-$ROOT/dist/plugin/schema.json}"
 OUT="${SDKS_OUT:-$ROOT/dist/sdks}"
 
 log() { printf 'sdks.sh: %s\n' "$*" >&2; }
@@ -37,7 +38,7 @@ done
 [[ ${#languages[@]} -gt 0 ]] || languages=(nodejs python go)
 
 [[ -x "$GENERATOR" ]] || die "no SDK generator in .tools/bin: run \`bash scripts/engine.sh\` first"
-[[ -f "$SCHEMA" ]] || die "no dist/plugin/schema.json: run \`npm run build\` first"
+[[ -f "$SCHEMA" ]] || die "no $SCHEMA: run \`npm run build\` first"
 
 "$GENERATOR" -schema "$SCHEMA" -out "$OUT" -languages "$(IFS=,; printf '%s' "${languages[*]}")"
 # The SDKs are packages of their own: `npm pack` of this one must not take their READMEs (npm packs every README

@@ -1,6 +1,7 @@
 // The SDK packages of a release (a step of `npm run release`, scripts/release.mjs): the SDKs generated from the
-// release's package schema (scripts/sdks.sh into dist/sdks), built into what each package manager installs, into
-// dist/release:
+// release's package schema (scripts/sdks.sh, both in .tools/release-sdks, so that a release made while tests
+// run leaves the build's dist/plugin/schema.json and dist/sdks alone), built into what each package manager
+// installs, into dist/release:
 //   pulumi_vendor_container-<version>-py3-none-any.whl, pulumi_vendor_container-<version>.tar.gz   pip
 //   pulumi-vendor-container-sdk-<version>.tgz                                                       npm
 //   go/<module>/@v/{v<version>.zip,.mod,.info,list}                        a GOPROXY file layout for `go get`
@@ -26,7 +27,7 @@ function filesBelow(dir, base) {
 
 /**
  * Builds the SDK packages of the release `version` into `out` (which exists) from the checkout `root` (whose
- * dist/ the build wrote): the package schema again (its `pluginDownloadURL` is the release's, which
+ * dist/ the build wrote): the package schema again, into .tools/release-sdks (its `pluginDownloadURL` is the release's, which
  * `VENDOR_PLUGIN_DOWNLOAD_URL` may set), the three SDKs from it, then the Python wheel and sdist (with the
  * setuptools `scripts/engine.sh` pins into .tools/python), the npm tarball of the compiled Node.js SDK, the Go
  * module as a GOPROXY layout (with golang.org/x/mod/zip, scripts/release/gomodzip) and the schema.
@@ -38,13 +39,19 @@ export async function releaseSdks({ root, out, version }) {
   const python = path.join(root, ".tools/python/bin/python");
   if (!fs.existsSync(python))
     throw new Error("release: no .tools/python: run `bash scripts/engine.sh` first");
-  run(process.execPath, [path.join(root, "scripts/package-schema.mjs")], { cwd: root });
-  const schema = JSON.parse(fs.readFileSync(path.join(root, "dist/plugin/schema.json"), "utf8"));
+  // Below the checkout, so that the Node.js SDK's compilation resolves TypeScript and @pulumi/pulumi from it.
+  const work = path.join(root, ".tools/release-sdks");
+  fs.rmSync(work, { recursive: true, force: true });
+  const schemaFile = path.join(work, "schema.json");
+  run(process.execPath, [path.join(root, "scripts/package-schema.mjs"), schemaFile], { cwd: root });
+  const schema = JSON.parse(fs.readFileSync(schemaFile, "utf8"));
   if (schema.version !== version)
     throw new Error(`release: the schema says version ${schema.version}, the release is ${version}`);
-  const sdks = path.join(root, "dist/sdks");
-  fs.rmSync(sdks, { recursive: true, force: true });
-  run("bash", [path.join(root, "scripts/sdks.sh")], { cwd: root });
+  const sdks = path.join(work, "sdks");
+  run("bash", [path.join(root, "scripts/sdks.sh")], {
+    cwd: root,
+    env: { ...process.env, SDKS_OUT: sdks, SDKS_SCHEMA: schemaFile },
+  });
   const written = [];
 
   // Python: the PEP 517 backend the SDK's pyproject.toml names, called as pip's build frontend calls it, offline.
@@ -81,7 +88,7 @@ export async function releaseSdks({ root, out, version }) {
   fs.rmSync(path.dirname(tool), { recursive: true, force: true });
   written.push(...filesBelow(goOut, out));
 
-  fs.copyFileSync(path.join(root, "dist/plugin/schema.json"), path.join(out, "schema.json"));
+  fs.copyFileSync(schemaFile, path.join(out, "schema.json"));
   written.push("schema.json");
   return written.sort();
 }

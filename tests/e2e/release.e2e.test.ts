@@ -5,19 +5,17 @@
  * `destroy` against the emulator; and downloaded by the engine itself from a program's `pluginDownloadURL`.
  * Each run has a fresh `PULUMI_HOME`, so no plugin of an earlier run is in its cache.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { promisify } from "node:util";
 import { cluster, registry } from "./support/args";
-import { BIN, ROOT } from "./support/engine";
+import { BIN } from "./support/engine";
+import { VERSION, archiveName, release } from "./support/release";
 import { POLL_MS, PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
 
-const VERSION: string = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
-const RELEASE = path.join(ROOT, "dist", "release");
-const ARCHIVE = `pulumi-resource-vendor-container-v${VERSION}-linux-amd64.tar.gz`;
+const ARCHIVE = archiveName();
+let RELEASE: string;
 
 /** A folder holding links to `pulumi` and the YAML language host only: the PATH of every run here. */
 function onlyEngine(s: Suite): string {
@@ -103,8 +101,7 @@ describe("the release's plugin archive", () => {
   let bin: string;
 
   beforeAll(async () => {
-    // Made once, and again only when what makes them changed (scripts/release/plugin.mjs).
-    await promisify(execFile)(process.execPath, [path.join(ROOT, "scripts", "release.mjs")], { cwd: ROOT });
+    RELEASE = await release();
     s = await openSuite("release");
     bin = onlyEngine(s);
   });

@@ -9,7 +9,8 @@
  * Node.js SDK (`scripts/sdks.sh nodejs`, compiled) is packed and installed beside the package, as
  * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin. Its Go SDK (`scripts/sdks.sh go`) stays
  * in dist/sdks/go, where Go programs' go.mod points (support/golang.ts), and Go's caches are warmed with the
- * packages they build with.
+ * packages they build with. The release (`npm run release`, dist/release) is made in the background for the
+ * suites that test it (support/release.ts).
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -17,6 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BIN, E2E_ROOT, PULUMI_SDK_VERSION, PYTHON, PYTHON_SDK_DIR, ROOT, assertEngine } from "./engine";
 import { warmGoBuild } from "./golang";
+import { startRelease } from "./release";
 
 /** Version of `@pulumi/policy` the policy pack runs with (the package's own dev dependency). */
 const POLICY_SDK_VERSION: string = JSON.parse(
@@ -80,6 +82,8 @@ export default function globalSetup(): void {
   if (goSeconds > 10)
     process.stderr.write(`e2e setup: Go's build cache warmed in ${goSeconds.toFixed(0)} s\n`);
   const sdkTarball = pack(path.join(ROOT, "dist/sdks/nodejs/bin"), "pack-sdk");
+  // In the background from here: it reads only what is built by now.
+  startRelease();
 
   const stampFile = path.join(E2E_ROOT, ".installed");
   const wanted = `${PULUMI_SDK_VERSION} ${POLICY_SDK_VERSION} ${sha256(tarball, sdkTarball)}`;
