@@ -8,8 +8,8 @@
  * (`scripts/sdks.sh python`) and installed with pip into `PYTHON_SDK_DIR`, where Python programs import it; its
  * Node.js SDK (`scripts/sdks.sh nodejs`, compiled) is packed and installed beside the package, as
  * `@pulumi-vendor-container/sdk`, for the JavaScript programs on the plugin. Its Go SDK (`scripts/sdks.sh go`) stays
- * in dist/sdks/go, where Go programs' go.mod points (support/golang.ts), and Go's caches are warmed with the
- * packages they build with. The release (`npm run release`, dist/release) is made in the background for the
+ * in dist/sdks/go, where the suite's Go program's go.mod points (support/golang.ts; the templates take the
+ * release's), and Go's caches are warmed with the packages they build with. The release (`npm run release`, dist/release) is made in the background for the
  * suites that test it (support/release.ts).
  */
 import { execFileSync } from "node:child_process";

@@ -18,23 +18,26 @@ export const GO_SDK_MODULE = "github.com/vendor-container/pulumi-vendor-containe
 export const GO_SDK_DIR = path.join(ROOT, "dist/sdks/go");
 
 /**
- * The environment of every `go` command of a Go program: the Go on the machine and no other toolchain, the
- * module graph completed from the module cache when a go.mod lacks a line (`-mod=mod`), and no VCS stamp (the
- * programs live inside this repository's work tree, which may be a git worktree that `go` cannot read).
- * GOPROXY stays as the machine has it: every module the programs need is in the module cache after the warm-up.
+ * The environment of every `go` command of a Go program: the Go on the machine and no other toolchain, no C
+ * toolchain (cgo off, which is what `go` chooses by itself on a PATH without a C compiler, as the templates' runs
+ * have: templates.e2e.test.ts; the build cache holds one build of the Pulumi Go SDK for both, since cgo changes
+ * the build of `net` and of everything above it), the module graph completed from the module cache when a go.mod
+ * lacks a line (`-mod=mod`), and no VCS stamp (the programs live inside this repository's work tree, which may
+ * be a git worktree that `go` cannot read). GOPROXY stays as the machine has it: every module the programs need
+ * is in the module cache after the warm-up.
  */
 export const GO_ENV: Record<string, string> = {
   GOTOOLCHAIN: "local",
+  CGO_ENABLED: "0",
   GOFLAGS: "-mod=mod -buildvcs=false",
 };
 
 /**
- * How a Go program gets the generated Go SDK, the one place that says it: the `go mod edit` argument that points
- * a go.mod at the folder scripts/sdks.sh writes (a `replace` directive), since the SDK is on no module proxy. To
- * take it from a module proxy instead (a GOPROXY layout of the SDK's release), make this add nothing and set
- * GOPROXY in `GO_ENV`.
+ * How the suite's Go program gets the generated Go SDK, the one place that says it: the `go mod edit` argument
+ * that points a go.mod at the folder scripts/sdks.sh writes (a `replace` directive), since the build's SDK is on
+ * no module proxy. The templates take the release's instead, from its GOPROXY layout (templates.e2e.test.ts).
  */
-export const GO_SDK_EDIT = `-replace=${GO_SDK_MODULE}=${GO_SDK_DIR}`;
+const GO_SDK_EDIT = `-replace=${GO_SDK_MODULE}=${GO_SDK_DIR}`;
 
 /** Points the go.mod in `dir` at the generated Go SDK (`GO_SDK_EDIT`). */
 export function useGoSdk(dir: string): void {
