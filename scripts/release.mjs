@@ -1,6 +1,6 @@
 /**
  * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it does not match
- * its sources, empties dist/release/, then calls each part with `{ root, out, version }`:
+ * its sources and the engine's tools when they are missing (scripts/engine.sh), empties dist/release/, then calls each part with `{ root, out, version }`:
  * scripts/release/plugin.mjs's `releasePlugin` (the provider plugin's archives) and scripts/release/sdks.mjs's
  * `releaseSdks` (the SDK packages and the schema); each returns the names of the files it wrote into `out`. Then
  * writes SHA256SUMS over them (sha256sum's format, sorted by name) and prints each file with its size.
@@ -20,8 +20,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist", "release");
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
 
-// Builds dist/ when it does not match its sources, as `npm test` does (scripts/prepare.mjs).
+// Builds dist/ when it does not match its sources, as `npm test` does (scripts/prepare.mjs), and the tools the
+// SDKs are made with (the SDK generator, the pinned Python build backend) when they are missing, as the demo
+// does (scripts/engine.sh: under a second when they are there), so that `npm ci && npm run release` is all a
+// clean clone needs.
 execFileSync(process.execPath, [path.join(root, "scripts", "prepare.mjs")], { cwd: root, stdio: "inherit" });
+execFileSync("bash", [path.join(root, "scripts", "engine.sh")], {
+  cwd: root,
+  stdio: ["ignore", "ignore", "inherit"],
+});
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 

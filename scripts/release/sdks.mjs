@@ -37,8 +37,6 @@ function filesBelow(dir, base) {
  */
 export async function releaseSdks({ root, out, version }) {
   const python = path.join(root, ".tools/python/bin/python");
-  if (!fs.existsSync(python))
-    throw new Error("release: no .tools/python: run `bash scripts/engine.sh` first");
   // Below the checkout, so that the Node.js SDK's compilation resolves TypeScript and @pulumi/pulumi from it.
   const work = path.join(root, ".tools/release-sdks");
   fs.rmSync(work, { recursive: true, force: true });
