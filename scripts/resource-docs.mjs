@@ -21,7 +21,7 @@ import { CHECK_CONTEXT, FUNCTION_EXAMPLES, RESOURCE_EXAMPLES } from "./resource-
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 /** Where the pages go, relative to ROOT. */
-export const PAGES_DIR = "docs/resources";
+const PAGES_DIR = "docs/resources";
 /** The width the Python examples break at, as the TypeScript ones do (prettier's printWidth). */
 const WIDTH = 100;
 
@@ -47,7 +47,7 @@ const DESCRIPTORS = {
 const lastSegment = (token) => token.slice(token.lastIndexOf(":") + 1);
 const camel = (text) => text.replace(/[-_]+(.)/g, (_, c) => c.toUpperCase());
 /** A schema name as the Python SDK spells it (`kubernetesVersion` -> `kubernetes_version`). */
-export const snake = (name) =>
+const snake = (name) =>
   name
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
@@ -135,7 +135,7 @@ function typeSections(schema, tokens, pages) {
 
 // ---- values in each language ----
 
-/** The spec of `name` in an object of properties `properties` (a `$ref` followed). */
+/** The spec of the property `name` of a value whose spec is `spec`: a schema type's property, or a map's values. */
 function propertySpec(schema, spec, name) {
   const token = spec?.$ref && typeToken(spec.$ref);
   const properties = token ? schema.types[token].properties : spec?.properties;
@@ -455,7 +455,7 @@ async function resourcePage(schema, token, resource, runtime, pages) {
       propertyRows(resource.inputProperties, new Set(resource.requiredInputs), pages, { replaces: true }),
     ),
     "## Outputs",
-    "Every input is an output too, under the same name. Besides them (always set: never null once created):",
+    "Every input is an output too, under the same name; besides them:",
     table(
       ["Output", "Type", "Always set", "Secret", "Description"],
       propertyRows(computed, new Set(resource.required), pages, { replaces: false }),
@@ -516,7 +516,9 @@ function indexPage(schema, runtime, pages) {
     "# Resource reference",
     `A page per resource and function of the provider plugin \`${schema.name}\`, from its package schema ` +
       "(`dist/plugin/schema.json`): inputs and outputs, what `check` refuses at preview, the import id, and an " +
-      "example in TypeScript, Python and YAML. The configuration is in the README's " +
+      "example in TypeScript, Python and YAML, on the SDKs generated from the schema (the README's " +
+      "[Every language: the provider plugin](../../README.md#every-language-the-provider-plugin)). The " +
+      "configuration is in the README's " +
       "[Configuration](../../README.md#configuration) (on the plugin, `vendor-container:<setting>`).",
     "The pages are generated, not written: `npm run docs:resources` (scripts/resource-docs.mjs) writes them " +
       "from the built schema, the kinds' checks and the examples of scripts/resource-docs/examples.mjs, and " +
