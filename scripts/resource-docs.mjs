@@ -522,7 +522,8 @@ function indexPage(schema, runtime, pages) {
       "[Configuration](../../README.md#configuration) (on the plugin, `vendor-container:<setting>`).",
     "The pages are generated, not written: `npm run docs:resources` (scripts/resource-docs.mjs) writes them " +
       "from the built schema, the kinds' checks and the examples of scripts/resource-docs/examples.mjs, and " +
-      "tests/docs/resource-docs.test.ts fails when a committed page differs.",
+      "tests/docs/resource-docs.test.ts fails when a committed page differs; " +
+      "tests/e2e/resource-docs-sdks.e2e.test.ts holds the TypeScript and Python examples to the SDKs' names.",
     "## Resources",
     table(["Resource", "Token", "Description"], resources),
     "## Functions",
