@@ -10,7 +10,7 @@ import { quietFailures } from "./common/quiet";
 import type { Inputs } from "./common/check";
 import type { KindProvider } from "./common/kindProvider";
 import type { VendorContainerClient } from "../rest/client";
-import { checkedInputsOf } from "./common/arguments";
+import { checkedInputsOf, type CheckContext, type CheckResult } from "./common/arguments";
 import type { KindDescriptor, KindInputs } from "./common/describedProvider";
 import type { ServiceObject } from "./common/lifecycle";
 import { retag, type RetagOutcome } from "./common/ownership";
@@ -21,7 +21,8 @@ import type { TaggedKind } from "./kinds";
 import type { KindName } from "../schemas/kinds";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 import { diffVolumeAttachment } from "./volumeAttachment/diff";
-import { diffKind } from "./common/describedProvider";
+import { checkKind, diffKind } from "./common/describedProvider";
+import { checkVolumeAttachment } from "./volumeAttachment/check";
 import type { DiffResult } from "./common/diff";
 
 /**
@@ -56,6 +57,28 @@ const DIFFS = {
  */
 export function changedArguments(kind: KindName, olds: Inputs, news: Inputs): DiffResult {
   return DIFFS[kind](olds, news);
+}
+
+/** The pure `check` of each kind: what its provider's `check` answers, given the context it reads. */
+const CHECKS = {
+  Kaas: (olds, news, context) => checkKind(KAAS, olds, news, context),
+  KaasBackup: (olds, news, context) => checkKind(KAAS_BACKUP, olds, news, context),
+  Registry: (olds, news, context) => checkKind(REGISTRY, olds, news, context),
+  VolumeAttachment: checkVolumeAttachment,
+} satisfies Record<KindName, (olds: Inputs, news: Inputs, context: CheckContext) => CheckResult<Inputs>>;
+
+/**
+ * `check` of a `kind` resource with an explicit context instead of the configured one: every problem of `news`
+ * (the program's inputs) against `olds` (the state, `{}` on create). The resource reference pages show what it
+ * refuses (scripts/resource-docs.mjs).
+ */
+export function checkedArgumentsOf(
+  kind: KindName,
+  olds: Inputs,
+  news: Inputs,
+  context: CheckContext,
+): CheckResult<Inputs> {
+  return CHECKS[kind](olds, news, context);
 }
 
 /** The provider of `kind`. */
