@@ -48,6 +48,7 @@ module.exports = {
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],
       globalSetup: "<rootDir>/tests/e2e/support/global-setup.ts",
+      globalTeardown: "<rootDir>/tests/e2e/support/global-teardown.ts",
       setupFilesAfterEnv: ["<rootDir>/tests/e2e/support/timeout.ts"],
     },
   ],

@@ -28,14 +28,36 @@ const STATUS = path.join(E2E_ROOT, "release.status");
  */
 const RELEASE_DEADLINE_MS = 8 * 60_000;
 
+/** The process group of the release this test run started (the shell's pid: it leads a group of its own). */
+const GROUP = path.join(E2E_ROOT, "release.pid");
+
 /**
  * Starts `scripts/release.mjs` in a shell of its own, which writes the release's exit status into STATUS when it
- * ends: it outlives the global setup, and needs nothing of the process that started it.
+ * ends: it outlives the global setup, and needs nothing of the process that started it. A release an earlier
+ * run left going is stopped first, so that two never write dist/release at once.
  */
 export function startRelease(): void {
+  stopRelease();
   fs.rmSync(STATUS, { force: true });
   const command = `${JSON.stringify(process.execPath)} scripts/release.mjs >${JSON.stringify(LOG)} 2>&1; echo $? >${JSON.stringify(STATUS)}`;
-  spawn("bash", ["-c", command], { cwd: ROOT, detached: true, stdio: "ignore" }).unref();
+  const shell = spawn("bash", ["-c", command], { cwd: ROOT, detached: true, stdio: "ignore" });
+  shell.unref();
+  fs.writeFileSync(GROUP, String(shell.pid));
+}
+
+/**
+ * Stops the release's process group if it still runs (the global teardown: a run of suites that never awaited
+ * the release ends before it does).
+ */
+export function stopRelease(): void {
+  if (!fs.existsSync(GROUP)) return;
+  try {
+    process.kill(-Number(fs.readFileSync(GROUP, "utf8")), "SIGTERM");
+  } catch (error) {
+    // ESRCH: it has ended.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+  fs.rmSync(GROUP, { force: true });
 }
 
 /**
