@@ -15,6 +15,7 @@ import { E2E_ROOT, PYTHON, ROOT } from "./support/engine";
 import { GO_ENV, GO_SDK_EDIT } from "./support/golang";
 import { PLUGIN_BIN } from "./support/plugin";
 import { PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
+import { pulumiWheels } from "./support/wheels";
 
 type Language = "python" | "yaml" | "go";
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string })
@@ -24,7 +25,7 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "ut
  * LOCAL BUILDS: where each template's project gets what is on no registry here. The plugin (every language) is
  * installed into the suite's plugin cache with `pulumi plugin install --file`, at the package's version, which
  * the SDKs ask for (a script that starts the executable npm linked for the suite: support/plugin.ts). Python's
- * pip installs `pulumi_vendor_container` and `pulumi` from a folder of wheels (`pythonWheels`) instead of PyPI.
+ * pip installs `pulumi_vendor_container` and `pulumi` from folders of wheels (`pythonWheels`) instead of PyPI.
  * Go's `go mod tidy` (which `pulumi new` runs) runs with the go.mod pointed at dist/sdks/go first, by a `go` on
  * PATH that applies support/golang.ts `GO_SDK_EDIT`, as the suite's Go program does. Returns the environment of
  * `pulumi new` and that of the CLI's later runs in the project.
@@ -75,35 +76,30 @@ async function localBuilds(
 }
 
 /**
- * A folder of wheels for pip without an index: the generated Python SDK (dist/sdks/python, built by pip) and
- * the `pulumi` package of the engine's virtualenv with its dependencies (downloaded from PyPI once into
- * `E2E_ROOT/wheels`, then kept).
+ * The folders of wheels for pip without an index (`PIP_FIND_LINKS`, space-separated): `pulumi` with its
+ * dependencies (support/wheels.ts) and the generated Python SDK (dist/sdks/python, built by pip into
+ * `E2E_ROOT/sdk-wheel`).
  */
 function pythonWheels(): string {
-  const dir = path.join(E2E_ROOT, "wheels");
-  const pip = (args: string[]) =>
-    execFileSync(PYTHON, ["-m", "pip", "--disable-pip-version-check", "--quiet", ...args], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-  const pulumiVersion = execFileSync(
+  const sdk = path.join(E2E_ROOT, "sdk-wheel");
+  fs.rmSync(sdk, { recursive: true, force: true });
+  execFileSync(
     PYTHON,
-    ["-c", 'import importlib.metadata as m; print(m.version("pulumi"))'],
-    { encoding: "utf8" },
-  ).trim();
-  // The SDK's own dependencies too (packaging, semver), which pulumi does not all bring, and `wheel`, which the
-  // Python host upgrades in a new virtualenv with pip and setuptools.
-  const wanted = [`pulumi==${pulumiVersion}`, "packaging>=24.0", "semver>=2.8.1", "wheel"];
-  const stamp = path.join(dir, ".downloaded");
-  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, "utf8") !== wanted.join(" ")) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    pip(["download", "--dest", dir, ...wanted]);
-    fs.writeFileSync(stamp, wanted.join(" "));
-  }
-  for (const old of fs.readdirSync(dir).filter((f) => f.startsWith("pulumi_vendor_container-")))
-    fs.rmSync(path.join(dir, old));
-  pip(["wheel", "--no-deps", "--no-build-isolation", "--no-index", "--wheel-dir", dir, "dist/sdks/python"]);
-  return dir;
+    [
+      ...[
+        "-m",
+        "pip",
+        "--disable-pip-version-check",
+        "--quiet",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+      ],
+      ...["--no-index", "--wheel-dir", sdk, "dist/sdks/python"],
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return `${pulumiWheels()} ${sdk}`;
 }
 
 describe.each<Language>(["python", "yaml", "go"])("`pulumi new` from templates/kaas-%s", (language) => {
