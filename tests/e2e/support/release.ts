@@ -49,7 +49,6 @@ export async function release(): Promise<string> {
     await sleep(500);
   }
   const status = fs.readFileSync(STATUS, "utf8").trim();
-  if (status !== "0")
-    throw new Error(`npm run release failed (${status}):\n${fs.readFileSync(LOG, "utf8")}`);
+  if (status !== "0") throw new Error(`npm run release failed (${status}):\n${fs.readFileSync(LOG, "utf8")}`);
   return RELEASE_DIR;
 }
