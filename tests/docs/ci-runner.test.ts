@@ -1,10 +1,10 @@
 /**
- * The expression and matrix rules of the CI sample runner (`tests/e2e/support/ci-runner.ts`), which decide
- * which jobs of `examples/ci-pipeline`'s samples an event starts and with which values: GitHub's `${{ }}` and
- * `if:` expressions, GitLab's `rules: if:`, and both CIs' matrices. Anything outside what the runner knows
- * must throw rather than be misread.
+ * The expression, trigger and matrix rules of the CI sample runner (`tests/e2e/support/ci-runner.ts`), which
+ * decide which jobs of `examples/ci-pipeline`'s samples an event starts and with which values: GitHub's `on:`,
+ * `${{ }}` and `if:` expressions, GitLab's `rules: if:`, and both CIs' matrices. Anything outside what the runner
+ * knows must throw rather than be misread.
  */
-import { combinations, evaluate } from "../e2e/support/ci-runner";
+import { combinations, evaluate, triggers, type GitHubEvent } from "../e2e/support/ci-runner";
 
 const github = (name: string) =>
   ({
@@ -73,5 +73,55 @@ describe("combinations", () => {
     expect(() => combinations({ include: { stack: "qa" } })).toThrow(
       "matrix key include is not a list (include/exclude not supported)",
     );
+  });
+});
+
+describe("triggers", () => {
+  const push = (ref: string): GitHubEvent => ({ name: "push", ref, payload: {} });
+  const pullRequest = (action: string): GitHubEvent => ({
+    name: "pull_request",
+    ref: "refs/pull/7/merge",
+    payload: { action, number: 7 },
+  });
+
+  it.each([
+    [{ push: { tags: ["v*"] } }, "refs/tags/v0.2.0", true],
+    [{ push: { tags: ["v*"] } }, "refs/tags/release/v1", false],
+    [{ push: { tags: ["v*"] } }, "refs/heads/main", false],
+    [{ push: { tags: ["v**"] } }, "refs/tags/v1/rc", true],
+    [{ push: { branches: ["main"] } }, "refs/heads/main", true],
+    [{ push: { branches: ["main"] } }, "refs/heads/maintenance", false],
+    [{ push: { branches: ["main"] } }, "refs/tags/main", false],
+    [{ push: { branches: ["release/*"], tags: ["v*"] } }, "refs/heads/release/1.x", true],
+    [{ push: null }, "refs/tags/anything", true],
+    [["push", "schedule"], "refs/heads/feature", true],
+    [{ schedule: [{ cron: "17 5 * * *" }] }, "refs/heads/main", false],
+  ])("reads on: %j for a push of %s as %s", (on, ref, expected) => {
+    expect(triggers(on, push(ref))).toBe(expected);
+  });
+
+  it("starts a pull request's run for the types listed (GitHub's three by default), and a schedule or dispatch listed", () => {
+    const on = { pull_request: { types: ["opened", "closed"] }, schedule: [{ cron: "0 0 * * *" }] };
+    expect(["opened", "closed", "synchronize"].map((action) => triggers(on, pullRequest(action)))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(
+      ["opened", "closed", "synchronize"].map((action) =>
+        triggers({ pull_request: null }, pullRequest(action)),
+      ),
+    ).toEqual([true, false, true]);
+    expect(triggers(on, { name: "schedule", ref: "refs/heads/main", payload: {} })).toBe(true);
+    expect(triggers(on, { name: "workflow_dispatch", ref: "refs/heads/main", payload: {} })).toBe(false);
+  });
+
+  it.each([
+    [{ push: { paths: ["src/**"] } }, "on.push: paths not supported"],
+    [{ push: { "branches-ignore": ["main"] } }, "on.push: branches-ignore not supported"],
+    [{ push: { tags: ["v[0-9]*"] } }, "ref filter v[0-9]* is not supported"],
+    [{ push: { tags: ["!v0*"] } }, "ref filter !v0* is not supported"],
+  ])("refuses what it does not read: on: %j", (on, message) => {
+    expect(() => triggers(on, push("refs/tags/v1"))).toThrow(message);
   });
 });

@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { parse as parseYaml } from "yaml";
 import { MODULE } from "../../provider/kinds";
 import { KINDS } from "../support/kinds";
 
@@ -107,6 +108,23 @@ it("the Python and Go templates ask for the generated SDKs of this version", () 
   expect(read("templates/kaas-go/go.mod")).toContain(
     `\tgithub.com/vendor-container/pulumi-vendor-container/sdk/go v${PACKAGE.version}\n`,
   );
+});
+
+it("the Python CI sample installs the release of this version: its plugin, its Python SDK and its policy pack", () => {
+  const workflow = parseYaml(read("examples/ci-pipeline/workflow-python.yml"));
+  const pack = JSON.parse(read("examples/ci-pipeline/python/policy-pack/package.json"));
+  const lock = JSON.parse(read("examples/ci-pipeline/python/policy-pack/package-lock.json"));
+  expect({
+    plugin: workflow.env.VENDOR_CONTAINER_VERSION,
+    sdk: /^pulumi-vendor-container==(.+)$/m.exec(read("examples/ci-pipeline/python/requirements.txt"))?.[1],
+    pack: pack.dependencies[PACKAGE.name],
+    locked: lock.packages["node_modules/pulumi-vendor-container"].version,
+  }).toEqual({
+    plugin: PACKAGE.version,
+    sdk: PACKAGE.version,
+    pack: PACKAGE.version,
+    locked: PACKAGE.version,
+  });
 });
 
 // The examples run from a checkout of this repository: they take the package from it, and their lockfiles

@@ -1,22 +1,31 @@
 /**
  * The CI samples of `examples/ci-pipeline` run as their CI would run them, so that neither can rot:
  * `workflow.yml` (GitHub Actions) and `gitlab-ci.yml` (GitLab CI) are parsed, the jobs an event starts are
- * chosen by their own `if:` and `rules:`, and each job's commands run in order with bash, with the variables,
- * folders, matrix values and expressions the CI would give them, through the engine in `.tools/bin` against
- * this file's emulator. Both samples deploy the same stacks to one backend, one after the other: GitHub's
+ * chosen by their own `on:`, `if:` and `rules:`, and each job's commands run in order with bash, with the
+ * variables, folders, matrix values and expressions the CI would give them, through the engine in `.tools/bin`
+ * against this file's emulator. Both samples deploy the same stacks to one backend, one after the other: GitHub's
  * jobs create them, GitLab's find them deployed. The Python variant (`workflow-python.yml`) deploys the program
- * in `python/` on the provider plugin through its generated Python SDK, to stacks of its own.
+ * in `python/` on the provider plugin through its Python SDK, to stacks of its own, with both installed from the
+ * suite's release (support/release.ts); `release.yml` makes and publishes that release on a tag push.
  *
- * What cannot run offline is stood in for, each with its reason in the job's result: the checkout and
- * setup-node actions, and the installs from the npm registry (the lockfiles those installs need are checked
- * against their package.json instead); for the Python variant, the setup-python action, the generation of the
- * Python SDK and its `pip install`, which the suite's setup did (global-setup.ts). The CLI install script runs as written: it finds the pinned version
- * already on PATH (the engine's), as it would on a runner image that ships it.
+ * What cannot run offline is stood in for, each with its reason in the job's result: the checkout and setup
+ * actions, and the installs from the npm registry (the lockfiles those installs need are checked against their
+ * package.json instead); for the Python variant, PyPI (pip installs from the release's wheel, with no index) and
+ * the GitHub release (the job's `curl` fetches the archive from a loopback server); for the release workflow,
+ * its build (the suite's release is copied in) and its uploads (recorded, not sent). The CLI install script
+ * runs as written: it finds the pinned version already on PATH (the engine's), as it would on a runner image
+ * that ships it.
  */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { BIN, E2E_ROOT, PYTHON_SDK_DIR, ROOT, engineVersion } from "./support/engine";
+import { BIN, E2E_ROOT, PYTHON, ROOT, engineVersion } from "./support/engine";
+import { VERSION, archiveName, release } from "./support/release";
 import { PROJECT, POLL_MS, openSuite, type Suite } from "./support/suite";
+import { pulumiPythonVersion, pulumiWheels } from "./support/wheels";
 import {
   planGitHub,
   planGitLab,
@@ -31,10 +40,13 @@ const SAMPLES = path.join(ROOT, "examples/ci-pipeline");
 const WORKFLOW = path.join(SAMPLES, "workflow.yml");
 const GITLAB = path.join(SAMPLES, "gitlab-ci.yml");
 const PYTHON_WORKFLOW = path.join(SAMPLES, "workflow-python.yml");
+const RELEASE_WORKFLOW = path.join(SAMPLES, "release.yml");
 /** The folders whose dependencies the samples install with `npm ci`. */
 const NPM_CI_FOLDERS = [".", "examples/ci-pipeline", "examples/environments"];
-/** The Python variant's program, whose `npm ci` installs the provider plugin. */
+/** The Python variant's program. */
 const PYTHON_FOLDER = "examples/ci-pipeline/python";
+/** The folder where the Python variant's `up` job installs the policy pack with `npm ci`, and nothing else. */
+const POLICY_PACK_FOLDER = `${PYTHON_FOLDER}/policy-pack`;
 
 let s: Suite;
 /**
@@ -104,25 +116,12 @@ beforeAll(async () => {
   }
   fs.symlinkSync(path.join(ROOT, "node_modules/typescript"), path.join(modules, "typescript"));
   fs.symlinkSync("../typescript/bin/tsc", path.join(modules, ".bin/tsc"));
-  // The provider plugin the Python variant's Pulumi.yaml finds there, as npm links it.
-  const plugin = "pulumi-resource-vendor-container";
-  fs.symlinkSync(fs.realpathSync(path.join(installed, ".bin", plugin)), path.join(modules, ".bin", plugin));
   substitutions = {
     "npm ci && npm run build": {
       instead: null,
       reason:
         "builds this package for the examples' file:../.. dependency: the e2e command built it, and the " +
         "suite's setup installed it packed",
-    },
-    "bash scripts/engine.sh && bash scripts/sdks.sh python": {
-      instead: null,
-      reason: "generates the Python SDK: the suite's setup built the engine and generated it",
-    },
-    "pip install -r requirements.txt": {
-      instead: null,
-      reason:
-        "installs from PyPI and the checkout: the engine's virtualenv has pulumi, and the suite's setup " +
-        "installed the generated SDK where the program imports it (PYTHONPATH)",
     },
     "npm ci": {
       instead: `ln -sfn ${modules} node_modules`,
@@ -143,8 +142,6 @@ beforeAll(async () => {
     CI: "true",
     // The stacks' poll interval is the service's default (10 s); against the emulator a short one is enough.
     VENDOR_POLL_INTERVAL_MS: POLL_MS,
-    // Where `pip install -r requirements.txt` would have put the generated Python SDK (stood in for above).
-    PYTHONPATH: PYTHON_SDK_DIR,
     // Each job starts from a fresh checkout, where the SDK's ts-node finds its cache cold (the cache is keyed by
     // the program's folder) and would type-check the program in every job: seven CPU-seconds a job. The jobs
     // prove the samples' commands; the programs' types are `npm test`'s tsc (against the sources) and, for the
@@ -157,6 +154,9 @@ beforeAll(async () => {
     PULUMI_CONFIG_PASSPHRASE: s.env.PULUMI_CONFIG_PASSPHRASE,
     VENDOR_CLIENT_ID: "emulator-client",
     VENDOR_CLIENT_SECRET: "emulator-secret",
+    // The release workflow's: the job's own token (GitHub gives every run one) and the npm registry's.
+    GITHUB_TOKEN: "github-job-token",
+    NPM_TOKEN: "npm-publish-token",
   };
   vars = {
     VENDOR_TOKEN_URL: `${s.emulator.url}/oauth2/token`,
@@ -169,23 +169,39 @@ afterAll(async () => {
 });
 
 let jobRuns = 0;
+
+/** How `run` runs jobs. */
+interface RunOptions {
+  /** Jobs the CI starts at the same time (a matrix without `max-parallel: 1`, one GitLab stage's). */
+  together?: boolean;
+  /** The fresh workspace of a job named `name` (`checkout` by default). */
+  checkout?: (name: string) => string;
+  /** The runner machine's environment for a job named `name` (`runnerEnv` by default). */
+  env?: (name: string) => Record<string, string>;
+  substitutions?: Substitutions;
+}
+
+/** A job's result, with the workspace it ran in and the runner's environment it had. */
+type JobRun = JobResult & { workspace: string; env: Record<string, string> };
+
 /**
  * Runs jobs, keeping every line for the secret search, and resolves with their results by name. Jobs the CI
- * starts at the same time (a matrix without `max-parallel: 1`, the jobs of one GitLab stage) run at the same
- * time here too (`together`); otherwise one after the other, in order.
+ * starts at the same time run at the same time here too (`together`); otherwise one after the other, in order.
  */
-async function run(jobs: PlannedJob[], together = false): Promise<Record<string, JobResult>> {
-  const runOne = async (job: PlannedJob) => {
+async function run(jobs: PlannedJob[], options: RunOptions = {}): Promise<Record<string, JobRun>> {
+  const runOne = async (job: PlannedJob): Promise<JobRun> => {
     const name = `${++jobRuns}-${job.name.replace(/\W+/g, "-")}`;
-    const result = await runJob(job, checkout(name), runnerEnv, substitutions);
+    const workspace = (options.checkout ?? checkout)(name);
+    const env = options.env?.(name) ?? runnerEnv;
+    const result = await runJob(job, workspace, env, options.substitutions ?? substitutions);
     s.cliOutput.push(result.output);
     // Kept with the suite's folder (E2E_KEEP=1) to read what a job printed.
     fs.mkdirSync(path.join(s.dir, "jobs"), { recursive: true });
     fs.writeFileSync(path.join(s.dir, "jobs", `${name}.log`), result.output);
-    return result;
+    return { ...result, workspace, env };
   };
-  const results: JobResult[] = [];
-  if (together) results.push(...(await Promise.all(jobs.map(runOne))));
+  const results: JobRun[] = [];
+  if (options.together) results.push(...(await Promise.all(jobs.map(runOne))));
   else for (const job of jobs) results.push(await runOne(job));
   return Object.fromEntries(results.map((result) => [result.job, result]));
 }
@@ -219,39 +235,45 @@ function clusters(): Record<string, string[]> {
   );
 }
 
-const INSTALLED = () => `pulumi ${engineVersion()} is already installed: ${path.join(BIN, "pulumi")}`;
+/** What install-pulumi.sh prints when it finds the pinned CLI in `bin`, the first folder of PATH that has one. */
+const INSTALLED = (bin = BIN) =>
+  `pulumi ${engineVersion()} is already installed: ${path.join(bin, "pulumi")}`;
 /** The version of the policy pack the installed package ships. */
 const PACK_VERSION: string = JSON.parse(
   fs.readFileSync(path.join(E2E_ROOT, "node_modules/pulumi-vendor-container/policy/package.json"), "utf8"),
 ).version;
+/** Where the samples' `--policy-pack` finds the package's policy pack, below the folder of `npm ci`. */
+const PACK = "node_modules/pulumi-vendor-container/policy/run-policy-pack";
 /**
- * Asserts that the policy pack ran `times` times in a job (once for a preview, twice for an `up`: its preview
- * and the update) and reported nothing: the CLI lists the packs it ran, and prints every violation, advisory
- * or mandatory, as `[level]  rule`.
+ * Asserts that the policy pack (at `pack`) ran `times` times in a job (once for a preview, twice for an `up`:
+ * its preview and the update) and reported nothing: the CLI lists the packs it ran, and prints every violation,
+ * advisory or mandatory, as `[level]  rule`.
  */
-function expectPolicyPassed(output: string, times: number): void {
+function expectPolicyPassed(output: string, times: number, pack = PACK): void {
   expect(lines(output, /^vendor-container\|local\|/)).toEqual(
-    Array.from(
-      { length: times },
-      () =>
-        `vendor-container|local|node_modules/pulumi-vendor-container/policy/run-policy-pack  ${PACK_VERSION}`,
-    ),
+    Array.from({ length: times }, () => `vendor-container|local|${pack}  ${PACK_VERSION}`),
   );
   expect(lines(output, /\[(advisory|mandatory)\]/)).toEqual([]);
 }
 
 describe("what the samples install", () => {
-  it("pins one Pulumi CLI in one script that every job of both samples runs, at the engine's version", () => {
+  it("pins one Pulumi CLI in one script that every deploying job of the samples runs, at the engine's version", () => {
     const script = fs.readFileSync(path.join(SAMPLES, "install-pulumi.sh"), "utf8");
     expect(`v${/^PULUMI_VERSION=(\S+)$/m.exec(script)?.[1]}`).toBe(engineVersion());
-    const github = (["pull_request", "push", "schedule"] as const).flatMap((name) =>
-      planGitHub(WORKFLOW, githubEvent(name), secrets, vars),
+    const github = [WORKFLOW, PYTHON_WORKFLOW].flatMap((file) =>
+      (["pull_request", "push", "schedule"] as const).flatMap((name) =>
+        planGitHub(file, githubEvent(name), secrets, vars).map((job) => ({ file, job })),
+      ),
     );
     expect(
-      github.map((job) => job.steps.find((step) => step.name === "Install the Pulumi CLI")?.commands),
+      github.map(({ job }) => job.steps.find((step) => step.name === "Install the Pulumi CLI")?.commands),
     ).toEqual(
-      github.map((job) => [
-        job.key === "pr-environment" ? "sh ../ci-pipeline/install-pulumi.sh" : "sh install-pulumi.sh",
+      github.map(({ file, job }) => [
+        file === PYTHON_WORKFLOW
+          ? "sh ../install-pulumi.sh"
+          : job.key === "pr-environment"
+            ? "sh ../ci-pipeline/install-pulumi.sh"
+            : "sh install-pulumi.sh",
       ]),
     );
     const gitlab = ["merge_request_event", "push", "schedule"].flatMap((source) =>
@@ -265,31 +287,39 @@ describe("what the samples install", () => {
     );
   });
 
-  it.each([...NPM_CI_FOLDERS, PYTHON_FOLDER])(
+  it.each([...NPM_CI_FOLDERS, POLICY_PACK_FOLDER])(
     "commits the lockfile that `npm ci` in %s needs, matching its package.json",
     (folder) => {
       const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, folder, "package.json"), "utf8"));
       const lock = JSON.parse(fs.readFileSync(path.join(ROOT, folder, "package-lock.json"), "utf8"));
       expect(lock.packages[""].dependencies ?? {}).toEqual(manifest.dependencies ?? {});
       expect(lock.packages[""].devDependencies ?? {}).toEqual(manifest.devDependencies ?? {});
-      if (folder !== ".") {
-        // The package comes from the checkout, copied in (`install-links`), so one @pulumi/pulumi serves both
-        // the program and the dynamic provider; the lockfile was written that way, for the package as it is
-        // now (after a release, `npm install --package-lock-only` in the folder, without the old lockfile,
-        // writes it again).
-        const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
-        const entry = lock.packages["node_modules/pulumi-vendor-container"];
-        expect({
-          resolved: entry.resolved,
-          version: entry.version,
-          dependencies: entry.dependencies,
-        }).toEqual({
-          resolved: `file:${path.relative(path.join(ROOT, folder), ROOT)}`,
+      if (folder === ".") return;
+      const root = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+      const entry = lock.packages["node_modules/pulumi-vendor-container"];
+      const locked = { resolved: entry.resolved, version: entry.version, dependencies: entry.dependencies };
+      const npmrc = path.join(ROOT, folder, ".npmrc");
+      if (folder === POLICY_PACK_FOLDER) {
+        // The Python team's pipeline installs the published package, of this version (the release its plugin and
+        // its Python SDK come from).
+        expect(locked).toEqual({
+          resolved: `https://registry.npmjs.org/pulumi-vendor-container/-/pulumi-vendor-container-${root.version}.tgz`,
           version: root.version,
           dependencies: root.dependencies,
         });
-        expect(fs.readFileSync(path.join(ROOT, folder, ".npmrc"), "utf8")).toMatch(/^install-links=true$/m);
+        expect(manifest.dependencies["pulumi-vendor-container"]).toBe(root.version);
+        expect(fs.existsSync(npmrc)).toBe(false);
+        return;
       }
+      // The package comes from the checkout, copied in (`install-links`), so one @pulumi/pulumi serves both the
+      // program and the dynamic provider; the lockfile was written that way, for the package as it is now (after
+      // a release, `npm install --package-lock-only` in the folder, without the old lockfile, writes it again).
+      expect(locked).toEqual({
+        resolved: `file:${path.relative(path.join(ROOT, folder), ROOT)}`,
+        version: root.version,
+        dependencies: root.dependencies,
+      });
+      expect(fs.readFileSync(npmrc, "utf8")).toMatch(/^install-links=true$/m);
     },
   );
 
@@ -370,7 +400,7 @@ describe("workflow.yml (GitHub Actions)", () => {
       "pr-environment-7",
     ]);
     // The three start together, as on GitHub: no job waits for another.
-    const results = await run(jobs, true);
+    const results = await run(jobs, { together: true });
     expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
     for (const stack of ["dev", "prod"]) {
       const result = results[`preview ${stack}`];
@@ -436,7 +466,7 @@ describe("workflow.yml (GitHub Actions)", () => {
   it("on the schedule: the drift check passes, then fails after a change made outside Pulumi", async () => {
     const jobs = planGitHub(WORKFLOW, githubEvent("schedule"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["drift dev", "drift prod"]);
-    const green = await run(jobs, true);
+    const green = await run(jobs, { together: true });
     expect(Object.values(green).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
     expect(lines(green["drift dev"].output, /unchanged$/)).toEqual(["3 unchanged"]);
     // Someone resizes dev's pool in the service's console.
@@ -480,7 +510,7 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
     const results = {
       ...(await run(
         jobs.filter((job) => job.key === "preview"),
-        true,
+        { together: true },
       )),
       ...(await run(jobs.filter((job) => job.key === "pr-environment"))),
     };
@@ -541,7 +571,7 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
     const jobs = planGitLab(GITLAB, gitlabVariables("schedule"));
     expect(jobs.map((job) => job.name)).toEqual(["drift: [dev]", "drift: [prod]"]);
     // dev's pool is still resized (previous test); prod is as deployed.
-    const red = await run(jobs, true);
+    const red = await run(jobs, { together: true });
     expect(Object.values(red).map(outcome)).toEqual([
       { job: "drift: [dev]", code: 7, failedStep: "drift" },
       { job: "drift: [prod]", code: 0 },
@@ -555,33 +585,240 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
   });
 });
 
-describe("workflow-python.yml (GitHub Actions, the Python variant)", () => {
-  const pythonSkipped = () => [
-    ...STEPS_SKIPPED,
-    "Set up Python: Python is the engine's virtualenv (.tools/python, which the CLI runs programs with: PULUMI_PYTHON_CMD)",
-    ...["npm ci && npm run build", "bash scripts/engine.sh && bash scripts/sdks.sh python", "npm ci"].map(
-      (command) => `${command}: ${substitutions[command].reason}`,
-    ),
-    `pip install -r requirements.txt: ${substitutions["pip install -r requirements.txt"].reason}`,
-  ];
-  const INSTALL_STEPS = ["Install the Pulumi CLI", "Install the provider plugin"];
+/** The command text of the step `name` of a job, as the runner matches substitutions. */
+function stepCommand(job: PlannedJob, name: string): string {
+  const step = job.steps.find((candidate) => candidate.name === name);
+  if (!step?.commands[0]) throw new Error(`${job.name} has no step "${name}" that runs a command`);
+  return step.commands[0].trim();
+}
 
-  it("on a merge to main: runs `up` for dev then prod on the plugin through the Python SDK, with the policy pack", async () => {
+/** The GitHub event of a pushed tag. */
+const tagPush = (tag: string): GitHubEvent => ({ name: "push", ref: `refs/tags/${tag}`, payload: {} });
+
+const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+
+/** The names SHA256SUMS in `dir` lists, with their sha256, in its order. */
+function checksums(dir: string): Record<string, string> {
+  const text = fs.readFileSync(path.join(dir, "SHA256SUMS"), "utf8");
+  return Object.fromEntries(
+    text
+      .trim()
+      .split("\n")
+      .map((line) => {
+        const [hash, name] = line.split(/ {2}/);
+        return [name, hash];
+      }),
+  );
+}
+
+/** The folders of a PATH that hold `tool`. */
+const holding = (PATH: string, tool: string) =>
+  PATH.split(path.delimiter).filter((dir) => fs.existsSync(path.join(dir, tool)));
+
+/** A folder `name` in the suite's folder of links, one per key of `targets` to its value; returns its path. */
+function links(name: string, targets: Record<string, string>): string {
+  const dir = path.join(s.dir, name);
+  fs.mkdirSync(dir);
+  for (const [link, target] of Object.entries(targets)) fs.symlinkSync(target, path.join(dir, link));
+  return dir;
+}
+
+/** Where `tool` is on this machine's PATH. */
+const onMachine = (tool: string) =>
+  execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim();
+
+describe("workflow-python.yml (GitHub Actions, the Python variant, on the release)", () => {
+  /** Where the release's assets are downloaded from, below github.com. */
+  const DOWNLOADS = `/vendor-container/pulumi-vendor-container/releases/download/v${VERSION}`;
+  const PLUGIN_STEPS = [
+    "Install the Pulumi CLI",
+    "Install the Python packages",
+    "Install the provider plugin",
+  ];
+  let releaseDir: string;
+  let server: http.Server;
+  /** What the loopback stand-in of github.com was asked for. */
+  const requested: string[] = [];
+  /** The runner's PATH: links to the engine and to the tools the jobs run, and no Node.js. */
+  let machinePath: string;
+  /** What actions/setup-node puts on PATH: node and npm. */
+  let nodeFolder: string;
+  /** The sha256 of the executable in the release's archive for this machine. */
+  let pluginSha: string;
+  let pythonSubstitutions: Substitutions;
+  /** The text of the plugin's install step, the same in both jobs. */
+  let installPlugin: string;
+
+  beforeAll(async () => {
+    releaseDir = await release();
+    server = http.createServer((request, response) => {
+      const url = request.url ?? "";
+      requested.push(`${request.method} ${url}`);
+      const name = url.slice(DOWNLOADS.length + 1);
+      const file = path.join(releaseDir, name);
+      if (!url.startsWith(`${DOWNLOADS}/`) || name.includes("/") || !fs.existsSync(file))
+        return void response.writeHead(404).end();
+      response.writeHead(200, { "Content-Length": fs.statSync(file).size });
+      fs.createReadStream(file).pipe(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    // The tools the steps and the engine run: bash and sh for the steps, curl and sha256sum for the download,
+    // ln for `npm ci`'s stand-in, dirname for the policy pack's launcher; the CLI and its Python language host.
+    machinePath = links("runner-path", {
+      ...Object.fromEntries(
+        ["bash", "sh", "curl", "sha256sum", "ln", "dirname"].map((t) => [t, onMachine(t)]),
+      ),
+      ...Object.fromEntries(
+        ["pulumi", "pulumi-language-python", "pulumi-language-python-exec"].map((t) => [
+          t,
+          path.join(BIN, t),
+        ]),
+      ),
+    });
+    nodeFolder = links("setup-node", { node: path.join(BIN, "node"), npm: onMachine("npm") });
+    const unpacked = path.join(s.dir, "archive");
+    fs.mkdirSync(unpacked);
+    execFileSync("tar", ["-xzf", path.join(releaseDir, archiveName()), "-C", unpacked]);
+    expect(fs.readdirSync(unpacked)).toEqual(["pulumi-resource-vendor-container"]);
+    pluginSha = sha256(path.join(unpacked, "pulumi-resource-vendor-container"));
+
+    const [drift] = planGitHub(PYTHON_WORKFLOW, githubEvent("schedule"), secrets, vars);
+    installPlugin = stepCommand(drift, "Install the provider plugin");
+    const fromLoopback = installPlugin.replaceAll("https://github.com/", `http://127.0.0.1:${port}/`);
+    expect(fromLoopback).not.toBe(installPlugin);
+    pythonSubstitutions = {
+      "actions/setup-python@v5": {
+        instead: `${JSON.stringify(PYTHON)} -m venv "$RUNNER_TEMP/python" && echo "$RUNNER_TEMP/python/bin" >>"$GITHUB_PATH"`,
+        reason:
+          "a fresh virtualenv of the engine's Python goes on PATH instead, as the action puts the Python it installs",
+      },
+      "pip install -r requirements.txt": {
+        instead: `PIP_NO_INDEX=1 PIP_FIND_LINKS=${JSON.stringify(`${releaseDir} ${pulumiWheels()}`)} pip install -r requirements.txt`,
+        reason:
+          "installs from PyPI: pip installs the same requirements from the release's wheel and pulumi's " +
+          "(support/wheels.ts), with no index",
+      },
+      [installPlugin]: {
+        instead: fromLoopback,
+        reason:
+          "downloads from github.com: the same commands run against a loopback server of the release's files",
+      },
+      "actions/setup-node@v4": {
+        instead: `echo ${JSON.stringify(nodeFolder)} >>"$GITHUB_PATH"`,
+        reason:
+          "Node.js 22 is the engine's own (.tools/bin/node): a folder of node and npm goes on PATH, as the action " +
+          "puts the Node.js it installs",
+      },
+      "npm ci": substitutions["npm ci"],
+    };
+  });
+  afterAll(() => server?.close());
+
+  /**
+   * A runner of its own for each job, as GitHub gives: a fresh home, whose ~/.pulumi holds the engine's plugin
+   * cache (PULUMI_HOME: the CLI takes its home from the user database, not from HOME), the PATH without Node.js,
+   * and none of the suite's Python settings: the program runs with the Python of the job's setup-python, where
+   * its requirements are installed.
+   */
+  const pythonRunner = (name: string) => {
+    const home = path.join(s.dir, "homes", name);
+    fs.mkdirSync(home, { recursive: true });
+    const dropped = ["PULUMI_PYTHON_CMD", "PYTHONPATH"];
+    const machine = Object.entries(runnerEnv).filter(([key]) => !dropped.includes(key));
+    return {
+      ...Object.fromEntries(machine),
+      HOME: home,
+      PULUMI_HOME: path.join(home, ".pulumi"),
+      PATH: machinePath,
+    };
+  };
+  const skippedUntilNode = () => [
+    STEPS_SKIPPED[0],
+    `Set up Python: ${pythonSubstitutions["actions/setup-python@v5"].reason}`,
+    `pip install -r requirements.txt: ${pythonSubstitutions["pip install -r requirements.txt"].reason}`,
+    `${installPlugin}: ${pythonSubstitutions[installPlugin].reason}`,
+  ];
+  const download = [`GET ${DOWNLOADS}/${archiveName()}`, `GET ${DOWNLOADS}/SHA256SUMS`];
+
+  /**
+   * Asserts what a job installed: the Python of its setup-python with `pulumi` and the release's SDK, from the
+   * release's wheel; the release's archive, checked, its executable in the engine's plugin cache of the job's
+   * HOME; the pinned CLI found on PATH.
+   */
+  function expectInstalled(result: JobRun): void {
+    const python = path.join(result.workspace, ".runner-temp/python/bin/python");
+    const probe = [
+      "import importlib.metadata as m, json, sys",
+      "import pulumi_vendor_container as sdk",
+      'names = ["pulumi", "pulumi-vendor-container"]',
+      "print(json.dumps({'python': sys.version.split()[0], 'versions': {n: m.version(n) for n in names},",
+      "  'sdk': sdk.__file__}))",
+    ].join("\n");
+    const installed = JSON.parse(execFileSync(python, ["-c", probe], { encoding: "utf8", env: {} }));
+    expect(installed).toEqual({
+      python: expect.stringMatching(/^3\.11\.\d+$/),
+      versions: { pulumi: pulumiPythonVersion(), "pulumi-vendor-container": VERSION },
+      sdk: path.join(
+        result.workspace,
+        ".runner-temp/python/lib/python3.11/site-packages/pulumi_vendor_container/__init__.py",
+      ),
+    });
+    expect(lines(result.output, /pulumi_vendor_container-/)).toEqual([
+      `Processing ${path.join(releaseDir, `pulumi_vendor_container-${VERSION}-py3-none-any.whl`)} (from -r requirements.txt (line 4))`,
+    ]);
+    expect(lines(result.output, /: (OK|FAILED)$/)).toEqual([`${archiveName()}: OK`]);
+    expect(lines(result.output, /^\[resource plugin/)).toEqual([
+      `[resource plugin vendor-container-${VERSION}] installing`,
+    ]);
+    // The one plugin in the cache (beside the engine's .lock and .lastused files), with the archive's executable.
+    const plugins = path.join(result.env.PULUMI_HOME, "plugins");
+    const cached = path.join(plugins, `resource-vendor-container-v${VERSION}`);
+    expect(fs.readdirSync(plugins).filter((name) => !/\.(lock|lastused)$/.test(name))).toEqual([
+      path.basename(cached),
+    ]);
+    expect(fs.readdirSync(cached)).toEqual(["pulumi-resource-vendor-container"]);
+    expect(sha256(path.join(cached, "pulumi-resource-vendor-container"))).toBe(pluginSha);
+    expect(result.output).toContain(INSTALLED(machinePath));
+  }
+
+  it("on a merge to main: installs the release and runs `up` for dev then prod, Node.js only for the policy pack", async () => {
     const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("push"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["up dev (Python)", "up prod (Python)"]);
     expect(jobs.map((job) => job.expand(job.definition.concurrency.group))).toEqual([
       "pulumi-python-dev",
       "pulumi-python-prod",
     ]);
-    const results = await run(jobs);
+    // npm installs the policy pack, in its folder, and nothing else.
+    expect(
+      jobs.map((job) =>
+        job.steps
+          .filter((step) => /\bnpm\b/.test(step.commands.join("\n")))
+          .map((step) => step.workingDirectory),
+      ),
+    ).toEqual([[POLICY_PACK_FOLDER], [POLICY_PACK_FOLDER]]);
+    requested.length = 0;
+    const results = await run(jobs, { env: pythonRunner, substitutions: pythonSubstitutions });
     expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
     for (const result of Object.values(results)) {
-      expect(result.skipped).toEqual(pythonSkipped());
-      expect(result.ran).toEqual([...INSTALL_STEPS, "Select the stack", "Up"]);
-      expect(result.output).toContain(INSTALLED());
-      expectPolicyPassed(result.output, 2);
+      expect(result.skipped).toEqual([
+        ...skippedUntilNode(),
+        `Set up Node.js: ${pythonSubstitutions["actions/setup-node@v4"].reason}`,
+        `npm ci: ${substitutions["npm ci"].reason}`,
+      ]);
+      const withNode = ["Set up Node.js", "Install the policy pack", "Select the stack", "Up"];
+      expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, ...withNode]);
+      expect(
+        Object.fromEntries(result.ran.map((step) => [step, holding(result.paths[step], "node")])),
+      ).toEqual({
+        ...Object.fromEntries(["Set up Python", ...PLUGIN_STEPS, "Set up Node.js"].map((step) => [step, []])),
+        ...Object.fromEntries(withNode.slice(1).map((step) => [step, [nodeFolder]])),
+      });
+      expectInstalled(result);
+      expectPolicyPassed(result.output, 2, `policy-pack/${PACK}`);
       expect(lines(result.output, /created$/)).toEqual(["+ 3 created"]);
     }
+    expect(requested).toEqual([...download, ...download]);
     s.emulator.emulator.advanceClock(60_000);
     const python = Object.entries(clusters()).filter(([name]) => name.includes("-python-"));
     expect(Object.fromEntries(python)).toEqual({
@@ -590,22 +827,314 @@ describe("workflow-python.yml (GitHub Actions, the Python variant)", () => {
     });
   });
 
-  it("on the schedule: the drift check of both stacks finds nothing to change", async () => {
+  it("on the schedule: the drift check of both stacks, with no Node.js on PATH, finds nothing to change", async () => {
     const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("schedule"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["drift dev (Python)", "drift prod (Python)"]);
-    const results = await run(jobs, true);
+    requested.length = 0;
+    const results = await run(jobs, {
+      together: true,
+      env: pythonRunner,
+      substitutions: pythonSubstitutions,
+    });
     expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
     for (const result of Object.values(results)) {
-      expect(result.ran).toEqual([...INSTALL_STEPS, "Check for drift"]);
+      expect(result.skipped).toEqual(skippedUntilNode());
+      expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, "Check for drift"]);
+      // The program, the engine and the plugin run with no node to be found.
+      expect(
+        Object.values(result.paths).map((PATH) => [...holding(PATH, "node"), ...holding(PATH, "npm")]),
+      ).toEqual(result.ran.map(() => []));
+      expectInstalled(result);
       expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
     }
+    expect(requested.sort()).toEqual([...download, ...download].sort());
   });
 });
 
-it("prints no credential in any job: neither the client secret nor the passphrase", () => {
+/**
+ * Records a publishing command's call instead of sending anything, as a line of JSON in `file`: the tool, its
+ * folder, its arguments, the tokens in its environment, and the sha256 of every file its arguments name (of a
+ * folder's files, by name).
+ */
+const recorderSource = (file: string) => `const crypto = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+const [tool, ...args] = process.argv.slice(2);
+const sha256 = (file) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+const files = {};
+for (const arg of args) {
+  if (!fs.existsSync(arg)) continue;
+  files[arg] = fs.statSync(arg).isDirectory()
+    ? Object.fromEntries(fs.readdirSync(arg).sort().map((name) => [name, sha256(path.join(arg, name))]))
+    : sha256(arg);
+}
+const tokens = Object.fromEntries(
+  ["GH_TOKEN", "NODE_AUTH_TOKEN"].filter((key) => process.env[key]).map((key) => [key, process.env[key]]),
+);
+fs.appendFileSync(${JSON.stringify(file)}, JSON.stringify({ tool, cwd: process.cwd(), args, tokens, files }) + "\\n");
+`;
+
+describe("release.yml (GitHub Actions, the release of this package)", () => {
+  const TAG = `v${VERSION}`;
+  const CHECK = "Check the tag against package.json";
+  let releaseDir: string;
+  let sums: Record<string, string>;
+  let records: string;
+  let releaseSubstitutions: Substitutions;
+  /** The publishing steps' commands, which run as written with `gh` or `npm` a recording shell function. */
+  let githubRelease: string;
+  let npmPublish: string;
+  /** The stand-in of `npm run release`: the suite's release copied into the checkout. */
+  let copyRelease: string;
+
+  /** What the job reads of the repository: package.json (its version) and CHANGELOG.md (the notes). */
+  const releaseCheckout = (name: string) => {
+    const workspace = path.join(s.dir, "checkouts", name);
+    fs.mkdirSync(workspace, { recursive: true });
+    for (const file of ["package.json", "CHANGELOG.md"])
+      fs.copyFileSync(path.join(ROOT, file), path.join(workspace, file));
+    return workspace;
+  };
+  /** What the publishing commands were given, in order; and then forgets it. */
+  const published = () => {
+    const text = fs.existsSync(records) ? fs.readFileSync(records, "utf8") : "";
+    fs.rmSync(records, { force: true });
+    return text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
+
+  beforeAll(async () => {
+    releaseDir = await release();
+    sums = checksums(releaseDir);
+    records = path.join(s.dir, "published.jsonl");
+    const recorder = path.join(s.dir, "record-publish.js");
+    fs.writeFileSync(recorder, recorderSource(records));
+    const [job] = planGitHub(RELEASE_WORKFLOW, tagPush(TAG), secrets, vars);
+    githubRelease = stepCommand(job, "Publish the GitHub release");
+    npmPublish = stepCommand(job, "Publish the npm packages");
+    const recording = (tool: string, command: string) =>
+      `${tool}() { node ${JSON.stringify(recorder)} ${tool} "$@"; }\n${command}`;
+    copyRelease = `mkdir -p dist && cp -R ${JSON.stringify(releaseDir)} dist/release`;
+    releaseSubstitutions = {
+      "npm ci": {
+        instead: null,
+        reason:
+          "installs the repository's dependencies from the npm registry: the release below was made with them",
+      },
+      "bash scripts/engine.sh": {
+        instead: null,
+        reason:
+          "builds the engine and the pinned Python packages: the suite's setup did, and the release below ran on them",
+      },
+      "npm run release": {
+        instead: copyRelease,
+        reason:
+          "makes the release: the suite's own (support/release.ts; release.e2e.test.ts tests it) is copied in",
+      },
+      [githubRelease]: {
+        instead: recording("gh", githubRelease),
+        reason:
+          "creates the GitHub release: the same commands run with `gh` a shell function that records its call",
+      },
+      [npmPublish]: {
+        instead: recording("npm", npmPublish),
+        reason:
+          "publishes to the npm registry: the same commands run with `npm` a shell function that records its call",
+      },
+      "pypa/gh-action-pypi-publish@release/v1": {
+        instead: `node ${JSON.stringify(recorder)} pypi "$(printenv INPUT_PACKAGES-DIR)"`,
+        reason: "uploads to PyPI: records the folder it was given (packages-dir) and its files",
+      },
+    };
+  });
+
+  const skipped = (...commands: string[]) => [
+    ...STEPS_SKIPPED,
+    "Set up Python: Python is the engine's virtualenv (.tools/python, which the CLI runs programs with: PULUMI_PYTHON_CMD)",
+    "Set up Go: Go is the machine's own (`go` on PATH)",
+    ...commands.map((command) => `${command}: ${releaseSubstitutions[command].reason}`),
+  ];
+  const runRelease = (tag: string, substitutionsOf: Substitutions = releaseSubstitutions) =>
+    run(planGitHub(RELEASE_WORKFLOW, tagPush(tag), secrets, vars), {
+      checkout: releaseCheckout,
+      substitutions: substitutionsOf,
+    });
+
+  it("starts on a pushed tag v*, and nothing else starts on one", () => {
+    expect(
+      planGitHub(RELEASE_WORKFLOW, tagPush(TAG), secrets, vars).map((job) => ({
+        name: job.name,
+        environment: job.definition.environment,
+        permissions: job.definition.permissions,
+        group: job.expand(job.definition.concurrency.group),
+        cancel: job.definition.concurrency["cancel-in-progress"],
+      })),
+    ).toEqual([
+      {
+        name: `release ${TAG}`,
+        environment: "release",
+        permissions: { contents: "write", "id-token": "write" },
+        group: `release-${TAG}`,
+        cancel: false,
+      },
+    ]);
+    for (const name of ["push", "pull_request", "schedule"] as const)
+      expect(planGitHub(RELEASE_WORKFLOW, githubEvent(name), secrets, vars)).toEqual([]);
+    for (const file of [WORKFLOW, PYTHON_WORKFLOW])
+      expect(planGitHub(file, tagPush(TAG), secrets, vars)).toEqual([]);
+  });
+
+  it("on the tag of package.json's version: checks the release's checksums and publishes every file of it", async () => {
+    const [result] = Object.values(await runRelease(TAG));
+    expect(outcome(result)).toEqual({ job: `release ${TAG}`, code: 0 });
+    expect(result.ran).toEqual([
+      CHECK,
+      "Make the release",
+      "Verify the checksums",
+      "Publish the GitHub release",
+      "Publish the npm packages",
+      "Gather the Python packages",
+      "Publish the Python packages",
+    ]);
+    expect(result.skipped).toEqual([
+      ...skipped("npm ci", "bash scripts/engine.sh", "npm run release", githubRelease, npmPublish),
+      `Publish the Python packages: ${releaseSubstitutions["pypa/gh-action-pypi-publish@release/v1"].reason}`,
+    ]);
+    // `sha256sum -c SHA256SUMS` checked every file the release lists.
+    expect(lines(result.output, /: (OK|FAILED)$/)).toEqual(Object.keys(sums).map((name) => `${name}: OK`));
+
+    const names = Object.keys(sums);
+    const flat = names.filter((name) => !name.includes("/"));
+    const go = names.filter((name) => name.startsWith("go/"));
+    expect([...flat, ...go].sort()).toEqual([...names].sort());
+    const zip = `../pulumi-vendor-container-sdk-go-${TAG}.zip`;
+    const workspace = result.workspace;
+    const notes = path.join(workspace, "release-notes.md");
+    const [github, sdk, pkg, pypi, ...more] = published();
+    expect(more).toEqual([]);
+    expect(github).toEqual({
+      tool: "gh",
+      cwd: path.join(workspace, "dist/release"),
+      args: [
+        ...[
+          "release",
+          "create",
+          TAG,
+          "--verify-tag",
+          "--title",
+          TAG,
+          "--notes-file",
+          "../../release-notes.md",
+        ],
+        ...[...flat, "SHA256SUMS"].sort(),
+        zip,
+      ],
+      tokens: { GH_TOKEN: secrets.GITHUB_TOKEN },
+      files: {
+        "../../release-notes.md": sha256(notes),
+        ...Object.fromEntries(flat.map((name) => [name, sums[name]])),
+        SHA256SUMS: sha256(path.join(releaseDir, "SHA256SUMS")),
+        [zip]: sha256(path.join(workspace, "dist/release", zip)),
+      },
+    });
+    // The notes: the version's section of the changelog.
+    const changelog = fs.readFileSync(path.join(ROOT, "CHANGELOG.md"), "utf8").split("\n");
+    const start = changelog.indexOf(`## ${VERSION}`);
+    const end = changelog.findIndex((line, at) => at > start && line.startsWith("## "));
+    expect(start).toBeGreaterThan(0);
+    expect(fs.readFileSync(notes, "utf8")).toBe(`${changelog.slice(start + 1, end).join("\n")}\n`);
+    // The zip holds the go/ layout under its own paths, which SHA256SUMS checks once unzipped beside it.
+    const unzipped = path.join(s.dir, "go-zip");
+    fs.mkdirSync(unzipped);
+    execFileSync("unzip", ["-q", path.join(workspace, "dist", path.basename(zip)), "-d", unzipped]);
+    fs.copyFileSync(path.join(releaseDir, "SHA256SUMS"), path.join(unzipped, "SHA256SUMS"));
+    const checked = execFileSync("sha256sum", ["-c", "--ignore-missing", "SHA256SUMS"], {
+      cwd: unzipped,
+      encoding: "utf8",
+    });
+    expect(checked.trim().split("\n")).toEqual(go.map((name) => `${name}: OK`));
+    const unzippedFiles = execFileSync("find", ["go", "-type", "f"], { cwd: unzipped, encoding: "utf8" });
+    expect(unzippedFiles.trim().split("\n").sort()).toEqual([...go].sort());
+
+    const sdkTarball = `pulumi-vendor-container-sdk-${VERSION}.tgz`;
+    expect([sdk, pkg]).toEqual([
+      {
+        tool: "npm",
+        cwd: workspace,
+        args: ["publish", "--access", "public", `dist/release/${sdkTarball}`],
+        tokens: { NODE_AUTH_TOKEN: secrets.NPM_TOKEN },
+        files: { [`dist/release/${sdkTarball}`]: sums[sdkTarball] },
+      },
+      {
+        tool: "npm",
+        cwd: workspace,
+        args: ["publish"],
+        tokens: { NODE_AUTH_TOKEN: secrets.NPM_TOKEN },
+        files: {},
+      },
+    ]);
+    const manifest = (text: string) => {
+      const { name, version } = JSON.parse(text) as { name: string; version: string };
+      return { name, version };
+    };
+    const tarball = path.join(releaseDir, sdkTarball);
+    const inTarball = execFileSync("tar", ["-xOzf", tarball, "package/package.json"], { encoding: "utf8" });
+    expect([
+      manifest(inTarball),
+      manifest(fs.readFileSync(path.join(workspace, "package.json"), "utf8")),
+    ]).toEqual([
+      { name: "@pulumi-vendor-container/sdk", version: VERSION },
+      { name: "pulumi-vendor-container", version: VERSION },
+    ]);
+
+    const wheel = `pulumi_vendor_container-${VERSION}-py3-none-any.whl`;
+    const sdist = `pulumi_vendor_container-${VERSION}.tar.gz`;
+    expect(pypi).toEqual({
+      tool: "pypi",
+      cwd: workspace,
+      args: ["dist/pypi/"],
+      tokens: {},
+      files: { "dist/pypi/": { [wheel]: sums[wheel], [sdist]: sums[sdist] } },
+    });
+  });
+
+  it("stops before publishing anything when a file of the release does not match SHA256SUMS", async () => {
+    const corrupt = {
+      ...releaseSubstitutions,
+      "npm run release": {
+        instead: `${copyRelease} && printf x >>dist/release/schema.json`,
+        reason: "makes the release: the suite's own is copied in, and one byte added to its schema.json",
+      },
+    };
+    const [result] = Object.values(await runRelease(TAG, corrupt));
+    expect(outcome(result)).toEqual({ job: `release ${TAG}`, code: 1, failedStep: "Verify the checksums" });
+    expect(result.ran).toEqual([CHECK, "Make the release", "Verify the checksums"]);
+    expect(lines(result.output, /: FAILED$|did NOT match/)).toEqual([
+      "schema.json: FAILED",
+      "sha256sum: WARNING: 1 computed checksum did NOT match",
+    ]);
+    expect(published()).toEqual([]);
+  });
+
+  it("refuses a tag that is not package.json's version, before anything is built", async () => {
+    const [major, minor, patch] = VERSION.split(".").map(Number);
+    const tag = `v${major}.${minor}.${patch + 1}`;
+    const [result] = Object.values(await runRelease(tag));
+    expect(outcome(result)).toEqual({ job: `release ${tag}`, code: 1, failedStep: CHECK });
+    expect(result.ran).toEqual([CHECK]);
+    expect(lines(result.output, /::error::/)).toEqual([
+      `::error::the tag ${tag} is not package.json's version, v${VERSION}`,
+    ]);
+    expect(fs.existsSync(path.join(result.workspace, "dist"))).toBe(false);
+    expect(published()).toEqual([]);
+  });
+});
+
+it("prints no credential in any job: neither the client secret, the passphrase nor a publishing token", () => {
   const printed = s.cliOutput.join("\n");
   expect(printed).toContain("Previewing update (dev)");
-  expect(
-    [secrets.VENDOR_CLIENT_SECRET, secrets.PULUMI_CONFIG_PASSPHRASE].filter((x) => printed.includes(x)),
-  ).toEqual([]);
+  const credentials = ["VENDOR_CLIENT_SECRET", "PULUMI_CONFIG_PASSPHRASE", "GITHUB_TOKEN", "NPM_TOKEN"];
+  expect(credentials.filter((name) => printed.includes(secrets[name]))).toEqual([]);
 });

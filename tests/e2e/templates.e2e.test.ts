@@ -16,10 +16,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { KaasResponse } from "../../schemas";
-import { BIN, E2E_ROOT, PYTHON, ROOT } from "./support/engine";
+import { BIN, PYTHON, ROOT } from "./support/engine";
 import { GO_SDK_MODULE } from "./support/golang";
 import { VERSION, archiveName, release } from "./support/release";
 import { PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
+import { pulumiWheels } from "./support/wheels";
 
 type Language = "python" | "yaml" | "go";
 
@@ -66,36 +67,15 @@ const onPath = (PATH: string, name: string): string[] =>
     .filter((file) => fs.existsSync(file));
 
 /**
- * A folder of wheels for pip without an index (`PIP_FIND_LINKS`): the release's `pulumi_vendor_container` and the
- * `pulumi` package of the engine's virtualenv with its dependencies, downloaded from PyPI once into
- * `E2E_ROOT/pypi` (then kept).
+ * The folders of wheels for pip without an index (`PIP_FIND_LINKS`, space-separated): `pulumi` with its
+ * dependencies (support/wheels.ts) and the release's `pulumi_vendor_container`, linked alone into a folder of the
+ * suite's.
  */
 function pythonWheels(s: Suite, releaseDir: string): string {
-  const downloads = path.join(E2E_ROOT, "pypi");
-  const pulumiVersion = execFileSync(
-    PYTHON,
-    ["-c", 'import importlib.metadata as m; print(m.version("pulumi"))'],
-    { encoding: "utf8" },
-  ).trim();
-  // The SDK's own dependencies too (packaging, semver), which pulumi does not all bring, and `wheel`, which the
-  // Python host upgrades in a new virtualenv with pip and setuptools.
-  const wanted = [`pulumi==${pulumiVersion}`, "packaging>=24.0", "semver>=2.8.1", "wheel"];
-  const stamp = path.join(downloads, ".downloaded");
-  if (!fs.existsSync(stamp) || fs.readFileSync(stamp, "utf8") !== wanted.join(" ")) {
-    fs.rmSync(downloads, { recursive: true, force: true });
-    execFileSync(
-      PYTHON,
-      ["-m", "pip", "--disable-pip-version-check", "--quiet", "download", "--dest", downloads, ...wanted],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    fs.writeFileSync(stamp, wanted.join(" "));
-  }
   const dir = path.join(s.dir, "wheels");
   fs.mkdirSync(dir);
-  const wheels = fs.readdirSync(downloads).filter((name) => name.endsWith(".whl"));
-  for (const name of wheels) fs.symlinkSync(path.join(downloads, name), path.join(dir, name));
   fs.symlinkSync(path.join(releaseDir, WHEEL), path.join(dir, WHEEL));
-  return dir;
+  return `${pulumiWheels()} ${dir}`;
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * A small runner of the CI samples in `examples/ci-pipeline` (`workflow.yml` for GitHub Actions, `gitlab-ci.yml`
- * for GitLab CI): it decides which jobs an event starts, expands their matrices, variables and expressions as
- * the CI does, and runs each job's commands in order with bash, in a copy of the repository. It knows only the
- * parts of either syntax the samples use, and throws on anything else (an unknown expression, a matrix
- * `include`), so a sample cannot use a construct the tests do not run.
+ * A small runner of the CI samples in `examples/ci-pipeline` (`workflow.yml`, `workflow-python.yml` and
+ * `release.yml` for GitHub Actions, `gitlab-ci.yml` for GitLab CI): it decides which jobs an event starts,
+ * expands their matrices, variables and expressions as the CI does, and runs each job's commands in order with
+ * bash, in a copy of the repository. It knows only the parts of either syntax the samples use, and throws on
+ * anything else (an unknown expression, a matrix `include`, a `paths` filter), so a sample cannot use a construct
+ * the tests do not run.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -116,7 +117,9 @@ export interface PlannedJob {
 /** A block of commands: a GitHub step's `run:`, or a GitLab job's `before_script` and `script` lines. */
 export interface PlannedStep {
   name: string;
-  /** A reason not to run this step (an action that needs the network), or undefined. */
+  /** The action a GitHub step uses (`actions/setup-node@v4`), with its version. */
+  uses?: string;
+  /** The runner's reason not to run this action (what it provides is here already), or undefined. */
   skip?: string;
   /** Folder relative to the repository root. */
   workingDirectory: string;
@@ -137,15 +140,77 @@ export interface GitHubEvent {
   payload: Record<string, unknown>;
 }
 
-/** Steps of GitHub Actions that cannot run here, by the action they use. */
+/**
+ * Steps of GitHub Actions that cannot run here, by the action they use, with the reason they need not: what
+ * the action provides is on the machine already. A test gives an action a stand-in of its own by its `uses:`
+ * text in the substitutions of `runJob`; an action in neither fails the job's run.
+ */
 const GITHUB_ACTIONS_SKIPPED: Record<string, string> = {
   "actions/checkout": "the test runs in a copy of the repository's folders instead of a fresh checkout",
   "actions/setup-node": "Node.js 22 is the engine's own (.tools/bin/node, first on PATH)",
   "actions/setup-python":
     "Python is the engine's virtualenv (.tools/python, which the CLI runs programs with: PULUMI_PYTHON_CMD)",
+  "actions/setup-go": "Go is the machine's own (`go` on PATH)",
 };
 
-/** The jobs of a GitHub Actions workflow that `event` starts, each matrix instance apart, in file order. */
+/**
+ * A filter of GitHub's `branches:` or `tags:` as a regular expression: `*` matches any characters but `/`,
+ * `**` any at all. The other special characters (`?`, `+`, `[]`, `!`) throw.
+ */
+function refPattern(pattern: string): RegExp {
+  if (/[?+[\]!]/.test(pattern)) throw new Error(`ref filter ${pattern} is not supported`);
+  const source = pattern
+    .split("**")
+    .map((part) =>
+      part
+        .split("*")
+        .map((text) => text.replace(/[.^$()|{}]/g, "\\$&"))
+        .join("[^/]*"),
+    )
+    .join(".*");
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Whether a workflow's `on:` starts a run for `event`: its name is listed, and for a push, the ref matches the
+ * `branches:` filter (a branch) or the `tags:` filter (a tag); a push of a tag to a workflow that filters only
+ * branches, or of a branch to one that filters only tags, starts nothing, as on GitHub. A pull request's
+ * `types:` (by default opened, synchronize, reopened) must list its action. Other filters (`paths`, `branches-ignore`, a pull request's `branches`) throw.
+ */
+export function triggers(on: Yaml, event: GitHubEvent): boolean {
+  const events: Record<string, Yaml> =
+    typeof on === "string"
+      ? { [on]: null }
+      : Array.isArray(on)
+        ? Object.fromEntries(on.map((name: string) => [name, null]))
+        : on;
+  if (!(event.name in events)) return false;
+  // A schedule's value is its list of crons; workflow_dispatch's, its inputs.
+  if (event.name === "schedule" || event.name === "workflow_dispatch") return true;
+  const filters: Record<string, Yaml> = events[event.name] ?? {};
+  const known = event.name === "push" ? ["branches", "tags"] : ["types"];
+  const unknown = Object.keys(filters).filter((key) => !known.includes(key));
+  if (unknown.length > 0) throw new Error(`on.${event.name}: ${unknown.join(", ")} not supported`);
+  // Without `types:`, GitHub starts a pull request's run for these three.
+  if (event.name === "pull_request")
+    return ((filters.types as string[]) ?? ["opened", "synchronize", "reopened"]).includes(
+      String(event.payload.action),
+    );
+  if (filters.branches === undefined && filters.tags === undefined) return true;
+  const [kind, name] = event.ref.startsWith("refs/tags/")
+    ? ["tags", event.ref.slice("refs/tags/".length)]
+    : ["branches", event.ref.replace(/^refs\/heads\//, "")];
+  const patterns = filters[kind] as string[] | undefined;
+  return patterns !== undefined && patterns.some((pattern) => refPattern(pattern).test(name));
+}
+
+/** GitHub's `github.ref_name`: the branch or tag of the ref, or a pull request's `<number>/merge`. */
+const refName = (ref: string) => ref.replace(/^refs\/(heads|tags|pull)\//, "");
+
+/**
+ * The jobs of a GitHub Actions workflow that `event` starts (none when its `on:` does not list the event),
+ * each matrix instance apart, in file order.
+ */
 export function planGitHub(
   file: string,
   event: GitHubEvent,
@@ -153,8 +218,14 @@ export function planGitHub(
   vars: Record<string, string>,
 ): PlannedJob[] {
   const workflow = parseYaml(fs.readFileSync(file, "utf8")) as Yaml;
+  if (!triggers(workflow.on, event)) return [];
   const jobs = workflow.jobs as Record<string, Yaml>;
-  const github = { event_name: event.name, ref: event.ref, event: event.payload };
+  const github = {
+    event_name: event.name,
+    ref: event.ref,
+    ref_name: refName(event.ref),
+    event: event.payload,
+  };
   const planned: PlannedJob[] = [];
   for (const [key, job] of Object.entries(jobs)) {
     for (const matrix of combinations(job.strategy?.matrix ?? {})) {
@@ -186,10 +257,23 @@ export function planGitHub(
         const name = expand(step.name ?? step.uses ?? step.run);
         const env = { ...jobEnv, ...expandAll(step.env) };
         if (step.uses) {
-          const action = String(step.uses).replace(/@.*$/, "");
-          const reason = GITHUB_ACTIONS_SKIPPED[action];
-          if (!reason) throw new Error(`step "${name}" uses ${action}, which the runner cannot stand in for`);
-          steps.push({ name, skip: reason, workingDirectory: ".", env, commands: [], bashOptions: [] });
+          const uses = String(step.uses);
+          // The runner gives an action its inputs as INPUT_<NAME> variables (`packages-dir`: INPUT_PACKAGES-DIR).
+          const inputs = Object.fromEntries(
+            Object.entries(expandAll(step.with)).map(([k, v]) => [
+              `INPUT_${k.replace(/ /g, "_").toUpperCase()}`,
+              v,
+            ]),
+          );
+          steps.push({
+            name,
+            uses,
+            skip: GITHUB_ACTIONS_SKIPPED[uses.replace(/@.*$/, "")],
+            workingDirectory: ".",
+            env: { ...env, ...inputs },
+            commands: [],
+            bashOptions: ["-e"],
+          });
           continue;
         }
         if (step.shell !== undefined)
@@ -323,13 +407,17 @@ export interface JobResult {
   /** The names of the steps run, and of those skipped with the reason. */
   ran: string[];
   skipped: string[];
+  /** The PATH each step that ran had, by its name. */
+  paths: Record<string, string>;
   /** Everything the commands printed, stdout and stderr in order. */
   output: string;
 }
 
 /**
- * Stand-ins for commands that cannot run here, by the exact command text: what runs instead, and why. A command
- * not listed runs as written.
+ * Stand-ins for commands that cannot run here, by the exact command text, and for GitHub actions, by the exact
+ * `uses:` text (`actions/setup-node@v4`, over the runner's own reason to skip it): what runs instead (null:
+ * nothing), and why. An action's stand-in runs with its inputs as `INPUT_<NAME>` variables. A command not
+ * listed runs as written.
  */
 export type Substitutions = Record<string, { instead: string | null; reason: string }>;
 
@@ -338,7 +426,8 @@ export type Substitutions = Record<string, { instead: string | null; reason: str
  * options its CI uses, its variables over `baseEnv`, in its folder. A GitHub step's `run` is one
  * script; a GitLab job's lines run in one shell, so a `cd` or an `export` carries on to the next line. A
  * command listed in `substitutions` is replaced by its stand-in. GitHub's `$GITHUB_PATH` file is honoured:
- * what a step adds to it is on PATH for the later steps.
+ * what a step adds to it is on PATH for the later steps; `$RUNNER_TEMP` is a folder of the job's own
+ * (`.runner-temp` in the workspace), empty when it starts.
  */
 export async function runJob(
   job: PlannedJob,
@@ -346,30 +435,42 @@ export async function runJob(
   baseEnv: Record<string, string>,
   substitutions: Substitutions,
 ): Promise<JobResult> {
-  const result: JobResult = { job: job.name, code: 0, ran: [], skipped: [], output: "" };
+  const result: JobResult = { job: job.name, code: 0, ran: [], skipped: [], paths: {}, output: "" };
   const githubPath = path.join(workspace, `.github-path-${process.pid}`);
   fs.writeFileSync(githubPath, "");
+  const runnerTemp = path.join(workspace, ".runner-temp");
+  fs.rmSync(runnerTemp, { recursive: true, force: true });
+  fs.mkdirSync(runnerTemp);
   let extraPath: string[] = [];
   try {
     for (const step of job.steps) {
-      if (step.skip) {
-        result.skipped.push(`${step.name}: ${step.skip}`);
-        continue;
+      let script: string;
+      if (step.uses !== undefined) {
+        const standIn = substitutions[step.uses];
+        const reason = standIn?.reason ?? step.skip;
+        if (reason === undefined)
+          throw new Error(
+            `step "${step.name}" uses ${step.uses}, which neither the runner nor the test stands in for`,
+          );
+        result.skipped.push(`${step.name}: ${reason}`);
+        script = standIn?.instead ?? "";
+      } else {
+        script = step.commands
+          .flatMap((command) => {
+            const substitution = substitutions[command.trim()];
+            if (!substitution) return [command];
+            result.skipped.push(`${command.trim()}: ${substitution.reason}`);
+            return substitution.instead === null ? [] : [substitution.instead];
+          })
+          .join("\n");
       }
-      const script = step.commands
-        .flatMap((command) => {
-          const substitution = substitutions[command.trim()];
-          if (!substitution) return [command];
-          result.skipped.push(`${command.trim()}: ${substitution.reason}`);
-          return substitution.instead === null ? [] : [substitution.instead];
-        })
-        .join("\n");
       // A step whose every command was stood in for without a replacement has nothing left to run.
       if (script.trim() === "") continue;
       const env = {
         ...baseEnv,
         ...step.env,
         GITHUB_PATH: githubPath,
+        RUNNER_TEMP: runnerTemp,
         PATH: [...extraPath, baseEnv.PATH].join(path.delimiter),
       };
       const child = spawn("bash", ["--noprofile", "--norc", ...step.bashOptions, "-c", script], {
@@ -381,6 +482,7 @@ export async function runJob(
       child.stderr.on("data", (chunk: Buffer) => (result.output += String(chunk)));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       result.ran.push(step.name);
+      result.paths[step.name] = env.PATH;
       extraPath = fs.readFileSync(githubPath, "utf8").split("\n").filter(Boolean).reverse();
       if (code !== 0) {
         result.code = code;
