@@ -2,7 +2,7 @@
  * The policy pack of pulumi-vendor-container: the standards a platform team sets for clusters, backups,
  * registries and volume attachments, checked by `pulumi preview --policy-pack` before anything is created.
  *
- * Run the pack as it ships (`node_modules/pulumi-vendor-container/policy`, see the README), or build your own
+ * Run the pack as it ships (`node_modules/pulumi-vendor-container/policy`, see docs/policy.md), or build your own
  * pack from these rules:
  *
  * ```ts

@@ -464,7 +464,7 @@ async function resourcePage(schema, token, resource, runtime, pages) {
     refusalsSection(kind, resource, example, runtime, pages),
     "## Import",
     `The import id is \`${importId}\`; the project may be left out when \`${runtime.projectSetting}\` is set ` +
-      `(see [Importing existing objects](../../README.md#importing-existing-objects)):`,
+      `(see [Importing existing objects](../languages.md#importing-existing-objects)):`,
     fence("sh", `pulumi import ${token} <name> ${importId}`),
   ].join("\n\n");
 }
@@ -516,10 +516,10 @@ function indexPage(schema, runtime, pages) {
     "# Resource reference",
     `A page per resource and function of the provider plugin \`${schema.name}\`, from its package schema ` +
       "(`dist/plugin/schema.json`): inputs and outputs, what `check` refuses at preview, the import id, and an " +
-      "example in TypeScript, Python and YAML, on the SDKs generated from the schema (the README's " +
-      "[Every language: the provider plugin](../../README.md#every-language-the-provider-plugin)). The " +
-      "configuration is in the README's " +
-      "[Configuration](../../README.md#configuration) (on the plugin, `vendor-container:<setting>`).",
+      "example in TypeScript, Python and YAML, on the SDKs generated from the schema (" +
+      "[Every language: the provider plugin](../languages.md#every-language-the-provider-plugin)). The " +
+      "configuration is in " +
+      "[Configuration](../configuration.md#configuration) (on the plugin, `vendor-container:<setting>`).",
     "The pages are generated, not written: `npm run docs:resources` (scripts/resource-docs.mjs) writes them " +
       "from the built schema, the kinds' checks and the examples of scripts/resource-docs/examples.mjs, and " +
       "tests/docs/resource-docs.test.ts fails when a committed page differs; " +

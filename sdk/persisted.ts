@@ -1,6 +1,6 @@
 /**
  * What the engine holds for this stack, read by the program once per run, and the bookkeeping on the service's
- * objects that only that knowledge allows (README "How creation works"). A dynamic provider is told neither
+ * objects that only that knowledge allows (docs/creation-and-recovery.md "How creation works"). A dynamic provider is told neither
  * the URN of a resource nor what the state holds for it, and `pulumi up --replace` checks a resource without
  * its old inputs; the program can ask the engine (`pulumi:pulumi:readStackResourceOutputs`, the builtin
  * function behind stack references, for its own stack) and can see when the engine has recorded a create.

@@ -594,7 +594,7 @@ engine calls its \`create\` in \`pulumi preview\` too; neither the dynamic provi
 \`@pulumi/pulumi/provider\` server does, so the engine previews their creates from the checked inputs without a
 call (the RPC counts above). In \`pulumi up\`, the dynamic path's program also releases each cluster's creation tag once the engine
 has recorded its id (sdk/persisted.ts: the \`PUT\` and the further \`GET\`s in its service calls above), which the
-plugin path does at the cluster's next update (README, "Every language: the provider plugin"): the \`up\` ratio
+plugin path does at the cluster's next update (docs/languages.md "Every language: the provider plugin"): the \`up\` ratio
 compares unequal service work.
 `;
 }

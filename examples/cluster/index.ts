@@ -1,7 +1,7 @@
 // The main example: a production-style cluster with two node pools (one autoscaling), high availability,
 // authorized IP ranges and a storage limit; a nightly backup; a registry; and a data volume attached to a
 // node. Run it with `pulumi up` once `vendor:baseUrl`, `vendor:projectId` and `vendor:token` are set
-// (README: "Configuration").
+// (docs/configuration.md "Configuration").
 //
 // Stack config of this example (all optional):
 //   kubernetesVersion   version to run, or to upgrade to with upgradeDate (default 1.32.5)

@@ -1,6 +1,6 @@
 // Kubernetes on top of a managed cluster: a Kaas cluster, a Kubernetes provider configured with the cluster's
 // `kubeconfig` output, and a namespace and a small deployment through that provider. Run it with `pulumi up`
-// once `vendor:baseUrl`, `vendor:projectId` and `vendor:token` are set (README: "Configuration") and the
+// once `vendor:baseUrl`, `vendor:projectId` and `vendor:token` are set (docs/configuration.md "Configuration") and the
 // Kubernetes provider plugin can be had (this folder's README).
 //
 // Stack config of this example (all optional):

@@ -1,9 +1,9 @@
 /**
- * What the package promises across releases, checked against the code that keeps the promise: the README's
- * compatibility policy names the stable subpaths that state calls and the type tokens, and those are what the
- * package exports and registers; the changelog has a section for the version in package.json; the template and
- * the environments example depend on this version; the README links the example, the template and the docs
- * command.
+ * What the package promises across releases, checked against the code that keeps the promise: the
+ * compatibility policy (docs/configuration.md) names the stable subpaths that state calls and the type tokens,
+ * and those are what the package exports and registers; the changelog has a section for the version in
+ * package.json; the template and the environments example depend on this version; docs/examples.md links the
+ * example, the template and the docs command.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -15,18 +15,21 @@ const ROOT = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 const PACKAGE = JSON.parse(read("package.json"));
 
-/** The README section under `## <title>`, up to the next `## ` heading. */
-function section(title: string): string {
-  const readme = read("README.md");
-  const start = readme.indexOf(`\n## ${title}\n`);
-  if (start < 0) throw new Error(`README.md has no "## ${title}" section`);
-  const end = readme.indexOf("\n## ", start + 1);
-  return readme.slice(start, end < 0 ? undefined : end);
+/** The section of `file` under `## <title>`, up to the next `## ` heading. */
+function section(file: string, title: string): string {
+  const text = read(file);
+  const start = text.indexOf(`\n## ${title}\n`);
+  if (start < 0) throw new Error(`${file} has no "## ${title}" section`);
+  const end = text.indexOf("\n## ", start + 1);
+  return text.slice(start, end < 0 ? undefined : end);
 }
+
+/** The compatibility policy. */
+const compatibility = () => section("docs/configuration.md", "Compatibility");
 
 describe("the compatibility policy", () => {
   it("names the subpaths that serialized providers in state call, which the package exports", () => {
-    const policy = section("Compatibility");
+    const policy = compatibility();
     expect(policy).toContain("`pulumi-vendor-container/shells/<Kind>`");
     expect(policy).toContain("`pulumi-vendor-container/provider`");
     expect(Object.keys(PACKAGE.exports)).toEqual(expect.arrayContaining(["./shells/*", "./provider"]));
@@ -37,17 +40,17 @@ describe("the compatibility policy", () => {
   });
 
   it("names the type tokens the resources register", () => {
-    expect(section("Compatibility")).toContain("`pulumi-nodejs:dynamic/vendor-container:<Kind>`");
+    expect(compatibility()).toContain("`pulumi-nodejs:dynamic/vendor-container:<Kind>`");
     // A different module would give every resource of every stack a new type token, and Pulumi would
     // replace them all.
     expect(MODULE).toBe("vendor-container");
   });
 
   it("says how a breaking change ships: a major version, under Breaking in the changelog", () => {
-    const policy = section("Compatibility");
+    const policy = compatibility();
     expect(policy).toContain("meaning of an input");
     expect(policy).toContain("major version");
-    expect(policy).toContain("[CHANGELOG.md](CHANGELOG.md)");
+    expect(policy).toContain("[CHANGELOG.md](../CHANGELOG.md)");
     expect(policy).toContain("**Breaking**");
   });
 });
@@ -141,10 +144,11 @@ it.each([["examples/environments"], ["examples/ci-pipeline"]])(
   },
 );
 
-it("the README links the environments example, the template and the docs command, which exist", () => {
-  const text = section("Environments, template and API reference");
-  expect(text).toContain("[`examples/environments`](examples/environments)");
-  expect(text).toContain("[`templates/kaas-typescript`](templates/kaas-typescript)");
+it("docs/examples.md links the environments example, the template and the docs command, which exist", () => {
+  const text = read("docs/examples.md");
+  expect(text.startsWith("# Environments, template and API reference\n")).toBe(true);
+  expect(text).toContain("[`examples/environments`](../examples/environments)");
+  expect(text).toContain("[`templates/kaas-typescript`](../templates/kaas-typescript)");
   expect(text).toContain("`npm run docs`");
   expect(fs.existsSync(path.join(ROOT, "examples/environments/environments.ts"))).toBe(true);
   expect(fs.existsSync(path.join(ROOT, "templates/kaas-typescript/Pulumi.yaml"))).toBe(true);
@@ -163,9 +167,9 @@ describe("the published metadata", () => {
     expect(minor(tested)).toBeGreaterThanOrEqual(Math.max(...since));
   });
 
-  it("declares the Node.js the package's own code needs, and the README says what the SDK adds", () => {
+  it("declares the Node.js the package's own code needs, and docs/languages.md says what the SDK adds", () => {
     expect(PACKAGE.engines).toEqual({ node: ">=20" });
-    const use = section("Use it in a Pulumi program");
+    const use = section("docs/languages.md", "Use it in a Pulumi program");
     expect(use).toContain("Node.js 20 or later");
     expect(use).toContain("`@pulumi/pulumi` 3.249 and later need Node.js 22");
   });

@@ -2,7 +2,7 @@
  * Errors a user can act on, through the CLI: a setting of the wrong form fails the preview, naming it, before
  * any request; a token the service refuses names the setting to check and never shows the token, in `up`,
  * `refresh` and `destroy` alike, with no JavaScript stack trace; an update of an object the service lost says
- * to run `pulumi refresh`. And the engine fact the README's "Rotating credentials" rests on: without
+ * to run `pulumi refresh`. And the engine fact docs/configuration.md's "Rotating credentials" rests on: without
  * `--run-program`, `refresh` and `destroy` configure the provider with the config of the last run that
  * executed the program, kept in the state.
  */

@@ -1,6 +1,6 @@
 /**
  * Crash points through the real engine: a `pulumi` run killed at any point of an operation (SIGKILL of the CLI
- * and every process it started), then recovered as the README says (`pulumi cancel --yes`, then the same
+ * and every process it started), then recovered as docs/creation-and-recovery.md says (`pulumi cancel --yes`, then the same
  * command again), must leave exactly one live object per declared resource, the one the stack's state names,
  * with no second create once one was applied and no live object that no stack tracks; `pulumi preview
  * --expect-no-changes` then finds nothing to do.

@@ -7,7 +7,7 @@
  * Each installed copy is then used as a program uses it: every entry point required by Node 22 (the engine's),
  * the emulator's command run from `node_modules/.bin`, and a TypeScript file type-checked against the
  * installed declarations under strict settings (from the tarball, with the plugin's Node.js SDK beside it,
- * also every TypeScript block of the README).
+ * also every TypeScript block of README.md and docs/*.md).
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -86,11 +86,26 @@ const EXPECTED_ENTRY_POINTS = {
   policy: "function",
 };
 
-/** The README's TypeScript blocks, by file name (`readme-1.ts`, ...): each one a program of its own. */
-const readmePrograms = (): Record<string, string> =>
+/** The documents whose TypeScript blocks are compiled: the README and every page of docs/, by name. */
+const documents = (): string[] => [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(ROOT, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .sort()
+    .map((file) => `docs/${file}`),
+];
+
+/**
+ * The TypeScript blocks of the documents, each one a program of its own, by a file name that says where it
+ * stands: `README-1.ts` for the README's first, `docs-languages-1.ts` for the first of docs/languages.md.
+ */
+const documentPrograms = (): Record<string, string> =>
   Object.fromEntries(
-    [...fs.readFileSync(path.join(ROOT, "README.md"), "utf8").matchAll(/^```ts\n([^]*?)^```$/gm)].map(
-      ([, code], i) => [`readme-${i + 1}.ts`, code],
+    documents().flatMap((document) =>
+      [...fs.readFileSync(path.join(ROOT, document), "utf8").matchAll(/^```ts\n([^]*?)^```$/gm)].map(
+        ([, code], i) => [`${document.replace(/\.md$/, "").replace("/", "-")}-${i + 1}.ts`, code],
+      ),
     ),
   );
 
@@ -149,7 +164,7 @@ const emulatorUsage = (dir: string): string =>
 it("installs from the release tarball (`npm pack`) and works from every entry point", () => {
   const packs = fs.readdirSync(path.join(E2E_ROOT, "pack")).filter((file) => file.endsWith(".tgz"));
   expect(packs).toEqual([`${PACKAGE.name}-${PACKAGE.version}.tgz`]);
-  // With the plugin's Node.js SDK, which the README's snippet of a stack moved to the plugin declares.
+  // With the plugin's Node.js SDK, which the snippet of a stack moved to the plugin (docs/languages.md) declares.
   const sdk = fs.readdirSync(path.join(E2E_ROOT, "pack-sdk")).filter((file) => file.endsWith(".tgz"));
   const dir = projectWith(
     "from-tarball",
@@ -159,8 +174,8 @@ it("installs from the release tarball (`npm pack`) and works from every entry po
 
   expect(entryPointsOf(dir)).toEqual(EXPECTED_ENTRY_POINTS);
   expect(emulatorUsage(dir)).toBe("Usage: pulumi-vendor-container-emulator [options]");
-  const programs = readmePrograms();
-  expect(Object.keys(programs)).toEqual(["readme-1.ts", "readme-2.ts"]);
+  const programs = documentPrograms();
+  expect(Object.keys(programs)).toEqual(["README-1.ts", "docs-languages-1.ts"]);
   expect(typeCheck(dir, programs)).toBe("");
 });
 

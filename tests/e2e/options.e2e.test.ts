@@ -3,7 +3,7 @@
  * refused clearly), on registries, the quickest kind:
  *
  * - `import` fails the program before any request, showing `adoptId`; `pulumi import` fails inside the
- *   Node.js dynamic-provider host, which is what the README says.
+ *   Node.js dynamic-provider host, which is what docs/resources.md says.
  * - `customTimeouts` set the provider's deadlines; a value that is not a duration fails naming the option.
  * - `replaceOnChanges: ["tags"]` replaces a registry whose tags change (a new registry, the old deleted).
  * - `Registry.get` and `KaasBackup.get` read objects this stack did not create (seeded in the service) and
@@ -176,7 +176,7 @@ it("pulumi import fails inside the dynamic-provider host, before this package's 
   const run = s.cli(["import", REGISTRY_TYPE, "imported", "registry-0001", "--yes", "--stack", "a"], dir);
   const { code, output } = await run.done;
   // The host reads the object with no serialized provider to run (the engine sends none for an import), so
-  // it fails in `require-from-string` (README "Resources", Adopt).
+  // it fails in `require-from-string` (docs/resources.md "Resources", Adopt).
   expect(code).toBe(1);
   expect(output).toContain(
     `${REGISTRY_TYPE} (imported):\n    error: Preview failed: code must be a string, not undefined`,

@@ -5,7 +5,7 @@
  * integration projects' (tests/integration/creation-provider.test.ts runs under both):
  *
  * - `pulumi up --replace` of an Active Kaas, Registry and KaasBackup makes a new object, tracked by the stack,
- *   and deletes the old one; so does the README's recovery of a cluster that ended `Failed`. (A replacement
+ *   and deletes the old one; so does the recovery (docs/creation-and-recovery.md) of a cluster that ended `Failed`. (A replacement
  *   killed at any point is the crash-point suite's: tests/e2e/crash-points.e2e.test.ts.)
  * - A second state backend holding the same project, stack and program is refused before any change, naming the
  *   first backend's cluster, which it never touches.
@@ -112,7 +112,7 @@ describe("a create takes over nothing that is not its own", () => {
     expect(live()).toEqual({ kaas: [], registries: [], backups: [] });
   });
 
-  it(`a cluster that ended Failed, then the README's recovery (pulumi up --replace): one Active cluster, the Failed one deleted, ${STRICT}`, async () => {
+  it(`a cluster that ended Failed, then the documented recovery (pulumi up --replace): one Active cluster, the Failed one deleted, ${STRICT}`, async () => {
     reset(STRICT);
     emulator().setFaults({ provisioning: { kaas: "fail", registry: "ok", backup: "ok" } });
     const stack = await freshStack("failed", [cluster()]);

@@ -448,7 +448,7 @@ describe("the policy pack on a stack not deployed yet", () => {
     const { code, output } = await run.done;
     expect(code).not.toBe(0);
     // The CLI read PulumiPolicy.yaml and asked the Node.js language host to run the folder, which the v3.68.0
-    // host cannot do; a current host runs it (see README "Policy pack").
+    // host cannot do; a current host runs it (see docs/policy.md).
     expect(output).toContain(`could not read plugin [${PACK_FOLDER}]`);
     expect(output).toContain("not supported");
   });

@@ -1,6 +1,6 @@
 /**
- * Idempotent create of a Kaas against the emulator, as the design decides what a lookup finds (README "How
- * creation works"): an object carrying this resource's creation tag is resumed only where the evidence says it
+ * Idempotent create of a Kaas against the emulator, as the design decides what a lookup finds (docs/creation-and-recovery.md
+ * "How creation works"): an object carrying this resource's creation tag is resumed only where the evidence says it
  * is this stack's interrupted create (still provisioning, or settled within the create timeout), skipped when
  * its create failed, and refused otherwise, before any request that changes anything. The create leaves the
  * creation tag; the program releases it once the engine has recorded the id. An object naming this resource as

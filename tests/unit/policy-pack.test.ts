@@ -2,7 +2,7 @@
  * The policy pack as a whole: its rules, their default enforcement levels and configuration schemas (whose
  * defaults are the rules' own), the helpers every rule reads values with, the pack folder users point
  * `--policy-pack` at (shipped in the npm package, with a version, an entry point and an executable launcher).
- * The README's section on it is checked in tests/docs/readme-policy-pack.test.ts.
+ * Its page, docs/policy.md, is checked in tests/docs/policy-page.test.ts.
  */
 import fs from "node:fs";
 import path from "node:path";

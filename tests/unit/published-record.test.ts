@@ -183,12 +183,12 @@ describe("the record in the repository", () => {
     expect(record.generatedBy).toBe("node scripts/published-interface.mjs container-api.openapi.json");
   });
 
-  it("is what the README's command writes, with the npm script that runs the script", () => {
-    const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  it("is what the command of docs/tests.md writes, with the npm script that runs the script", () => {
+    const page = fs.readFileSync(path.join(ROOT, "docs/tests.md"), "utf8");
     const scripts = (
       JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Json }
     ).scripts;
-    expect(readme).toContain(
+    expect(page).toContain(
       "npm run published-interface -- path/to/container-api.openapi.json   # writes schemas/published/interface.json",
     );
     expect(scripts["published-interface"]).toBe("node scripts/published-interface.mjs");

@@ -1,7 +1,7 @@
 /**
  * Resource options the classes honour or refuse: `customTimeouts` merged into `timeouts`,
  * `replaceOnChanges` passed to the provider's diff, `import` refused before any service call, and `get`
- * registered as a read of the id. The README's table of them is checked in tests/docs/readme-resource-options.test.ts.
+ * registered as a read of the id. The table of them in docs/resources.md is checked in tests/docs/resource-options-table.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { checkArguments, diffArguments, checkReplaceOnChanges } from "../../provider/common/arguments";

@@ -2,7 +2,7 @@
 
 /**
  * The refusal of a delete whose object's owner tag names `owner`, a resource of another stack, in a run for
- * stack `current` (`<project>/<stack>`): provider/common/foreignDelete.ts, README "How creation works".
+ * stack `current` (`<project>/<stack>`): provider/common/foreignDelete.ts, docs/creation-and-recovery.md "How creation works".
  * `what` is the resource as messages name it (`Kaas "cluster"`), `noun` the kind's word (`cluster`).
  */
 export function foreignDeleteRefusal(args: {

@@ -7,7 +7,7 @@
  * With a key service the CLI asks for its data key over loopback instead. The secrets in state and in
  * `Pulumi.<stack>.yaml` are encrypted exactly as before (AES-256-GCM under the stack's data key, which only
  * this service can unwrap), so the suite's searches for secrets in plain text prove as much. The passphrase
- * stays what the README, the demo, the CI samples and the template use, and those suites run with it.
+ * stays what the documents, the demo, the CI samples and the template use, and those suites run with it.
  */
 import crypto from "node:crypto";
 import http from "node:http";

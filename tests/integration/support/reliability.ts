@@ -4,7 +4,7 @@
  * the main example's arguments, a small simulation of the engine's state and run loop (create, resume after
  * a partial failure, refresh, destroy), and a comparison of that state with what the service holds.
  *
- * The real engine is not available offline (README), so the providers are driven the way the engine drives
+ * These tests run without the engine (docs/tests.md), so the providers are driven the way the engine drives
  * them (dynamic-provider notes): check(old inputs, news) -> diff(state, inputs) -> create/update; read on
  * refresh; delete on destroy; a rejection carrying `id` is recorded with its `properties` and resumed by
  * `update` on the next run. The program's part is simulated too (sdk/persisted.ts): each resource of a tagged

@@ -12,7 +12,7 @@
 // (`@pulumi-vendor-container/sdk`, scripts/sdks.sh): each resource the SDK's class of `kind` (type
 // `vendor-container:index:<kind>`), `provider` naming a resource of kind `Provider` declared before (the SDK's
 // `Provider`, configured by its `args`), `importId` the `import` resource option, and each function the SDK's
-// function of that name (the invoke `vendor-container:index:<call>`). With `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (README "Moving a
+// function of that name (the invoke `vendor-container:index:<call>`). With `e2e:fromDynamic` true as well, each resource takes the alias of its former dynamic type (docs/languages.md "Moving a
 // stack to the plugin").
 "use strict";
 const pulumi = require("@pulumi/pulumi");

@@ -1,13 +1,13 @@
-/** The README's "Configuration" example of `vendor:limits` declares every limit the provider knows. */
+/** The `vendor:limits` example of docs/configuration.md ("Limits at preview") declares every limit the provider knows. */
 import fs from "node:fs";
 import path from "node:path";
 import { parseDeclaredLimits, type DeclaredLimits } from "../../provider/common/limits";
 
-/** The `vendor:limits` value of the README's "Configuration" example. */
-const README_EXAMPLE = (() => {
-  const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
+/** The `vendor:limits` value of the example in docs/configuration.md. */
+const EXAMPLE = (() => {
+  const readme = fs.readFileSync(path.join(__dirname, "../../docs/configuration.md"), "utf8");
   const match = /pulumi config set vendor:limits '([^']+)'/.exec(readme);
-  if (!match) throw new Error("README.md has no `pulumi config set vendor:limits` example");
+  if (!match) throw new Error("docs/configuration.md has no `pulumi config set vendor:limits` example");
   return match[1];
 })();
 
@@ -19,8 +19,8 @@ const declared = (values: DeclaredLimits["values"], problems: string[] = []): De
 });
 
 describe("parseDeclaredLimits", () => {
-  it("reads every limit of the README's example", () => {
-    expect(parseDeclaredLimits(README_EXAMPLE, "vendor:limits")).toEqual(
+  it("reads every limit of the example in docs/configuration.md", () => {
+    expect(parseDeclaredLimits(EXAMPLE, "vendor:limits")).toEqual(
       declared({
         maxNode: 50,
         minNode: 1,

@@ -1,5 +1,5 @@
 /**
- * The README's table of resource options quotes the refusals as the classes word them (sdk/options.ts,
+ * The table of resource options in docs/resources.md quotes the refusals as the classes word them (sdk/options.ts,
  * provider/common/arguments.ts).
  */
 import * as fs from "node:fs";
@@ -8,9 +8,10 @@ import { checkReplaceOnChanges } from "../../provider/common/arguments";
 import { Problems } from "../../provider/common/check";
 import { mergeTimeouts, refuseImport, timeoutsFromCustomTimeouts } from "../../sdk/options";
 
-describe("the README's Resource options table", () => {
-  const readme = fs.readFileSync(path.join(__dirname, "../../README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Resource options"), readme.indexOf("## Resources"));
+describe("the Resource options table of docs/resources.md", () => {
+  const page = fs.readFileSync(path.join(__dirname, "../../docs/resources.md"), "utf8");
+  // The last section of the page.
+  const section = page.slice(page.indexOf("\n## Resource options\n"));
   const rows = section.split("\n").filter((line) => line.startsWith("| `") || line.startsWith("| any other"));
   const messageOf = (run: () => unknown) => {
     try {
