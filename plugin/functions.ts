@@ -6,12 +6,18 @@
  */
 import { currentSettings } from "../provider/common/context";
 import type { ListArgs } from "../sdk/dataSource";
-import type * as KaasModule from "../sdk/kaas";
-import type { GetKaasArgs, KaasInfo } from "../sdk/kaas";
-import type * as BackupModule from "../sdk/kaasBackup";
-import type { BackupInfo, ListBackupsArgs } from "../sdk/kaasBackup";
-import type * as RegistryModule from "../sdk/registry";
-import type { GetRegistryArgs, ListRegistriesArgs, RegistryInfo } from "../sdk/registry";
+import type * as SdkModule from "../sdk";
+import type {
+  BackupInfo,
+  GetKaasArgs,
+  GetRegistryArgs,
+  KaasInfo,
+  ListBackupsArgs,
+  ListRegistriesArgs,
+  RegistryInfo,
+} from "../sdk";
+import type { FunctionName } from "../sdk/kinds";
+import { pluginToken } from "../provider/kinds";
 import type { VendorSettings } from "../rest/settings";
 import { PACKAGE } from "./kinds";
 import { markSecrets } from "./secrets";
@@ -53,17 +59,20 @@ const fn = <A, R extends object>(
 });
 
 /**
- * The SDK's function modules, required at the first invoke. They load `@pulumi/pulumi` (for the functions'
- * Output forms), about 300 modules and 60 MB, which a plugin process that only checks, diffs and applies
- * resources never needs: loaded at start, they were most of its start-up time and memory.
+ * The SDK, required at the first invoke. It loads `@pulumi/pulumi` (for the functions' Output forms), about 300
+ * modules and 60 MB, which a plugin process that only checks, diffs and applies resources never needs: loaded
+ * at start, it was most of its start-up time and memory.
  */
-const sdk = {
-  /* eslint-disable @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the modules they are */
-  kaas: () => require("../sdk/kaas") as typeof KaasModule,
-  backups: () => require("../sdk/kaasBackup") as typeof BackupModule,
-  registries: () => require("../sdk/registry") as typeof RegistryModule,
-  /* eslint-enable @typescript-eslint/no-require-imports */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
+const sdk = () => require("../sdk") as typeof SdkModule;
+
+/** A function of the table, whatever its arguments and result. */
+type AnyPluginFunction = Pick<PluginFunction<never, object>, "description" | "call"> & {
+  secrets: readonly string[];
 };
+
+/** The plugin's registry of functions: one entry for every function of the SDK (sdk/kinds.ts `FUNCTIONS`). */
+export type PluginFunctionRegistry = { readonly [N in FunctionName]: AnyPluginFunction };
 
 /** The arguments of a list on the plugin path: a list without a projection. */
 type PluginListArgs<A extends ListArgs = ListArgs> = Omit<A, "projection">;
@@ -71,38 +80,38 @@ type PluginListArgs<A extends ListArgs = ListArgs> = Omit<A, "projection">;
 /** Every function the plugin serves, by name. */
 export const PLUGIN_FUNCTIONS = {
   getKaas: fn<GetKaasArgs, KaasInfo>("Reads one cluster. Fails when it does not exist.", (args, settings) =>
-    sdk.kaas().getKaas(args, { settings }),
+    sdk().getKaas(args, { settings }),
   ),
   listKaas: fn<PluginListArgs, { items: KaasInfo[] }>(
     "Lists clusters across all pages.",
-    async (args, settings) => ({ items: await sdk.kaas().listKaas({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk().listKaas({ ...args }, { settings }) }),
   ),
   getKubeconfig: fn<GetKaasArgs, { kubeconfig: string }>(
     "Downloads a cluster's kubeconfig, a secret.",
-    async (args, settings) => ({ kubeconfig: await sdk.kaas().getKubeconfig(args, { settings }) }),
+    async (args, settings) => ({ kubeconfig: await sdk().getKubeconfig(args, { settings }) }),
     ["kubeconfig"],
   ),
   listBackups: fn<PluginListArgs<ListBackupsArgs>, { items: BackupInfo[] }>(
     "Lists a cluster's backups across all pages.",
-    async (args, settings) => ({ items: await sdk.backups().listBackups({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk().listBackups({ ...args }, { settings }) }),
   ),
   getRegistry: fn<GetRegistryArgs, RegistryInfo>(
     "Reads one registry. Fails when it does not exist.",
-    (args, settings) => sdk.registries().getRegistry(args, { settings }),
+    (args, settings) => sdk().getRegistry(args, { settings }),
   ),
   listRegistries: fn<PluginListArgs<ListRegistriesArgs>, { items: RegistryInfo[] }>(
     "Lists registries across all pages.",
-    async (args, settings) => ({ items: await sdk.registries().listRegistries({ ...args }, { settings }) }),
+    async (args, settings) => ({ items: await sdk().listRegistries({ ...args }, { settings }) }),
   ),
-};
+} satisfies PluginFunctionRegistry;
 
 /** The token of a function: `vendor-container:index:getKaas`. */
-export const functionToken = (name: string): string => `${PACKAGE}:index:${name}`;
+export const functionToken = pluginToken;
 
 /** Calls the function `token` names with `args`; throws for a token the plugin does not serve. */
 export async function invoke(token: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const table: Readonly<Record<string, Pick<PluginFunction<never, object>, "call">>> = PLUGIN_FUNCTIONS;
-  const name = Object.keys(table).find((key) => functionToken(key) === token);
+  const name = Object.keys(table).find((key) => pluginToken(key) === token);
   if (name === undefined) throw new Error(`${PACKAGE}: unknown function ${token}; upgrade the plugin`);
   return table[name].call(args, currentSettings());
 }

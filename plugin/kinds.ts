@@ -26,8 +26,8 @@ import { MODULE, pluginTypeToken } from "../provider/kinds";
 /** The plugin's package name: its type tokens, its config keys (`vendor-container:baseUrl`) and its executable. */
 export const PACKAGE = MODULE;
 
-/** What the plugin serves of one kind. */
-export interface PluginKind {
+/** What the plugin serves of one kind, whose computed outputs are `Outputs`. */
+export interface PluginKind<Outputs extends object = Record<string, unknown>> {
   /** The kind's argument schema (provider/<kind>/types.ts): the resource's input properties. */
   arguments: ArgumentSchema;
   /** The kind's computed outputs, besides its arguments. */
@@ -35,8 +35,11 @@ export interface PluginKind {
   /** Inputs and outputs always stored as secrets, whatever the program passed. */
   secrets: readonly string[];
   /** Computed outputs no update changes: an update's preview shows them as the state has them. */
-  stable: readonly string[];
+  stable: readonly Extract<keyof Outputs, string>[];
 }
+
+/** The plugin's registry: an entry for every kind of schemas/kinds.ts, its stable outputs among its outputs. */
+export type PluginKindRegistry = { readonly [K in KindName]: PluginKind<PluginOutputs[K]> };
 
 /** Every kind, as the plugin serves it. */
 export const PLUGIN_KINDS = {
@@ -64,7 +67,7 @@ export const PLUGIN_KINDS = {
     secrets: [],
     stable: [],
   },
-} as const satisfies Record<KindName, PluginKind>;
+} as const satisfies PluginKindRegistry;
 
 /** A record of every kind, so that one left out does not compile. */
 type EveryKind<T extends Record<KindName, unknown>> = T;
@@ -81,8 +84,8 @@ export type PluginOutputs = EveryKind<{
 }>;
 
 /** The type token of a kind's resources on the plugin path: `vendor-container:index:Kaas`. */
-export const tokenOf = (kind: KindName): string => pluginTypeToken(kind);
+export const tokenOf = pluginTypeToken;
 
 /** The kind a type token names, or undefined. */
 export const kindOfToken = (token: string): KindName | undefined =>
-  KIND_NAMES.find((kind) => tokenOf(kind) === token);
+  KIND_NAMES.find((kind) => pluginTypeToken(kind) === token);

@@ -185,180 +185,224 @@ function previewOutputs(kind: KindName, olds: Bag, news: Bag): Bag {
   return { ...news, ...Object.fromEntries(kept.map((name) => [name, olds[name]])) };
 }
 
-/** The server's implementation of each protocol method it serves. */
-function handlers(p: Protocol, options: PluginOptions) {
-  const run = runOf(p, options.engineAddress);
-  const toStruct = (bag: Readonly<Record<string, unknown>>) =>
-    p.struct.Struct.fromJavaScript(structFields(bag));
-  const fromStruct = (struct: structModule.Struct | undefined): Bag =>
-    struct === undefined ? {} : struct.toJavaScript();
+/** What every RPC of the server works with. */
+interface RpcContext {
+  p: Protocol;
+  options: PluginOptions;
+  run: ReturnType<typeof runOf>;
+  toStruct: (bag: Readonly<Record<string, unknown>>) => structModule.Struct;
+  fromStruct: (struct: structModule.Struct | undefined) => Bag;
+}
 
-  /** A gRPC error for `error`: an object the service accepted carries its id and outputs (partial failure). */
-  function failure(error: unknown, secrets?: Set<string>): Partial<grpcModule.StatusObject> {
-    const message = pluginMessage(messageOf(error));
-    const metadata = new p.grpc.Metadata();
-    const id = thrownProperty(error, "id");
-    if (typeof id === "string" && id !== "") {
-      const detail = new p.provider.ErrorResourceInitFailed();
-      detail.setId(id);
-      const thrown = thrownProperty(error, "properties");
-      const properties = isPlainObject(thrown) ? thrown : {};
-      const reasons = thrownProperty(error, "reasons");
-      const { __provider: _shell, ...outputs } = properties;
-      detail.setProperties(toStruct(markSecrets(outputs, secrets ?? [])));
-      detail.setReasonsList(
-        Array.isArray(reasons) ? reasons.map((r) => pluginMessage(String(r))) : [message],
-      );
-      const any = new p.any.Any();
-      any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
-      const status = new p.status.Status();
-      status.setCode(p.grpc.status.UNKNOWN);
-      status.setMessage(message);
-      status.addDetails(any);
-      metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
-    }
-    return { code: p.grpc.status.UNKNOWN, details: message, metadata };
+/**
+ * One RPC of the protocol: `serve` builds the response of a request; a thrown error becomes the call's error,
+ * with the secrets `secretsOfFailure` says the request's partial outputs keep.
+ */
+interface Rpc<Req, Res> {
+  // Methods, so that the table of every RPC (`RPCS`) holds each as an `Rpc<unknown, unknown>`.
+  serve(request: Req, c: RpcContext): Promise<Res>;
+  secretsOfFailure?(request: Req, c: RpcContext): Set<string>;
+}
+
+const rpc = <Req, Res>(
+  serve: Rpc<Req, Res>["serve"],
+  secretsOfFailure?: Rpc<Req, Res>["secretsOfFailure"],
+): Rpc<Req, Res> => ({ serve, secretsOfFailure });
+
+/** A gRPC error for `error`: an object the service accepted carries its id and outputs (partial failure). */
+function failure(c: RpcContext, error: unknown, secrets?: Set<string>): Partial<grpcModule.StatusObject> {
+  const { p } = c;
+  const message = pluginMessage(messageOf(error));
+  const metadata = new p.grpc.Metadata();
+  const id = thrownProperty(error, "id");
+  if (typeof id === "string" && id !== "") {
+    const detail = new p.provider.ErrorResourceInitFailed();
+    detail.setId(id);
+    const thrown = thrownProperty(error, "properties");
+    const properties = isPlainObject(thrown) ? thrown : {};
+    const reasons = thrownProperty(error, "reasons");
+    const { __provider: _shell, ...outputs } = properties;
+    detail.setProperties(c.toStruct(markSecrets(outputs, secrets ?? [])));
+    detail.setReasonsList(Array.isArray(reasons) ? reasons.map((r) => pluginMessage(String(r))) : [message]);
+    const any = new p.any.Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new p.status.Status();
+    status.setCode(p.grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   }
+  return { code: p.grpc.status.UNKNOWN, details: message, metadata };
+}
 
-  /**
-   * Serves a unary call: `run` builds the response; a thrown error becomes the call's error, with the secrets
-   * `secretsOfFailure` says the request's partial outputs keep.
-   */
-  const unary =
-    <Req, Res>(run: (request: Req) => Promise<Res>, secretsOfFailure?: (request: Req) => Set<string>) =>
-    (call: grpcModule.ServerUnaryCall<Req, Res>, callback: grpcModule.sendUnaryData<Res>) => {
-      run(call.request).then(
+const createOf = (request: providerPb.CreateRequest, c: RpcContext) =>
+  changeOf(request.getUrn(), {}, c.fromStruct(request.getProperties()));
+const updateOf = (request: providerPb.UpdateRequest, c: RpcContext) =>
+  changeOf(request.getUrn(), c.fromStruct(request.getOlds()), c.fromStruct(request.getNews()));
+
+const getPluginInfo = rpc(async (_request: unknown, { p, options }) =>
+  new p.plugin.PluginInfo().setVersion(options.version),
+);
+
+const getSchema = rpc(async (request: providerPb.GetSchemaRequest, { p, options }) => {
+  if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
+  return new p.provider.GetSchemaResponse().setSchema(options.schema());
+});
+
+const configureRpc = rpc(async (request: providerPb.ConfigureRequest, { p }) => {
+  const variables = new Map(request.getVariablesMap().toArray());
+  configure(configSource(variables));
+  return (
+    new p.provider.ConfigureResponse()
+      .setAcceptsecrets(true)
+      // Previews of creates and updates come here too, so that an update's preview keeps the outputs it
+      // cannot change (`previewOutputs`) instead of showing every output unknown.
+      .setSupportspreview(true)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false)
+  );
+});
+
+const check = rpc(async (request: providerPb.CheckRequest, { p, toStruct, fromStruct }) => {
+  const { kind, scope } = resourceOf(request.getUrn(), true);
+  const olds = unwrapSecrets(fromStruct(request.getOlds()));
+  const news = unwrapSecrets(fromStruct(request.getNews()));
+  // The dynamic path's classes send the scope as an input; here the URN says it.
+  const result = await provider(kind).check(olds.plain, { ...news.plain, creationScope: scope });
+  const response = new p.provider.CheckResponse().setInputs(
+    toStruct(markSecrets(result.inputs, secretsOf(kind, news.secrets))),
+  );
+  response.setFailuresList(
+    result.failures.map((f) =>
+      new p.provider.CheckFailure().setProperty(f.property).setReason(pluginMessage(f.reason)),
+    ),
+  );
+  return response;
+});
+
+const diff = rpc(async (request: providerPb.DiffRequest, { p, fromStruct }) => {
+  const { kind, scope } = resourceOf(request.getUrn(), true);
+  const olds = unwrapSecrets(fromStruct(request.getOlds())).plain;
+  const news = { creationScope: scope, ...unwrapSecrets(fromStruct(request.getNews())).plain };
+  const result = await provider(kind).diff(request.getId(), olds, news);
+  const D = p.provider.DiffResponse.DiffChanges;
+  const response = new p.provider.DiffResponse()
+    .setChanges(result.changes ? D.DIFF_SOME : D.DIFF_NONE)
+    .setReplacesList(result.replaces)
+    .setDeletebeforereplace(result.deleteBeforeReplace === true)
+    // The changed paths, always given: the engine matches `replaceOnChanges` against them (an option that
+    // names no changed path replaces nothing), and `preview --diff` shows them instead of a raw comparison
+    // of inputs that includes the bookkeeping ones (engine notes "diff on the provider plugin").
+    .setHasdetaileddiff(true);
+  if (!result.changes) return response;
+  const paths = propertyDiffsOf(olds, news, changedArguments(kind, olds, news), PLUGIN_KINDS[kind].arguments);
+  response.setDiffsList(paths.diffs);
+  const detailed = response.getDetaileddiffMap();
+  for (const [path, kind] of Object.entries(paths.detailedDiff))
+    detailed.set(
+      path,
+      new p.provider.PropertyDiff().setKind(p.provider.PropertyDiff.Kind[kind]).setInputdiff(true),
+    );
+  return response;
+});
+
+const create = rpc(
+  async (request: providerPb.CreateRequest, c: RpcContext) => {
+    const { p, run, toStruct } = c;
+    // A create's preview shows the inputs (the checked ones, secrets marked), as the engine itself does for
+    // a plugin without previews: the request's own properties, not decoded and encoded again.
+    if (request.getPreview())
+      return new p.provider.CreateResponse().setId("").setProperties(request.getProperties());
+    const { kind, news, secrets } = createOf(request, c);
+    const urn = request.getUrn();
+    const { id, outs } = await provider(kind).create(news, run.contextOf(urn, scopeOfUrn(urn) ?? urn));
+    return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));
+  },
+  (request, c) => createOf(request, c).secrets,
+);
+
+const read = rpc(async (request: providerPb.ReadRequest, { p, run, toStruct, fromStruct }) => {
+  const { kind, scope } = resourceOf(request.getUrn(), false);
+  const props = unwrapSecrets(fromStruct(request.getProperties()));
+  const inputs = unwrapSecrets(fromStruct(request.getInputs()));
+  const secrets = secretsOf(kind, [...props.secrets, ...inputs.secrets]);
+  // A read with no state is an import (`pulumi import`, the `import` option, a `get` without state): the id
+  // is the import id, and the inputs are read from the object.
+  const importing = Object.keys(props.plain).length === 0 && Object.keys(inputs.plain).length === 0;
+  const result = importing
+    ? await provider(kind).importObject(request.getId(), scope, run.contextOf(request.getUrn(), scope))
+    : await provider(kind).read(request.getId(), props.plain);
+  const response = new p.provider.ReadResponse()
+    .setId(result.id)
+    .setProperties(toStruct(markSecrets(result.props, secrets)));
+  if (result.inputs !== undefined) response.setInputs(toStruct(markSecrets(result.inputs, secrets)));
+  return response;
+});
+
+const update = rpc(
+  async (request: providerPb.UpdateRequest, c: RpcContext) => {
+    const { p, toStruct } = c;
+    const { kind, olds, news, secrets } = updateOf(request, c);
+    if (request.getPreview())
+      return new p.provider.UpdateResponse().setProperties(
+        toStruct(markSecrets(previewOutputs(kind, olds, news), secrets)),
+      );
+    const { outs } = await provider(kind).update(request.getId(), olds, news);
+    return new p.provider.UpdateResponse().setProperties(toStruct(markSecrets(outs, secrets)));
+  },
+  (request, c) => updateOf(request, c).secrets,
+);
+
+const deleteRpc = rpc(async (request: providerPb.DeleteRequest, { p, run, fromStruct }) => {
+  const urn = request.getUrn();
+  const { kind, scope } = resourceOf(urn, false);
+  await run.noteRunStack();
+  const props = unwrapSecrets(fromStruct(request.getProperties())).plain;
+  await provider(kind).delete(request.getId(), props, run.contextOf(urn, scope));
+  return new p.empty.Empty();
+});
+
+const invokeRpc = rpc(async (request: providerPb.InvokeRequest, { p, toStruct, fromStruct }) => {
+  const result = await invoke(request.getTok(), unwrapSecrets(fromStruct(request.getArgs())).plain);
+  return new p.provider.InvokeResponse().setReturn(toStruct(result));
+});
+
+const nothing = rpc(async (_request: unknown, { p }) => new p.empty.Empty());
+
+/** The protocol methods the server serves, by their name in the service definition. */
+const RPCS = {
+  getPluginInfo,
+  getSchema,
+  configure: configureRpc,
+  check,
+  diff,
+  create,
+  read,
+  update,
+  delete: deleteRpc,
+  invoke: invokeRpc,
+  cancel: nothing,
+  attach: nothing,
+} satisfies Record<string, Rpc<unknown, unknown>>;
+
+/** The server's implementation of each protocol method of `RPCS`, as gRPC calls it. */
+function handlers(p: Protocol, options: PluginOptions): grpcModule.UntypedServiceImplementation {
+  const c: RpcContext = {
+    p,
+    options,
+    run: runOf(p, options.engineAddress),
+    toStruct: (bag) => p.struct.Struct.fromJavaScript(structFields(bag)),
+    fromStruct: (struct) => (struct === undefined ? {} : struct.toJavaScript()),
+  };
+  const served =
+    (method: Rpc<unknown, unknown>): grpcModule.handleUnaryCall<unknown, unknown> =>
+    (call, callback) => {
+      method.serve(call.request, c).then(
         (response) => callback(null, response),
-        (error: unknown) => callback(failure(error, secretsOfFailure?.(call.request))),
+        (error: unknown) => callback(failure(c, error, method.secretsOfFailure?.(call.request, c))),
       );
     };
-  const createOf = (request: providerPb.CreateRequest) =>
-    changeOf(request.getUrn(), {}, fromStruct(request.getProperties()));
-  const updateOf = (request: providerPb.UpdateRequest) =>
-    changeOf(request.getUrn(), fromStruct(request.getOlds()), fromStruct(request.getNews()));
-
-  return {
-    getPluginInfo: unary(async () => new p.plugin.PluginInfo().setVersion(options.version)),
-    getSchema: unary(async (request: providerPb.GetSchemaRequest) => {
-      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
-      return new p.provider.GetSchemaResponse().setSchema(options.schema());
-    }),
-    configure: unary(async (request: providerPb.ConfigureRequest) => {
-      const variables = new Map(request.getVariablesMap().toArray());
-      configure(configSource(variables));
-      return (
-        new p.provider.ConfigureResponse()
-          .setAcceptsecrets(true)
-          // Previews of creates and updates come here too, so that an update's preview keeps the outputs it
-          // cannot change (`previewOutputs`) instead of showing every output unknown.
-          .setSupportspreview(true)
-          .setAcceptresources(false)
-          .setAcceptoutputs(false)
-      );
-    }),
-    check: unary(async (request: providerPb.CheckRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn(), true);
-      const olds = unwrapSecrets(fromStruct(request.getOlds()));
-      const news = unwrapSecrets(fromStruct(request.getNews()));
-      // The dynamic path's classes send the scope as an input; here the URN says it.
-      const result = await provider(kind).check(olds.plain, { ...news.plain, creationScope: scope });
-      const response = new p.provider.CheckResponse().setInputs(
-        toStruct(markSecrets(result.inputs, secretsOf(kind, news.secrets))),
-      );
-      response.setFailuresList(
-        result.failures.map((f) =>
-          new p.provider.CheckFailure().setProperty(f.property).setReason(pluginMessage(f.reason)),
-        ),
-      );
-      return response;
-    }),
-    diff: unary(async (request: providerPb.DiffRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn(), true);
-      const olds = unwrapSecrets(fromStruct(request.getOlds())).plain;
-      const news = { creationScope: scope, ...unwrapSecrets(fromStruct(request.getNews())).plain };
-      const result = await provider(kind).diff(request.getId(), olds, news);
-      const D = p.provider.DiffResponse.DiffChanges;
-      const response = new p.provider.DiffResponse()
-        .setChanges(result.changes ? D.DIFF_SOME : D.DIFF_NONE)
-        .setReplacesList(result.replaces)
-        .setDeletebeforereplace(result.deleteBeforeReplace === true)
-        // The changed paths, always given: the engine matches `replaceOnChanges` against them (an option that
-        // names no changed path replaces nothing), and `preview --diff` shows them instead of a raw comparison
-        // of inputs that includes the bookkeeping ones (engine notes "diff on the provider plugin").
-        .setHasdetaileddiff(true);
-      if (!result.changes) return response;
-      const paths = propertyDiffsOf(
-        olds,
-        news,
-        changedArguments(kind, olds, news),
-        PLUGIN_KINDS[kind].arguments,
-      );
-      response.setDiffsList(paths.diffs);
-      const detailed = response.getDetaileddiffMap();
-      for (const [path, kind] of Object.entries(paths.detailedDiff))
-        detailed.set(
-          path,
-          new p.provider.PropertyDiff().setKind(p.provider.PropertyDiff.Kind[kind]).setInputdiff(true),
-        );
-      return response;
-    }),
-    create: unary(
-      async (request: providerPb.CreateRequest) => {
-        // A create's preview shows the inputs (the checked ones, secrets marked), as the engine itself does for
-        // a plugin without previews: the request's own properties, not decoded and encoded again.
-        if (request.getPreview())
-          return new p.provider.CreateResponse().setId("").setProperties(request.getProperties());
-        const { kind, news, secrets } = createOf(request);
-        const urn = request.getUrn();
-        const { id, outs } = await provider(kind).create(news, run.contextOf(urn, scopeOfUrn(urn) ?? urn));
-        return new p.provider.CreateResponse().setId(id).setProperties(toStruct(markSecrets(outs, secrets)));
-      },
-      (request) => createOf(request).secrets,
-    ),
-    read: unary(async (request: providerPb.ReadRequest) => {
-      const { kind, scope } = resourceOf(request.getUrn(), false);
-      const props = unwrapSecrets(fromStruct(request.getProperties()));
-      const inputs = unwrapSecrets(fromStruct(request.getInputs()));
-      const secrets = secretsOf(kind, [...props.secrets, ...inputs.secrets]);
-      // A read with no state is an import (`pulumi import`, the `import` option, a `get` without state): the id
-      // is the import id, and the inputs are read from the object.
-      const importing = Object.keys(props.plain).length === 0 && Object.keys(inputs.plain).length === 0;
-      const result = importing
-        ? await provider(kind).importObject(request.getId(), scope, run.contextOf(request.getUrn(), scope))
-        : await provider(kind).read(request.getId(), props.plain);
-      const response = new p.provider.ReadResponse()
-        .setId(result.id)
-        .setProperties(toStruct(markSecrets(result.props, secrets)));
-      if (result.inputs !== undefined) response.setInputs(toStruct(markSecrets(result.inputs, secrets)));
-      return response;
-    }),
-    update: unary(
-      async (request: providerPb.UpdateRequest) => {
-        const { kind, olds, news, secrets } = updateOf(request);
-        if (request.getPreview())
-          return new p.provider.UpdateResponse().setProperties(
-            toStruct(markSecrets(previewOutputs(kind, olds, news), secrets)),
-          );
-        const { outs } = await provider(kind).update(request.getId(), olds, news);
-        return new p.provider.UpdateResponse().setProperties(toStruct(markSecrets(outs, secrets)));
-      },
-      (request) => updateOf(request).secrets,
-    ),
-    delete: unary(async (request: providerPb.DeleteRequest) => {
-      const urn = request.getUrn();
-      const { kind, scope } = resourceOf(urn, false);
-      await run.noteRunStack();
-      const props = unwrapSecrets(fromStruct(request.getProperties())).plain;
-      await provider(kind).delete(request.getId(), props, run.contextOf(urn, scope));
-      return new p.empty.Empty();
-    }),
-    invoke: unary(async (request: providerPb.InvokeRequest) => {
-      const result = await invoke(request.getTok(), unwrapSecrets(fromStruct(request.getArgs())).plain);
-      return new p.provider.InvokeResponse().setReturn(toStruct(result));
-    }),
-    cancel: unary(async () => new p.empty.Empty()),
-    attach: unary(async () => new p.empty.Empty()),
-  };
+  return Object.fromEntries(Object.entries(RPCS).map(([name, method]) => [name, served(method)]));
 }
 
 /**

@@ -49,13 +49,16 @@ export interface VendorContainerPolicyOptions {
 }
 
 /** A rule of the pack. */
-type VendorContainerPolicy = ResourceValidationPolicy | StackValidationPolicy;
+export type VendorContainerPolicy = ResourceValidationPolicy | StackValidationPolicy;
+
+/** The pack's registry: the rules of every kind of schemas/kinds.ts. */
+export type PoliciesByKind = { readonly [K in KindName]: readonly VendorContainerPolicy[] };
 
 /**
  * The rules of each kind, in the pack's order. Every kind has an entry, so a new kind states what the pack
  * checks of it (an empty list for none).
  */
-function policiesByKind(now: () => Date): { readonly [K in KindName]: readonly VendorContainerPolicy[] } {
+function policiesByKind(now: () => Date): PoliciesByKind {
   return {
     Kaas: [
       kaasHaInProduction,
@@ -67,7 +70,7 @@ function policiesByKind(now: () => Date): { readonly [K in KindName]: readonly V
     KaasBackup: [kaasBackupRequired],
     Registry: [registryBillingPeriod],
     VolumeAttachment: [volumeAttachmentNodePool],
-  } satisfies Record<KindName, readonly VendorContainerPolicy[]>;
+  } satisfies PoliciesByKind;
 }
 
 /** Every rule of the pack, each with its default enforcement level and configuration schema. */

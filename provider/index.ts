@@ -31,23 +31,56 @@ import type { DiffResult } from "./common/diff";
  */
 const forEngine = (kind: KindProvider): KindProvider => quietFailures(readableFailures(kind));
 
-/** One provider per kind (schemas/kinds.ts), as the engine gets it (`forEngine`). */
-const PROVIDERS = {
-  Kaas: forEngine(new KaasProvider()),
-  KaasBackup: forEngine(new KaasBackupProvider()),
-  Registry: forEngine(new RegistryProvider()),
-  VolumeAttachment: forEngine(new VolumeAttachmentProvider()),
-} satisfies Record<KindName, KindProvider>;
+/** `retag` for one described kind, with `state` (outputs or inputs) read as its checked inputs. */
+const retagAs =
+  <R extends ServiceObject, C extends KindInputs>(descriptor: KindDescriptor<R, C>): Retag =>
+  (api, state, id, options) =>
+    retag(descriptor, api, checkedInputsOf<C>(state, descriptor.computed), id, options);
+
+/** `retagObject` of one tagged kind. */
+type Retag = (
+  api: VendorContainerClient,
+  state: Inputs,
+  id: string,
+  options: Parameters<typeof retag>[4],
+) => Promise<RetagOutcome>;
+
+/** What the implementation holds of one kind. */
+export interface KindImplementation<K extends KindName> {
+  /** The kind's provider, as the engine gets it (`forEngine`). */
+  provider: KindProvider;
+  /** The pure `diff` the provider's `diff` answers from, with the arguments that changed. */
+  diff: (olds: Inputs, news: Inputs) => DiffResult;
+  /** How an object of a tagged kind takes the tags of a tracked object; null for an untagged kind. */
+  retag: K extends TaggedKind ? Retag : null;
+}
+
+/** The registry of the implementation: an entry for every kind of schemas/kinds.ts. */
+export type ImplementationRegistry = { readonly [K in KindName]: KindImplementation<K> };
+
+/** The implementation of a kind its descriptor describes (common/describedProvider.ts). */
+const described = <R extends ServiceObject, C extends KindInputs>(
+  kindProvider: KindProvider,
+  descriptor: KindDescriptor<R, C>,
+): KindImplementation<TaggedKind> => ({
+  provider: forEngine(kindProvider),
+  diff: (olds, news) => diffKind(descriptor, olds, news),
+  retag: retagAs(descriptor),
+});
+
+/** Every kind's implementation. */
+const IMPLEMENTATIONS = {
+  Kaas: described(new KaasProvider(), KAAS),
+  KaasBackup: described(new KaasBackupProvider(), KAAS_BACKUP),
+  Registry: described(new RegistryProvider(), REGISTRY),
+  VolumeAttachment: {
+    provider: forEngine(new VolumeAttachmentProvider()),
+    diff: diffVolumeAttachment,
+    retag: null,
+  },
+} satisfies ImplementationRegistry;
 
 export type { KindName, KindProvider };
-
-/** The pure `diff` of each kind: what its provider's `diff` answers from, with the arguments that changed. */
-const DIFFS = {
-  Kaas: (olds, news) => diffKind(KAAS, olds, news),
-  KaasBackup: (olds, news) => diffKind(KAAS_BACKUP, olds, news),
-  Registry: (olds, news) => diffKind(REGISTRY, olds, news),
-  VolumeAttachment: diffVolumeAttachment,
-} satisfies Record<KindName, (olds: Inputs, news: Inputs) => DiffResult>;
 
 /**
  * The arguments of a `kind` resource that changed from `olds` (the state) to `news` (the checked inputs)
@@ -56,7 +89,7 @@ const DIFFS = {
  * paths of its answer from it (common/propertyDiff.ts). Throws as that diff does for a change the kind refuses.
  */
 export function changedArguments(kind: KindName, olds: Inputs, news: Inputs): DiffResult {
-  return DIFFS[kind](olds, news);
+  return IMPLEMENTATIONS[kind].diff(olds, news);
 }
 
 /** The pure `check` of each kind: what its provider's `check` answers, given the context it reads. */
@@ -84,8 +117,8 @@ export function checkedArgumentsOf(
 /** The provider of `kind`. */
 export function provider(kind: string): KindProvider {
   // Any string reaches here (a shell stored by a later version names a kind this one lacks).
-  const table: Readonly<Record<string, KindProvider>> = PROVIDERS;
-  const found = Object.hasOwn(table, kind) ? table[kind] : undefined;
+  const table: Readonly<Record<string, { provider: KindProvider }>> = IMPLEMENTATIONS;
+  const found = Object.hasOwn(table, kind) ? table[kind].provider : undefined;
   if (!found)
     throw new Error(`pulumi-vendor-container: unknown resource kind "${kind}"; upgrade the package`);
   return found;
@@ -94,17 +127,6 @@ export function provider(kind: string): KindProvider {
 /** Stores the stack configuration (`vendor:*`); synchronous so no RPC sees an unconfigured provider. */
 export function configure(config: ConfigSource | undefined): void {
   storeConfig(config);
-}
-
-/** `retag` for one described kind, with `state` (outputs or inputs) read as its checked inputs. */
-function retagAs<R extends ServiceObject, C extends KindInputs>(
-  descriptor: KindDescriptor<R, C>,
-  api: VendorContainerClient,
-  state: Inputs,
-  id: string,
-  options: Parameters<typeof retag>[4],
-): Promise<RetagOutcome> {
-  return retag(descriptor, api, checkedInputsOf<C>(state, descriptor.computed), id, options);
 }
 
 /**
@@ -118,14 +140,7 @@ export function retagObject(
   id: string,
   options: Parameters<typeof retag>[4],
 ): Promise<RetagOutcome> {
-  switch (kind) {
-    case "Kaas":
-      return retagAs(KAAS, api, state, id, options);
-    case "KaasBackup":
-      return retagAs(KAAS_BACKUP, api, state, id, options);
-    case "Registry":
-      return retagAs(REGISTRY, api, state, id, options);
-  }
+  return IMPLEMENTATIONS[kind].retag(api, state, id, options);
 }
 
 export type { RetagOutcome };

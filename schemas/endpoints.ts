@@ -14,6 +14,9 @@ import type { ListPage } from "./common";
 import type { KindName } from "./kinds";
 import type { WireSchemaName, WireSchemas } from "./wire";
 
+/** The schemas' registry of reads: the GET that reads an object of every kind, or null for a kind with none. */
+export type ReadEndpointRegistry = Record<KindName, string | null>;
+
 /**
  * The GET that reads one object of each kind, by id: the probe of the kind's mutations (`Endpoint.probe`).
  * Each is an endpoint of the table: the REST client indexes the table with them (`ObjectOf`, rest/client.ts).
@@ -25,7 +28,7 @@ export const READ_ENDPOINTS = {
   // An attachment is no object of the service: a cluster shows it, where it shows attachments (api-notes
   // "Attachments"), so reading one reads the cluster.
   VolumeAttachment: null,
-} as const satisfies Record<KindName, string | null>;
+} as const satisfies ReadEndpointRegistry;
 
 /** The name of an endpoint that reads one object by id. */
 export type ProbeName = NonNullable<(typeof READ_ENDPOINTS)[KindName]>;

@@ -16,12 +16,12 @@ import { GO_MODULE, pluginDownloadUrl } from "./release/config.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
-const PACKAGE = "vendor-container";
 const ANY = { $ref: "pulumi.json#/Any" };
 
 /** The package schema of the sources in ROOT, with the build's dist/ (run-time facts). */
 export function packageSchema() {
-  const { PLUGIN_KINDS } = require(path.join(ROOT, "dist/plugin/kinds.js"));
+  const { PLUGIN_KINDS, PACKAGE, tokenOf } = require(path.join(ROOT, "dist/plugin/kinds.js"));
+  const { pluginToken } = require(path.join(ROOT, "dist/provider/kinds.js"));
   const { PLUGIN_FUNCTIONS, functionToken } = require(path.join(ROOT, "dist/plugin/functions.js"));
   const { SETTING_SOURCES, CHECK_SETTING_SOURCES } = require(path.join(ROOT, "dist/rest/settings.js"));
   const { SECRET_SETTINGS, asPluginSetting } = require(path.join(ROOT, "dist/plugin/config.js"));
@@ -78,7 +78,7 @@ export function packageSchema() {
       const declared = type.aliasSymbol?.name ?? type.getSymbol()?.name;
       const named = declared && !declared.startsWith("__") ? declared : hint;
       const name = named.replace(/(.)Args$/, "$1");
-      const token = `${PACKAGE}:index:${name}`;
+      const token = pluginToken(name);
       if (!(token in types)) {
         types[token] = { type: "object" }; // before the properties: a type may refer to itself
         Object.assign(types[token], objectSpec(type, name));
@@ -152,7 +152,7 @@ export function packageSchema() {
         property,
       ]),
     );
-    resources[`${PACKAGE}:index:${kind}`] = {
+    resources[tokenOf(kind)] = {
       ...classDescription(exported("sdk/index.ts", kind)),
       inputProperties,
       requiredInputs,

@@ -17,13 +17,25 @@ import { KaasBackup, listBackups, listBackupsOutput } from "./kaasBackup";
 import { getRegistry, getRegistryOutput, listRegistries, listRegistriesOutput, Registry } from "./registry";
 import { VolumeAttachment } from "./volumeAttachment";
 
+/** The SDK's registry of classes: one for every kind. */
+export type ResourceClassRegistry = Record<
+  KindName,
+  abstract new (...args: never[]) => pulumi.CustomResource
+>;
+
+/** The SDK's registry of functions: every kind's, or null for a kind with none. */
+export type FunctionRegistry = Record<
+  KindName,
+  Readonly<Record<string, (...args: never[]) => unknown>> | null
+>;
+
 /** The class of each kind; its name is the kind's, as its type token ends (`...:vendor-container:Kaas`). */
 export const RESOURCE_CLASSES = {
   Kaas,
   KaasBackup,
   Registry,
   VolumeAttachment,
-} as const satisfies Record<KindName, abstract new (...args: never[]) => pulumi.CustomResource>;
+} as const satisfies ResourceClassRegistry;
 
 /**
  * The functions that read each kind, each with its `...Output` form. A VolumeAttachment has none: it is no
@@ -35,4 +47,11 @@ export const FUNCTIONS = {
   KaasBackup: { listBackups, listBackupsOutput },
   Registry: { getRegistry, getRegistryOutput, listRegistries, listRegistriesOutput },
   VolumeAttachment: null,
-} as const satisfies Record<KindName, Readonly<Record<string, (...args: never[]) => unknown>> | null>;
+} as const satisfies FunctionRegistry;
+
+/** The name of every function of the SDK but their `...Output` forms: `getKaas`, `listBackups`, ... */
+export type FunctionName = {
+  [K in KindName]: (typeof FUNCTIONS)[K] extends null
+    ? never
+    : Exclude<Extract<keyof (typeof FUNCTIONS)[K], string>, `${string}Output`>;
+}[KindName];

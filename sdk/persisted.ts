@@ -24,7 +24,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as ProviderModule from "../provider";
-import { MODULE, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
+import { dynamicTypeToken, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
 import { isRecord, keysOf, messageOf } from "../schemas/typed";
 import { programClient } from "./programClient";
 
@@ -43,15 +43,12 @@ interface PersistedObject {
   locator: Record<string, unknown>;
 }
 
-/** The outputs that locate an object; the rest of the state (secrets among them) is dropped at once. */
-const LOCATOR = ["projectId", "kaasId", "name", "location", "timeouts"] as const;
-
-/** The type token of a kind's resources: `pulumi-nodejs:dynamic/vendor-container:Kaas`. */
-const typeOf = (kind: TaggedKind): string => `pulumi-nodejs:dynamic/${MODULE}:${kind}`;
+/** The outputs that locate an object of any tagged kind (`TaggedKindEntry.locator`), each once. */
+const LOCATOR = [...new Set(Object.values(TAGGED_KINDS).flatMap((entry) => entry.locator))];
 
 /** The tagged kind of a type token, or undefined. */
 function kindOfType(type: unknown): TaggedKind | undefined {
-  return keysOf(TAGGED_KINDS).find((kind) => typeOf(kind) === type);
+  return keysOf(TAGGED_KINDS).find((kind) => dynamicTypeToken(kind) === type);
 }
 
 /** `<project>/<stack>` of this program. */
@@ -106,7 +103,7 @@ async function readPersisted(): Promise<Map<string, PersistedObject> | undefined
     const outputs = isRecord(entry) && isRecord(entry.outputs) ? entry.outputs : undefined;
     const kind = kindOfType(type);
     const parts = partsOfUrn(urn);
-    const id = outputs?.[kind === undefined ? "" : TAGGED_KINDS[kind]];
+    const id = outputs?.[kind === undefined ? "" : TAGGED_KINDS[kind].id];
     if (kind === undefined || parts === undefined || typeof id !== "string" || id === "") continue;
     const scope = typeof outputs?.creationScope === "string" ? outputs.creationScope : undefined;
     objects.set(urn, {
@@ -193,7 +190,7 @@ export function trackedIdInput(
   const objects = persistedObjects();
   if (objects === undefined) return undefined;
   // The map stays inside the callback: an Output lifts a value it carries into a plain object.
-  return pulumi.createUrn(name, typeOf(kind), opts?.parent).apply(async (urn) => {
+  return pulumi.createUrn(name, dynamicTypeToken(kind), opts?.parent).apply(async (urn) => {
     const found = await objects;
     return found === undefined ? undefined : (found.get(urn)?.id ?? null);
   });

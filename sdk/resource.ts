@@ -56,7 +56,7 @@ function seedsOf(spec: Pick<TaggedKindSpec<unknown>, "kind" | "arguments" | "com
   if (seeds === undefined) {
     seeds = {
       seededArguments: argumentSeeds(spec.arguments, ["adoptId", "adoptFromScope"]),
-      seededComputed: outputSeeds(spec.computed, TAGGED_KINDS[spec.kind]),
+      seededComputed: outputSeeds(spec.computed, TAGGED_KINDS[spec.kind].id),
     };
     SEEDS.set(spec.kind, seeds);
   }
@@ -147,7 +147,7 @@ export abstract class TaggedKindResource<A extends { timeouts?: unknown }> exten
     }
     // Set before `recorded`, which reads the outputs that locate the object (a cluster's `kaasId` among them).
     // The subclass declares the member, with its documentation; `TAGGED_KINDS` names it.
-    Reflect.set(this, TAGGED_KINDS[spec.kind], idOutput(this));
+    Reflect.set(this, TAGGED_KINDS[spec.kind].id, idOutput(this));
     registration.recorded(this);
   }
 }

@@ -29,6 +29,9 @@ type Modules = typeof KIND_MODULES;
 /** Kind names, as used in ids (`kaas-0001`) and in the control API. */
 export type Kind = keyof Modules;
 
+/** The emulator's registry of the package's kinds: the emulator's kind of every kind of schemas/kinds.ts. */
+export type EmulatedAsRegistry = Record<KindName, Kind>;
+
 /**
  * The emulator's kind that serves each kind of the package (`schemas/kinds.ts`), so that a kind of the package
  * the emulator does not serve does not compile. `VolumeAttachment` is served by the cluster: the service has no
@@ -40,7 +43,7 @@ export const EMULATED_AS = {
   KaasBackup: "backup",
   Registry: "registry",
   VolumeAttachment: "kaas",
-} as const satisfies Record<KindName, Kind>;
+} as const satisfies EmulatedAsRegistry;
 
 /** A kind of the list that serves no kind of the package: none, or this does not compile. */
 type Unserved = Exclude<Kind, (typeof EMULATED_AS)[KindName]>;
