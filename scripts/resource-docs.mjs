@@ -410,7 +410,7 @@ function importIdForm(kind, runtime) {
   const descriptor = DESCRIPTORS[kind];
   if (!descriptor) throw new Error(`resource-docs: no import id form for ${kind}`);
   const { parents } = dist(`${descriptor.module}.js`)[descriptor.name];
-  return project + [...parents, runtime.TAGGED_KINDS[kind]].map((part) => `<${part}>`).join("/");
+  return project + [...parents, runtime.TAGGED_KINDS[kind].id].map((part) => `<${part}>`).join("/");
 }
 
 // ---- pages ----
