@@ -3,7 +3,7 @@
  * OAuth2 client-credentials exchange against a token URL with caching, refresh before expiry, and one
  * forced refresh when the service answers 401.
  */
-import { messageOf } from "../schemas/typed";
+import { isRecord, messageOf } from "../schemas/typed";
 import { VendorApiError } from "./errors";
 import { registerSecret } from "./redact";
 import type { Transport, WireResponse } from "./transport";
@@ -155,7 +155,8 @@ export class ClientCredentialsTokenSource implements TokenSource {
     let body: { access_token?: unknown; expires_in?: unknown } = {};
     try {
       // Its members are `unknown`: each is checked below before it is used.
-      body = JSON.parse(response.text) as typeof body;
+      const parsed: unknown = JSON.parse(response.text);
+      if (isRecord(parsed)) body = parsed;
     } catch {
       // Not JSON: handled below as a refusal.
     }

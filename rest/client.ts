@@ -22,7 +22,6 @@ import {
 import { projectedListOf, type ListedAs, type Projected } from "../schemas/projection";
 import type { SchemaProblem, SchemaRef } from "../schemas/validate";
 import type { WireSchemaName } from "../schemas";
-import type { KubeconfigDownload } from "../schemas/kaas";
 import { isRecord } from "../schemas/typed";
 import { ClientCredentialsTokenSource, StaticTokenSource, type TokenSource } from "./auth";
 import { isNotFound } from "./errors";
@@ -322,8 +321,8 @@ export class VendorContainerClient {
     let kubeconfig = text;
     try {
       // Read with checks: only a string `content` is used.
-      const parsed = JSON.parse(text) as KubeconfigDownload;
-      if (parsed && typeof parsed.content === "string") {
+      const parsed: unknown = JSON.parse(text);
+      if (isRecord(parsed) && typeof parsed.content === "string") {
         const decoded = Buffer.from(parsed.content, "base64").toString("utf8");
         // Base64 that does not round-trip was raw text all along.
         kubeconfig =
@@ -443,8 +442,10 @@ function readPage<T>(body: ListPage<T> | undefined, problems: SchemaProblem[], o
   if (problems.length === 0) return { ...page, values: page.values, unreadable: [] };
   const byIndex = new Map<number, SchemaProblem[]>();
   for (const { path, message } of problems) {
-    // Every problem here matched `ITEM_PROBLEM`: `isItemProblem` is what tolerated it.
-    const [, index, inside] = ITEM_PROBLEM.exec(path) as RegExpExecArray;
+    // Every problem here matches `ITEM_PROBLEM`: `isItemProblem` is what tolerated it.
+    const match = ITEM_PROBLEM.exec(path);
+    if (match === null) continue;
+    const [, index, inside] = match;
     const list = byIndex.get(Number(index)) ?? [];
     list.push({ path: inside ?? "/", message });
     byIndex.set(Number(index), list);

@@ -229,14 +229,15 @@ export async function waitFor<T>(
     await sleep(firstWait);
   }
   for (;;) {
-    let verdict: WaitVerdict;
-    let observation: T | undefined;
+    // A `done` verdict carries the observation it was given, which the wait answers.
+    let verdict: Exclude<WaitVerdict, { kind: "done" }> | { kind: "done"; observation: T };
     let unreachable = false;
     lastPollError = undefined;
     nextWaitAtLeast = 0;
     try {
-      observation = await observe();
-      verdict = judge(observation);
+      const observation = await observe();
+      const judged = judge(observation);
+      verdict = judged.kind === "done" ? { kind: "done", observation } : judged;
     } catch (error) {
       // A poll that exhausted its own retries (a long throttling, an outage) does not end a wait that has
       // time left: it counts as "still waiting" until the wait's deadline. Permanent errors end it.
@@ -251,8 +252,7 @@ export async function waitFor<T>(
       if (lastState !== undefined) {
         options.onProgress?.(`${options.what} is ${options.target} after ${formatElapsed(now() - started)}`);
       }
-      // A `done` verdict is the judge's of the observation just read.
-      return observation as T;
+      return verdict.observation;
     }
     if (verdict.kind === "failed") {
       throw new VendorApiError({

@@ -6,6 +6,7 @@
  * has its type.
  */
 import type { TSchema } from "@sinclair/typebox";
+import { isRecord } from "./typed";
 import { wireSchema } from "./validate";
 import type { WireSchemaName } from "./wire";
 
@@ -50,22 +51,33 @@ const SUBSCHEMA_LISTS = ["anyOf", "oneOf", "allOf"] as const;
  * (TypeBox's symbols are dropped; ajv never reads them).
  */
 export function deepPartial(schema: TSchema): TSchema {
-  const out: Record<string, unknown> = { ...schema };
+  const out: TSchema = { ...schema };
+  makeDeepPartial(out);
+  return out;
+}
+
+/** A subschema's deep-partial copy, as {@link deepPartial} makes it (TypeBox types no subschema). */
+function partialCopy(schema: unknown): Record<string, unknown> {
+  const out = isRecord(schema) ? { ...schema } : {};
+  makeDeepPartial(out);
+  return out;
+}
+
+/** Drops `required` from the fresh copy `out`, and replaces each of its subschemas by its deep-partial copy. */
+function makeDeepPartial(out: Record<string, unknown>): void {
   delete out.required;
-  // A JSON schema's `properties`, when present, maps names to schemas (TypeBox's own typing is open).
-  const properties = (schema as { properties?: Record<string, TSchema> }).properties;
-  if (properties) {
-    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, deepPartial(v)]));
+  // A JSON schema's `properties`, when present, maps names to schemas.
+  const properties = out.properties;
+  if (isRecord(properties)) {
+    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, partialCopy(v)]));
   }
   // `items` is a schema or a list of them; the check below keeps the single schema.
-  const items = (schema as { items?: TSchema }).items;
-  if (items && typeof items === "object" && !Array.isArray(items)) out.items = deepPartial(items);
+  const items = out.items;
+  if (isRecord(items) && !Array.isArray(items)) out.items = partialCopy(items);
   for (const keyword of SUBSCHEMA_LISTS) {
-    const list: unknown = schema[keyword];
-    if (Array.isArray(list)) out[keyword] = list.map((s: TSchema) => deepPartial(s));
+    const list = out[keyword];
+    if (Array.isArray(list)) out[keyword] = list.map(partialCopy);
   }
-  // A copy of a schema with fewer `required`: a schema still (a plain one, see above).
-  return out as TSchema;
 }
 
 const projectedLists = new Map<WireSchemaName, TSchema>();

@@ -1,6 +1,6 @@
 /**
  * Typed forms of the `Object` functions and of the guards every layer needs: `Object.keys` and
- * `Object.entries` type their results by string whatever the object, so the one assertion of each lives here,
+ * `Object.fromEntries` type their results by string whatever the object, so the one assertion of each lives here,
  * next to the reason it holds.
  */
 
@@ -8,12 +8,6 @@
 export function keysOf<T extends object>(object: T): Extract<keyof T, string>[] {
   // `Object.keys` answers exactly the own enumerable string keys; the tables passed here have no others.
   return Object.keys(object) as Extract<keyof T, string>[];
-}
-
-/** The own enumerable entries of `object`, typed by its keys and values. */
-export function entriesOf<T extends object>(object: T): [Extract<keyof T, string>, T[keyof T]][] {
-  // As `keysOf`: the entries of a table built as a literal of `T` are its keys and their values.
-  return Object.entries(object) as [Extract<keyof T, string>, T[keyof T]][];
 }
 
 /**

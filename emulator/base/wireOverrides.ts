@@ -4,6 +4,7 @@
  * A stored resource may carry values that replace parts of its rendered response (`ResourcePatch.wireOverrides`),
  * so tests can show how a list, a lookup and a read cope with such an object.
  */
+import { isRecord } from "../../schemas/typed";
 import type { WireFieldError } from "./problems";
 import type { BaseRecord } from "./record";
 
@@ -36,15 +37,21 @@ export function checkWireOverrides(overrides: unknown): WireFieldError[] {
  */
 export function withWireOverrides<T>(rec: BaseRecord, response: T): T {
   const overrides = rec.wireOverrides;
-  if (!overrides) return response;
+  // A rendered response is a JSON object; each pointer walks it (and creates what it misses) as plain objects.
+  if (!overrides || !isRecord(response)) return response;
   for (const [pointer, value] of Object.entries(overrides)) {
     const tokens = tokensOf(pointer);
-    // A rendered response is a JSON object; the pointer walks it (and creates what it misses) as plain objects.
-    let target = response as Record<string, unknown>;
+    let target: Record<string, unknown> = response;
     for (const token of tokens.slice(0, -1)) {
-      // An object: made above when it was not one.
-      if (target[token] === null || typeof target[token] !== "object") target[token] = {};
-      target = target[token] as Record<string, unknown>;
+      const next = target[token];
+      if (isRecord(next)) {
+        target = next;
+      } else {
+        // Not an object: replaced by an empty one, which the walk goes on into.
+        const made: Record<string, unknown> = {};
+        target[token] = made;
+        target = made;
+      }
     }
     target[tokens[tokens.length - 1]] = structuredClone(value);
   }

@@ -5,6 +5,7 @@
  * the start, through the same record builders as the create handlers, with ids from the same counters. What
  * a seeded object of each kind is, its kind's module says (`KindModule.seeding`).
  */
+import { isRecord } from "../../schemas/typed";
 import type { EmulatorCore } from "./core";
 import { kindNamesProjectFirst } from "../generic/kind";
 import { isKindOf, kindNames } from "../generic/tables";
@@ -75,6 +76,25 @@ export function checkSeedRequest(body: Record<string, unknown>): WireFieldError[
   return problems;
 }
 
+/**
+ * `body` as a seed request, after the checks of `checkSeedRequest`; throws the 400 validation problem naming
+ * each bad field when one is wrong. (The type checks repeated here are what `checkSeedRequest` refuses.)
+ */
+export function seedRequestOf(body: Record<string, unknown>): SeedRequest {
+  const problems = checkSeedRequest(body);
+  const { projectId, kind, count, namePrefix, kaasId } = body;
+  if (
+    problems.length > 0 ||
+    typeof projectId !== "string" ||
+    !isKindOf(KINDS, kind) ||
+    typeof count !== "number" ||
+    (namePrefix !== undefined && typeof namePrefix !== "string") ||
+    (kaasId !== undefined && typeof kaasId !== "string")
+  )
+    throw invalid(problems);
+  return { projectId, kind, count, namePrefix, kaasId };
+}
+
 function invalid(problems: WireFieldError[]): ApiProblem {
   return new ApiProblem("validation", {
     detail: problems.map((p) => `${p.fieldName}: ${p.errorMessage}`).join("; "),
@@ -86,10 +106,9 @@ function invalid(problems: WireFieldError[]): ApiProblem {
  * Stores `count` settled (`Active`) objects of `kind` in `projectId`, named `<namePrefix>-0001`... without
  * tags, and writes the state file once. Throws a 400 validation problem naming each bad field.
  */
-export function seedResources(core: EmulatorCore, input: SeedRequest): SeedResult {
-  // The control API passes on whatever JSON object it was sent, so every field is checked before use.
-  const problems = checkSeedRequest(typeof input === "object" && input !== null ? { ...input } : {});
-  if (problems.length > 0) throw invalid(problems);
+export function seedResources(core: EmulatorCore, request: SeedRequest): SeedResult {
+  // An in-process caller may pass anything, so every field is checked before use.
+  const input = seedRequestOf(isRecord(request) ? { ...request } : {});
   core.svc.settleAll();
   const ids = seedKind(core, input.kind, input);
   core.persist();

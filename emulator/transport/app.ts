@@ -73,8 +73,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     updateConfig: (patch) => operations.updateConfig(core, patch),
     reset: () => operations.reset(core),
     hold(spec) {
-      // `checkHoldSpec` reads any object, whatever an in-process caller passes.
-      const problems = checkHoldSpec(spec as Record<string, unknown>);
+      // `checkHoldSpec` reads the spec's own fields, whatever an in-process caller passes.
+      const problems = checkHoldSpec({ ...spec });
       if (problems.length > 0)
         throw validationProblem(
           problems,

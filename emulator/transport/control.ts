@@ -32,7 +32,7 @@ import type { Emulator } from "./emulator";
 import { asProblem, parseJson, problemReply, readBody, send, traceIdOf } from "../base/http";
 import { ApiProblem } from "../base/problems";
 import { matchRoute } from "./routes";
-import type { SeedRequest } from "../composition/seed";
+import { seedRequestOf } from "../composition/seed";
 import type { Reply } from "../base/api";
 import { kindNames } from "../generic/tables";
 import { isRecord } from "../../schemas/typed";
@@ -151,8 +151,8 @@ const CONTROL_ROUTES: ControlRoute[] = [
     pattern: "/seed",
     handler: (emu, _params, body) => ({
       status: 201,
-      // The operation checks every field of the body and refuses it whole (400) when one is wrong.
-      body: emu.seed(objectBody(body) as unknown as SeedRequest),
+      // Every field of the body is checked, and the body refused whole (400) when one is wrong.
+      body: emu.seed(seedRequestOf(objectBody(body))),
     }),
   },
   { method: "GET", pattern: "/state", handler: (emu) => ({ status: 200, body: emu.state() }) },

@@ -65,7 +65,7 @@ function jsonOf(v: unknown): unknown {
   // object before JSON reads it, so a boxed primitive counts as an object, as here.)
   let w = v;
   // `toJSON` is a function (checked first), called as JSON.stringify calls it.
-  if (isObject(w) && typeof w.toJSON === "function") w = (w as { toJSON: () => unknown }).toJSON();
+  if (isObject(w) && typeof w.toJSON === "function") w = Reflect.apply(w.toJSON, w, []);
   if (typeof w === "number") return Number.isFinite(w) ? w : null;
   if (typeof w === "function" || typeof w === "symbol") return undefined;
   return w;
