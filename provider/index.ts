@@ -51,6 +51,8 @@ export interface KindImplementation<K extends KindName> {
   provider: KindProvider;
   /** The pure `diff` the provider's `diff` answers from, with the arguments that changed. */
   diff: (olds: Inputs, news: Inputs) => DiffResult;
+  /** The pure `check` the provider's `check` answers, given the context it reads. */
+  check: (olds: Inputs, news: Inputs, context: CheckContext) => CheckResult<Inputs>;
   /** How an object of a tagged kind takes the tags of a tracked object; null for an untagged kind. */
   retag: K extends TaggedKind ? Retag : null;
 }
@@ -65,6 +67,7 @@ const described = <R extends ServiceObject, C extends KindInputs>(
 ): KindImplementation<TaggedKind> => ({
   provider: forEngine(kindProvider),
   diff: (olds, news) => diffKind(descriptor, olds, news),
+  check: (olds, news, context) => checkKind(descriptor, olds, news, context),
   retag: retagAs(descriptor),
 });
 
@@ -76,6 +79,7 @@ const IMPLEMENTATIONS = {
   VolumeAttachment: {
     provider: forEngine(new VolumeAttachmentProvider()),
     diff: diffVolumeAttachment,
+    check: checkVolumeAttachment,
     retag: null,
   },
 } satisfies ImplementationRegistry;
@@ -92,14 +96,6 @@ export function changedArguments(kind: KindName, olds: Inputs, news: Inputs): Di
   return IMPLEMENTATIONS[kind].diff(olds, news);
 }
 
-/** The pure `check` of each kind: what its provider's `check` answers, given the context it reads. */
-const CHECKS = {
-  Kaas: (olds, news, context) => checkKind(KAAS, olds, news, context),
-  KaasBackup: (olds, news, context) => checkKind(KAAS_BACKUP, olds, news, context),
-  Registry: (olds, news, context) => checkKind(REGISTRY, olds, news, context),
-  VolumeAttachment: checkVolumeAttachment,
-} satisfies Record<KindName, (olds: Inputs, news: Inputs, context: CheckContext) => CheckResult<Inputs>>;
-
 /**
  * `check` of a `kind` resource with an explicit context instead of the configured one: every problem of `news`
  * (the program's inputs) against `olds` (the state, `{}` on create). The resource reference pages show what it
@@ -111,7 +107,7 @@ export function checkedArgumentsOf(
   news: Inputs,
   context: CheckContext,
 ): CheckResult<Inputs> {
-  return CHECKS[kind](olds, news, context);
+  return IMPLEMENTATIONS[kind].check(olds, news, context);
 }
 
 /** The provider of `kind`. */

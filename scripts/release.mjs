@@ -1,6 +1,7 @@
 /**
  * `npm run release`: what a release publishes, written into dist/release/. Builds dist/ when it does not match
- * its sources and the engine's tools when they are missing (scripts/engine.sh), empties dist/release/, then calls each part with `{ root, out, version }`:
+ * its sources and the engine's tools when they are missing (scripts/engine.sh), empties dist/release/, then
+ * calls each part with `{ root, out, version }`:
  * scripts/release/plugin.mjs's `releasePlugin` (the provider plugin's archives) and scripts/release/sdks.mjs's
  * `releaseSdks` (the SDK packages and the schema); each returns the names of the files it wrote into `out`. Then
  * writes SHA256SUMS over them (sha256sum's format, sorted by name) and prints each file with its size.

@@ -27,10 +27,11 @@ function filesBelow(dir, base) {
 
 /**
  * Builds the SDK packages of the release `version` into `out` (which exists) from the checkout `root` (whose
- * dist/ the build wrote): the package schema again, into .tools/release-sdks (its `pluginDownloadURL` is the release's, which
- * `VENDOR_PLUGIN_DOWNLOAD_URL` may set), the three SDKs from it, then the Python wheel and sdist (with the
- * setuptools `scripts/engine.sh` pins into .tools/python), the npm tarball of the compiled Node.js SDK, the Go
- * module as a GOPROXY layout (with golang.org/x/mod/zip, scripts/release/gomodzip) and the schema.
+ * dist/ the build wrote): the package schema again, into .tools/release-sdks (its `pluginDownloadURL` is the
+ * release's, which `VENDOR_PLUGIN_DOWNLOAD_URL` may set), the three SDKs from it, then the Python wheel and
+ * sdist (with the setuptools `scripts/engine.sh` pins into .tools/python), the npm tarball of the compiled
+ * Node.js SDK, the Go module as a GOPROXY layout (with golang.org/x/mod/zip, scripts/release/gomodzip) and the
+ * schema.
  *
  * @param {{ root: string, out: string, version: string }} context
  * @returns {Promise<string[]>} the files it wrote, relative to `out` (`/`-separated), sorted

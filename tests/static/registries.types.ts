@@ -34,7 +34,7 @@ export const halfReads: ReadEndpointRegistry = without(READ_ENDPOINTS, "VolumeAt
 // @ts-expect-error -- a tagged kind missing from TAGGED_KINDS
 export const halfTagged: TaggedKindRegistry = without(TAGGED_KINDS, "KaasBackup");
 
-// provider: every kind's provider, diff and retag.
+// provider: every kind's provider, diff, check and retag.
 declare const implementations: ImplementationRegistry;
 // @ts-expect-error -- a kind missing from the implementations
 export const halfImplementations: ImplementationRegistry = without(implementations, "VolumeAttachment");
