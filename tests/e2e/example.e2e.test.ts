@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { faultsOf } from "../integration/support/reliability";
+import { faultsOf } from "../integration/support/engine";
 import { ROOT } from "./support/engine";
 import { TOKEN, openSuite, values, type Suite } from "./support/suite";
 
@@ -169,7 +169,7 @@ describe("a refresh that finds drift on a cluster with an identity", () => {
   });
 });
 
-// The provider-level fault matrix's mix (tests/integration/support/reliability.ts `faultsOf`), through the engine,
+// The provider-level fault matrix's mix (tests/integration/support/engine.ts `faultsOf`), through the engine,
 // for one seed: the matrix itself, seed by seed, is tests/integration/reliability-faults.test.ts.
 describe.each([7])("the main example under faults, seed %d", (seed) => {
   let s: Suite;

@@ -30,7 +30,7 @@ let client: VendorContainerClient;
 
 beforeAll(async () => {
   h = await startHarness();
-  emu = h.running.emulator;
+  emu = h.emulator;
   client = makeClient(h.url);
 });
 afterAll(() => h.close());

@@ -63,7 +63,7 @@ async function interruptedCreate(inputs: Record<string, unknown>): Promise<strin
 }
 
 /** The cluster as the service holds it. */
-const live = (id: string) => h.running.emulator.state().kaas.find((k) => k.metadata.id === id)!;
+const live = (id: string) => h.emulator.state().kaas.find((k) => k.metadata.id === id)!;
 
 describe("a cluster found carrying this resource's creation tag", () => {
   beforeEach(() => start());
@@ -71,13 +71,13 @@ describe("a cluster found carrying this resource's creation tag", () => {
   it("is refused, with no POST and no PUT, when it is Active and older than the create timeout", async () => {
     const inputs = await checked(kaas, {}, args());
     // Created three hours ago (the emulator's clock moved back for the POST), Active since.
-    h.running.emulator.advanceClock(-3 * HOUR);
+    h.emulator.advanceClock(-3 * HOUR);
     const orphan = await interruptedCreate(inputs);
-    h.running.emulator.advanceClock(3 * HOUR);
+    h.emulator.advanceClock(3 * HOUR);
     const created = live(orphan).metadata.creationDate;
     expect(Date.now() - Date.parse(created!)).toBeGreaterThan(2 * HOUR);
     expect(live(orphan).status?.state).toBe("Active");
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     await expect(kaas.create(inputs)).rejects.toThrow(
       `Kaas "prod": found cluster ${orphan} (Active, created ${created}) carrying this resource's creation ` +
@@ -88,17 +88,17 @@ describe("a cluster found carrying this resource's creation tag", () => {
     );
 
     expect(h.mutating()).toEqual([]);
-    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([orphan]);
+    expect(h.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([orphan]);
     expect(live(orphan).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
   });
 
   it("is resumed when it is Active and was created within the create timeout", async () => {
     const inputs = await checked(kaas, {}, args());
-    h.running.emulator.advanceClock(-10 * 60_000);
+    h.emulator.advanceClock(-10 * 60_000);
     const orphan = await interruptedCreate(inputs);
-    h.running.emulator.advanceClock(10 * 60_000);
+    h.emulator.advanceClock(10 * 60_000);
     expect(live(orphan).status?.state).toBe("Active");
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const { id, outs } = await kaas.create(inputs);
 
@@ -112,11 +112,11 @@ describe("a cluster found carrying this resource's creation tag", () => {
 
   it("is adopted by the adoptId the refusal names, and its creation tag released", async () => {
     const inputs = await checked(kaas, {}, args());
-    h.running.emulator.advanceClock(-3 * HOUR);
+    h.emulator.advanceClock(-3 * HOUR);
     const orphan = await interruptedCreate(inputs);
-    h.running.emulator.advanceClock(3 * HOUR);
+    h.emulator.advanceClock(3 * HOUR);
     await expect(kaas.create(inputs)).rejects.toThrow(`set adoptId: "${orphan}" to adopt it`);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const { id } = await kaas.create(await checked(kaas, {}, args({ adoptId: orphan })));
 
@@ -128,9 +128,9 @@ describe("a cluster found carrying this resource's creation tag", () => {
   it("is skipped with a line naming it when its create failed, and a new cluster is created", async () => {
     const inputs = await checked(kaas, {}, args());
     const failed = await interruptedCreate(inputs);
-    h.running.emulator.patchResource("kaas", failed, { state: "Failed" });
+    h.emulator.patchResource("kaas", failed, { state: "Failed" });
     const created = live(failed).metadata.creationDate;
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const { id } = await kaas.create(inputs);
 
@@ -154,7 +154,7 @@ describe("after a create", () => {
     const { id, outs } = await kaas.create(inputs);
     expect(live(id).metadata.tags).toEqual(["team:a", "env:prod", "cost:42", CREATION_TAG, OWNER_TAG]);
     expect(outs.tags).toEqual(["team:a", "env:prod", "cost:42"]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     expect(await h.release("Kaas", id, outs)).toBe("retagged");
 
@@ -166,7 +166,7 @@ describe("after a create", () => {
   it("a second create of the same scope, once released, is a replacement: it makes a new cluster and leaves the first alone", async () => {
     const first = await kaas.create(await checked(kaas, {}, args()));
     await h.release("Kaas", first.id, first.outs);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const second = await kaas.create(
       await checked(
@@ -192,7 +192,7 @@ async function recordedCluster(): Promise<string> {
   const id = await interruptedCreate(inputs);
   await h.release("Kaas", id, inputs);
   expect(live(id).metadata.tags).toEqual(["team:a", OWNER_TAG]);
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   return id;
 }
 
@@ -206,7 +206,7 @@ const untracked = (id: string, unread: boolean) =>
   "otherwise delete it.";
 
 /** The POSTs the emulator received since the request log was last cleared, whatever their outcome. */
-const posts = () => h.running.emulator.requests().filter((r) => r.method === "POST");
+const posts = () => h.emulator.requests().filter((r) => r.method === "POST");
 
 describe("a cluster naming this resource as owner, without the creation tag", () => {
   beforeEach(() => start());
@@ -220,7 +220,7 @@ describe("a cluster naming this resource as owner, without the creation tag", ()
 
     expect(posts()).toEqual([]);
     expect(h.mutating()).toEqual([]);
-    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
+    expect(h.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
     expect(live(recorded).metadata.tags).toEqual(["team:a", OWNER_TAG]);
   });
 
@@ -232,7 +232,7 @@ describe("a cluster naming this resource as owner, without the creation tag", ()
     );
 
     expect(posts()).toEqual([]);
-    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
+    expect(h.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([recorded]);
   });
 
   it("is tracked again by the adoptId the refusal names, with no request that changes anything", async () => {
@@ -275,7 +275,7 @@ describe("a replacement", () => {
     // The state recorded the id, and the program's release did not happen (a run killed right after).
     const tracked = await kaas.create(await checked(kaas, {}, args()));
     expect(live(tracked.id).metadata.tags).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const { id } = await kaas.create(
       await checked(
@@ -299,21 +299,21 @@ describe("a replacement", () => {
     const declared = args({ nodeCidr: { address: "10.11.0.0/16", name: "n" } });
     const planned = await kaas.diff(first.id, first.outs, await checked(kaas, first.outs, declared));
     expect(planned).toEqual({ changes: true, replaces: ["nodeCidr"], deleteBeforeReplace: false });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     // The engine checks the replacement with no old inputs.
     const { id } = await kaas.create(await checked(kaas, {}, declared));
 
     expect(id).not.toBe(first.id);
     expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
-    expect(h.running.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([first.id, id]);
+    expect(h.emulator.state().kaas.map((k) => k.metadata.id)).toEqual([first.id, id]);
   });
 });
 
 /** The list requests of the cluster collection of `project`: their filter (null without one) and status. */
 function clusterLists(project: string): { filter: string | null; status: number | null }[] {
   const path = `/projects/${project}/providers/Vendor.Container/kaas`;
-  return h.running.emulator
+  return h.emulator
     .requests()
     .filter((r) => r.method === "GET" && r.path === path)
     .map((r) => ({ filter: r.query.filter ?? null, status: r.status }));
@@ -326,15 +326,15 @@ describe.each<WireReadings["filters"]>(["membership", "whole"])(
     it("are the same for a create in a project of 400 other clusters as in an empty project", async () => {
       await start({ wire: { filters } });
       const crowded = "p-crowded";
-      const seeded = h.running.emulator.seed({ projectId: crowded, kind: "kaas", count: 400 });
+      const seeded = h.emulator.seed({ projectId: crowded, kind: "kaas", count: 400 });
       expect(seeded.ids).toHaveLength(400);
-      expect(h.running.emulator.state().kaas).toHaveLength(400);
-      h.running.emulator.clearRequests();
+      expect(h.emulator.state().kaas).toHaveLength(400);
+      h.emulator.clearRequests();
 
       const inEmpty = await kaas.create(await checked(kaas, {}, args()));
       const inCrowded = await kaas.create(await checked(kaas, {}, args({ projectId: crowded })));
 
-      expect(h.running.emulator.state().kaas).toHaveLength(402);
+      expect(h.emulator.state().kaas).toHaveLength(402);
       const expected = [
         { filter: byTag(OWNER_TAG), status: 200 },
         { filter: byName("prod"), status: 200 },
@@ -351,7 +351,7 @@ describe("a name a filter cannot carry safely", () => {
     await start({ wire: { filters: "membership" } });
     const odd = await checked(kaas, {}, args({ name: "prod;blue", creationScope: "proj/dev/odd" }));
     const plain = await checked(kaas, {}, args({ name: "plain", creationScope: "proj/dev/plain" }));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const first = await kaas.create(odd);
     const afterOdd = clusterLists(PROJECT);

@@ -19,7 +19,7 @@ const VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/vol-
 
 beforeAll(async () => {
   h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 beforeEach(() => emu.reset());

@@ -6,7 +6,15 @@
 import { DEFAULT_DURATIONS, type Emulator, type WireReadings } from "../../emulator";
 import { parseArgs } from "../../emulator/cli";
 import { traceIdOf } from "../../emulator/base/http";
-import { backupBody, kaasBody, raw, registryBody, startHarness, type Harness } from "./support/harness";
+import {
+  TOKEN,
+  backupBody,
+  kaasBody,
+  raw,
+  registryBody,
+  startHarness,
+  type Harness,
+} from "./support/harness";
 
 type Reading = WireReadings["filters"];
 
@@ -16,7 +24,7 @@ let kaasId: string;
 
 beforeAll(async () => {
   h = await startHarness({ durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
   // Tags of the three clusters: exactly ["env:prod"], ["env:prod", "team:x"], none.
   for (const [name, tags] of [
     ["only", ["env:prod"]],
@@ -175,11 +183,11 @@ describe("start-up settings", () => {
     ["--wire filters=ignored", ["--wire", "filters=ignored"], "ignored"],
     ["--strict", ["--strict"], "refused"],
   ])("%s starts an emulator with filters %s", async (_flags, argv, reading) => {
-    const options = parseArgs(["--token", "test-token", ...argv]);
+    const options = parseArgs(["--token", TOKEN, ...argv]);
     if (options === "help") throw new Error("unexpected --help");
     const other = await startHarness({ durations: DEFAULT_DURATIONS, ...options, port: 0 });
     try {
-      expect(other.running.emulator.getConfig().wire.filters).toBe(reading);
+      expect(other.emulator.getConfig().wire.filters).toBe(reading);
       await raw(`${other.api}/kaas`, { method: "POST", body: kaasBody("only", {}, ["env:prod", "x"]) });
       const answer = await raw(
         `${other.api}/kaas?filter=${encodeURIComponent('metadata.tags:eq("env:prod")')}`,

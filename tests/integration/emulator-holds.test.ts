@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { Emulator, RequestLogEntry } from "../../emulator";
 import {
+  DEFAULT_DURATIONS,
   PROJECT,
   TOKEN,
   kaasBody,
@@ -23,8 +24,8 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 const KAAS = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
 
 beforeAll(async () => {
-  h = await startHarness({ realNow: () => T0, durations: { kaasCreateMs: 1000 } });
-  emu = h.running.emulator;
+  h = await startHarness({ realNow: () => T0, durations: { ...DEFAULT_DURATIONS, kaasCreateMs: 1000 } });
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 beforeEach(() => emu.reset());

@@ -27,7 +27,7 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
 beforeAll(async () => {
   h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 beforeEach(() => emu.reset());

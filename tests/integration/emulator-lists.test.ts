@@ -13,7 +13,7 @@ const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 
 beforeAll(async () => {
   h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
   // Six clusters: c, a, f and d are Active (created 1.6 s apart), b and e still InCreation; d has two pools.
   const specs: [string, string[], number][] = [
     ["c", ["env:prod", "team:x"], 2],

@@ -17,7 +17,7 @@ beforeAll(async () => {
     realNow: () => Date.parse("2030-01-01T00:00:00.000Z"),
     durations: DEFAULT_DURATIONS,
   });
-  emu = h.running.emulator;
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 beforeEach(() => emu.reset());

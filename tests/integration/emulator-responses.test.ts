@@ -35,7 +35,7 @@ const OTHER_VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorage
 
 beforeAll(async () => {
   h = await startHarness({ realNow: () => T0, durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 

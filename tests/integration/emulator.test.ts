@@ -33,7 +33,7 @@ let emu: Emulator;
 
 beforeAll(async () => {
   h = await startHarness({ durations: DEFAULT_DURATIONS });
-  emu = h.running.emulator;
+  emu = h.emulator;
 });
 afterAll(() => h.close());
 beforeEach(() => emu.reset());

@@ -61,8 +61,8 @@ async function start(reading: Reading): Promise<void> {
     },
   );
   hostId = host.metadata.id;
-  h.running.emulator.patchResource("kaas", hostId, { state: "Active" });
-  h.running.emulator.clearRequests();
+  h.emulator.patchResource("kaas", hostId, { state: "Active" });
+  h.emulator.clearRequests();
 }
 
 /** Arguments, the collection path and the direct POST of each kind. */
@@ -89,7 +89,7 @@ const KINDS: Record<
     collection: () => "/kaas",
     post: (inputs) =>
       h.client.call("createKaas", { projectId: PROJECT }, insertBody(asChecked<CheckedKaasInputs>(inputs))),
-    live: () => h.running.emulator.state().kaas.filter((k) => k.metadata.id !== hostId),
+    live: () => h.emulator.state().kaas.filter((k) => k.metadata.id !== hostId),
   },
   KaasBackup: {
     args: () => ({
@@ -109,7 +109,7 @@ const KINDS: Record<
         { projectId: PROJECT, kaasId: hostId },
         backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
       ),
-    live: () => h.running.emulator.state().backups,
+    live: () => h.emulator.state().backups,
   },
   Registry: {
     args: () => ({
@@ -129,7 +129,7 @@ const KINDS: Record<
         { projectId: PROJECT },
         registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
       ),
-    live: () => h.running.emulator.state().registries,
+    live: () => h.emulator.state().registries,
   },
 };
 
@@ -147,7 +147,7 @@ async function decoy(kind: KindName, inputs: Inputs): Promise<string> {
 /** Each list request of the kind's collection: its `filter` (null without one) and the status answered. */
 function listCalls(kind: KindName): { filter: string | null; status: number | null }[] {
   const path = `${PREFIX}${KINDS[kind].collection()}`;
-  return h.running.emulator
+  return h.emulator
     .requests()
     .filter((r) => r.method === "GET" && r.path === path)
     .map((r) => ({ filter: r.query.filter ?? null, status: r.status }));
@@ -208,7 +208,7 @@ describe.each(READINGS)("filters %s", (reading) => {
       const other = await decoy(kind, inputs);
       // The earlier run: the service accepted its POST, the process died before it saw the answer.
       const earlier = (await KINDS[kind].post(inputs)).metadata.id;
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
 
       const { id, outs } = await p.create(inputs);
 
@@ -237,12 +237,12 @@ describe.each(READINGS)("filters %s", (reading) => {
       const inputs = await checked(p, {}, KINDS[kind].args());
       const tag = `pulumi-ct-${inputs.creationToken}`;
       const other = await decoy(kind, inputs);
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       // The service processes every POST and the connection drops before its answer.
-      h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
+      h.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
 
       const { id } = await p.create(inputs);
-      h.running.emulator.setFaults({});
+      h.emulator.setFaults({});
 
       const owner = expectedOwnerTag(inputs.creationScope as string);
       expect(carrying(kind, tag)).toEqual([id]);
@@ -292,7 +292,7 @@ describe.each(READINGS)("filters %s", (reading) => {
       const recorded = (await KINDS[kind].post(inputs)).metadata.id;
       expect(await h.release(kind, recorded, inputs)).toBe("retagged");
       expect(tagsOf(kind, recorded)).toEqual(["team:a", owner]);
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
 
       const error = await p.create(inputs).then(
         () => undefined,
@@ -311,7 +311,7 @@ describe.each(READINGS)("filters %s", (reading) => {
           `created. If it is this resource's ${noun}, set adoptId: "${recorded}" to track it again; ` +
           "otherwise delete it.",
       );
-      expect(h.running.emulator.requests().filter((r) => r.method === "POST")).toEqual([]);
+      expect(h.emulator.requests().filter((r) => r.method === "POST")).toEqual([]);
       expect(h.mutating()).toEqual([]);
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, recorded]);
       expect(listCalls(kind)).toEqual(findingLookup(reading, owner, inputs.name as string));
@@ -327,7 +327,7 @@ async function renamedInterruptedCreate(reading: Reading, kind: KindName) {
   const tag = `pulumi-ct-${inputs.creationToken}`;
   // The earlier run created it under its old name (the token does not depend on any argument).
   const earlier = (await KINDS[kind].post({ ...inputs, name: "first-name" })).metadata.id;
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { id, outs } = await p.create(inputs);
   return { inputs, tag, earlier, id, outs };
 }
@@ -392,13 +392,13 @@ describe.each<Reading>(["whole", "refused", "ignored"])("reads under filters %s"
     const { id, outs } = await registries.create(inputs);
     expect(id).toBe("registry-0002");
     expect(outs).toMatchObject({ registryId: id, engineVersion: "2.11.1", state: "Active" });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const read = await registries.read(id, outs);
 
     expect(read.id).toBe(id);
     expect(read.props).toMatchObject({ registryId: id, engineVersion: "2.11.1", name: "images" });
-    const gets = h.running.emulator
+    const gets = h.emulator
       .requests()
       .filter((r) => r.method === "GET")
       .map((r) => ({ path: r.path.replace(PREFIX, ""), filter: r.query.filter ?? null, status: r.status }));
@@ -417,13 +417,13 @@ describe.each<Reading>(["whole", "refused", "ignored"])("reads under filters %s"
     await decoy("KaasBackup", inputs);
     const { id, outs } = await backups.create(inputs);
     expect(id).toBe("backup-0002");
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const read = await backups.read(id, outs);
 
     expect(read).toMatchObject({ id, props: { backupId: id, name: "nightly", kaasId: hostId } });
     expect(listCalls("KaasBackup")).toEqual([]);
-    expect(h.running.emulator.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")}`)).toEqual([
+    expect(h.emulator.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")}`)).toEqual([
       `GET /kaas/${hostId}/backups/${id}`,
     ]);
   });

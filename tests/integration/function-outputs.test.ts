@@ -37,7 +37,7 @@ beforeAll(async () => {
     true,
   );
   h = await startHarness();
-  options = { settings: { baseUrl: h.running.url, token: TOKEN, projectId: PROJECT } };
+  options = { settings: { baseUrl: h.url, token: TOKEN, projectId: PROJECT } };
   const kaas = h.kind("Kaas");
   kaasId = (
     await kaas.create(
@@ -138,7 +138,7 @@ it.each([
 it("getKubeconfigOutput holds the kubeconfig as a secret", async () => {
   const result = await settled(getKubeconfigOutput({ kaasId: later(kaasId) }, options));
   expect(result).toEqual({ value: await getKubeconfig({ kaasId }, options), known: true, secret: true });
-  expect(result.value).toContain(h.running.emulator.kubeconfigToken(kaasId));
+  expect(result.value).toContain(h.emulator.kubeconfigToken(kaasId));
 });
 
 it("a secret input makes the result secret", async () => {
@@ -157,7 +157,7 @@ it("an input unknown in a preview leaves the result unknown and calls nothing", 
   });
   // Registration (and closure serialization) finishes before the assertions.
   await new Promise((resolve) => cluster.urn.apply(resolve));
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   expect(await settled(getKaasOutput({ kaasId: cluster.kaasId }, options))).toEqual({
     value: undefined,
     known: false,
@@ -168,7 +168,7 @@ it("an input unknown in a preview leaves the result unknown and calls nothing", 
     known: false,
     secret: true,
   });
-  expect(h.running.emulator.requests()).toEqual([]);
+  expect(h.emulator.requests()).toEqual([]);
 });
 
 it("a service error rejects the Output with the Promise form's error", async () => {

@@ -9,7 +9,7 @@ let registryId: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  options = { settings: { baseUrl: h.running.url, token: TOKEN, projectId: PROJECT } };
+  options = { settings: { baseUrl: h.url, token: TOKEN, projectId: PROJECT } };
   const kaas = h.kind("Kaas");
   // More clusters than one page of the emulator (default 25) would need if pages were small: use 3 and a
   // page size test below through the client; here the functions iterate every page whatever the size.
@@ -67,7 +67,7 @@ it("getKaas reads one cluster", async () => {
 
 it("listKaas iterates all pages and passes filter and sort through", async () => {
   // A filter of the user's own is passed to the service as it is: this one must honour it.
-  h.running.emulator.updateConfig({ wire: { filters: "membership" } });
+  h.emulator.updateConfig({ wire: { filters: "membership" } });
   expect((await listKaas({}, options)).map((k) => k.name).sort()).toEqual(["alpha", "beta", "gamma"]);
   expect(
     (await listKaas({ filter: 'metadata.tags:eq("team:a")', sort: "-metadata.name" }, options)).map(
@@ -79,7 +79,7 @@ it("listKaas iterates all pages and passes filter and sort through", async () =>
 it("getKubeconfig downloads the decoded kubeconfig", async () => {
   const kubeconfig = await getKubeconfig({ kaasId: clusterIds[0] }, options);
   expect(kubeconfig).toContain("apiVersion: v1");
-  expect(kubeconfig).toContain(h.running.emulator.kubeconfigToken(clusterIds[0]));
+  expect(kubeconfig).toContain(h.emulator.kubeconfigToken(clusterIds[0]));
 });
 
 it("listBackups lists a cluster's backups", async () => {

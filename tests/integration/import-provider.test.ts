@@ -39,7 +39,7 @@ const VOLUME = "/projects/p-test/providers/Vendor.Storage/blockStorages/scratch-
 /** A pool's zone as the import reads it: the code where the service answers one, else its display name. */
 const zone = (code: string) => (harnessWire()?.dataCenter === "name" ? zoneLabel(code, LOCATION) : code);
 /** Settles whatever the emulator is creating. */
-const settle = () => h.running.emulator.advanceClock(10 * 60_000);
+const settle = () => h.emulator.advanceClock(10 * 60_000);
 
 /**
  * What the next preview of the program the import printed finds: the program is the imported arguments without
@@ -53,7 +53,7 @@ async function previewOfPrinted(kind: KindProvider, imported: { id: string; prop
 
 /** Imports `id` as the resource `SCOPE` and checks that it sent nothing that changes the service. */
 async function importReadOnly(kind: KindProvider, id: string) {
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const imported = await kind.importObject(id, SCOPE);
   expect(h.mutating()).toEqual([]);
   return imported;
@@ -183,7 +183,7 @@ it("imports a backup by its cluster and id, and a registry, each previewing no c
 
 it("imports an attachment where the cluster shows it on a node, and refuses where it cannot say which", async () => {
   const kaasId = await activeKaas(h, kaasBody("prod", { nodePools: [pool("system", { nodes: 1 })] }));
-  const [node] = h.running.emulator.nodes(kaasId)[0].nodeIds;
+  const [node] = h.emulator.nodes(kaasId)[0].nodeIds;
   await h.client.call(
     "attachVolume",
     { projectId: PROJECT, id: kaasId, pool: "system", node },
@@ -192,7 +192,7 @@ it("imports an attachment where the cluster shows it on a node, and refuses wher
   settle();
   const attachments = h.kind("VolumeAttachment");
   const id = `${kaasId}:${VOLUME}`;
-  const shows = h.running.emulator.getConfig().wire.attachments;
+  const shows = h.emulator.getConfig().wire.attachments;
   if (shows === "attachedVolumes") {
     const imported = await importReadOnly(attachments, id);
     expect(imported.id).toBe(id);
@@ -211,7 +211,7 @@ it("imports an attachment where the cluster shows it on a node, and refuses wher
     );
   }
   // Where the cluster shows the volume but not its node, the import cannot record the node: refused.
-  h.running.emulator.updateConfig({ wire: { attachments: "linkedResources" } });
+  h.emulator.updateConfig({ wire: { attachments: "linkedResources" } });
   await expect(importReadOnly(attachments, id)).rejects.toThrow(
     `VolumeAttachment "imported": import: the service shows ${VOLUME} attached to cluster ${kaasId} but not on which node`,
   );
@@ -251,7 +251,7 @@ it.each([
     const warned: string[] = [];
     const spy = jest.spyOn(console, "warn").mockImplementation((line: unknown) => warned.push(String(line)));
     try {
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       const imported = await h.kind("Kaas").importObject(kaasId, SCOPE, {
         trackerOf: async () =>
           typeof holder === "string" ? { urn: holder, scope: scopeOfUrn(holder) ?? holder } : holder,

@@ -72,7 +72,7 @@ async function create(overrides: Record<string, unknown> = {}) {
 async function change(id: string, state: Record<string, unknown>, news: Record<string, unknown>) {
   const inputs = await checked(kaas, state, news);
   const diff = await kaas.diff(id, state, inputs);
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { outs } = await kaas.update(id, state, inputs);
   const after = await kaas.diff(id, outs, inputs);
   return { diff, outs, inputs, calls: h.mutating(), after };
@@ -97,7 +97,7 @@ describe("create", () => {
       ["system", 2],
       ["workers", 2],
     ]);
-    expect(outs.kubeconfig).toContain(h.running.emulator.kubeconfigToken("kaas-0001"));
+    expect(outs.kubeconfig).toContain(h.emulator.kubeconfigToken("kaas-0001"));
     expect(outs).not.toHaveProperty("__provider");
     expectJsonSafe(outs);
     // The creation tag stays until the engine has recorded the id: the program releases it then.
@@ -109,14 +109,14 @@ describe("create", () => {
 
   it("leaves the creation tag to the program, whose release removes it in one PUT and then has nothing to do", async () => {
     const { id, outs } = await kaas.create(await checked(kaas, {}, args({ tags: ["team:a"] })));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     expect(await h.release("Kaas", id, outs)).toBe("retagged");
     expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
     expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
     expect(h.lines).toContain(`[vendor-container] Kaas "prod": ${RELEASE_LINE} ${id}`);
 
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     expect(await h.release("Kaas", id, outs)).toBe("unchanged");
     expect(h.mutating()).toEqual([]);
   });
@@ -141,11 +141,11 @@ describe("create", () => {
       insertBody(asChecked<CheckedKaasInputs>(inputs)),
     );
     expect(orphan.metadata.tags).toEqual(["team:a", `pulumi-ct-${inputs.creationToken}`, OWNER_TAG]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const { id, outs } = await kaas.create(inputs);
     expect(id).toBe(orphan.metadata.id);
     expect(h.mutating()).toEqual([]);
-    expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(h.emulator.state().kaas).toHaveLength(1);
     expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", CREATION_TAG, OWNER_TAG]);
     expect(h.lines).toContain(
       `[vendor-container] Kaas "prod": resuming the creation of ${id} started by an earlier run`,
@@ -180,16 +180,16 @@ describe("create", () => {
   });
 
   it("looks the cluster up instead of re-sending a create whose answer was lost", async () => {
-    h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
+    h.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
     const { id } = await create();
-    h.running.emulator.setFaults({});
+    h.emulator.setFaults({});
     expect(id).toBe("kaas-0001");
-    expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(h.emulator.state().kaas).toHaveLength(1);
     expect(h.lines.some((l) => l.includes("outcome is unknown"))).toBe(true);
   });
 
   it("keeps a cluster whose provisioning fails in the stack: the error carries the id, outputs and __provider", async () => {
-    h.running.emulator.setFaults({
+    h.emulator.setFaults({
       provisioning: { kaas: "fail", registry: "ok", backup: "ok" },
       failureReason: "quota exceeded",
     });
@@ -206,7 +206,7 @@ describe("create", () => {
   });
 
   it("reports a stuck create at its deadline with the id, and the next up resumes waiting in update and releases the creation tag", async () => {
-    h.running.emulator.setFaults({ provisioning: { kaas: "stuck", registry: "ok", backup: "ok" } });
+    h.emulator.setFaults({ provisioning: { kaas: "stuck", registry: "ok", backup: "ok" } });
     const inputs = await checked(kaas, {}, args({ timeouts: { create: "1s" } }));
     const error = (await kaas.create(inputs).catch((e: unknown) => e)) as {
       id: string;
@@ -217,13 +217,13 @@ describe("create", () => {
     expect(error.message).toContain("did not reach Active within 1s (last state InCreation)");
     expect(error.properties.state).toBe("InCreation");
     // The service finishes later; the next `pulumi up` calls update with the same inputs.
-    h.running.emulator.patchResource("kaas", "kaas-0001", { state: "Active" });
-    h.running.emulator.clearRequests();
+    h.emulator.patchResource("kaas", "kaas-0001", { state: "Active" });
+    h.emulator.clearRequests();
     const { outs } = await kaas.update("kaas-0001", error.properties, inputs);
     expect(outs.state).toBe("Active");
     expect(outs.kubeconfig).toEqual(expect.any(String));
     expect(h.mutating()).toEqual([{ method: "PUT", path: "/kaas/kaas-0001" }]);
-    expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(h.emulator.state().kaas).toHaveLength(1);
     expect(await liveTags(h, { kind: "Kaas", id: "kaas-0001" })).toEqual([OWNER_TAG]);
   });
 });
@@ -283,15 +283,15 @@ describe("update", () => {
 
   it("plans again from the live cluster when an update's answer was lost, instead of failing or resending", async () => {
     const { id, outs } = await create();
-    h.running.emulator.updateConfig({ durations: { kaasUpdateMs: 1500 } });
+    h.emulator.updateConfig({ durations: { kaasUpdateMs: 1500 } });
     // The PUT is applied but its answer is lost; its retries meet a busy cluster until their deadline.
-    h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
+    h.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
     h.config["vendor:callDeadlineMs"] = "400";
     const news = await checked(kaas, outs, args({ tags: ["env:prod"] }));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const { outs: after } = await kaas.update(id, outs, news);
-    h.running.emulator.setFaults({});
-    const puts = h.running.emulator.requests().filter((r) => r.method === "PUT");
+    h.emulator.setFaults({});
+    const puts = h.emulator.requests().filter((r) => r.method === "PUT");
     expect(puts[0]).toMatchObject({ status: 200, dropped: "after" });
     expect(puts.slice(1).every((r) => r.status === 400)).toBe(true);
     expect(after.tags).toEqual(["env:prod"]);
@@ -328,7 +328,7 @@ describe("update", () => {
     expect((await kaas.diff(id, before.props, program)).changes).toBe(false);
 
     // After the date: the emulator applied the upgrade; still nothing to do.
-    h.running.emulator.advanceClock(2 * 3600_000);
+    h.emulator.advanceClock(2 * 3600_000);
     const after = await kaas.read(id, before.props);
     expect(after.props).toMatchObject({ currentKubernetesVersion: "1.33.2", pendingUpgrade: null });
     expect((await kaas.diff(id, after.props, program)).changes).toBe(false);
@@ -336,7 +336,7 @@ describe("update", () => {
 
   it("reports a version the platform upgraded on its own without downgrading it", async () => {
     const { id, outs } = await create();
-    h.running.emulator.platformUpgrade(id, "1.33.2");
+    h.emulator.platformUpgrade(id, "1.33.2");
     const read = await kaas.read(id, outs);
     expect(read.props).toMatchObject({ kubernetesVersion: "1.32.5", currentKubernetesVersion: "1.33.2" });
     const program = await checked(kaas, read.inputs ?? {}, args());
@@ -367,7 +367,7 @@ describe("update", () => {
 describe("refused at preview, with zero mutating calls", () => {
   it("refuses to disable HA in check and in diff", async () => {
     const { id, inputs, outs } = await create({ ha: true });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const { failures } = await kaas.check(inputs, { ...args({ ha: false }), projectId: PROJECT });
     expect(failures).toEqual([
       {
@@ -382,7 +382,7 @@ describe("refused at preview, with zero mutating calls", () => {
 
   it("refuses a downgrade below the running version", async () => {
     const { id, inputs, outs } = await create({ kubernetesVersion: "1.33.2" });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const { failures } = await kaas.check(inputs, args({ kubernetesVersion: "1.32.5" }));
     expect(failures).toEqual([
       {
@@ -400,8 +400,8 @@ describe("refused at preview, with zero mutating calls", () => {
 describe("refresh", () => {
   it("brings out-of-band changes into the inputs, so the next up converges", async () => {
     const { id, outs } = await create();
-    h.running.emulator.patchResource("kaas", id, { name: "renamed-by-hand", tags: ["manual"] });
-    h.running.emulator.scaleNodePool(id, "system", 5);
+    h.emulator.patchResource("kaas", id, { name: "renamed-by-hand", tags: ["manual"] });
+    h.emulator.scaleNodePool(id, "system", 5);
     const read = await kaas.read(id, outs);
     expect(read.inputs).toMatchObject({ name: "renamed-by-hand", tags: ["manual"] });
     expect(
@@ -418,7 +418,7 @@ describe("refresh", () => {
 
   it("does not report an autoscaling pool's count moving within its bounds", async () => {
     const { id, outs } = await create();
-    h.running.emulator.scaleNodePool(id, "workers", 4);
+    h.emulator.scaleNodePool(id, "workers", 4);
     const read = await kaas.read(id, outs);
     const program = await checked(kaas, read.inputs ?? {}, args());
     expect((await kaas.diff(id, read.props, program)).changes).toBe(false);
@@ -439,18 +439,18 @@ describe("refresh", () => {
     resetClients();
     const { id, outs } = await create();
     const sent = () =>
-      h.running.emulator
+      h.emulator
         .requests()
         .map((r) => `${r.method} ${r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, "")}`);
     expect(sent().filter((r) => r.endsWith("/download"))).toEqual([`GET /kaas/${id}/download`]);
 
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const unchanged = await kaas.read(id, outs);
     expect(unchanged.props).toEqual(outs);
     expect(sent()).toEqual([`GET /kaas/${id}`]);
 
-    h.running.emulator.platformUpgrade(id, "1.33.2");
-    h.running.emulator.clearRequests();
+    h.emulator.platformUpgrade(id, "1.33.2");
+    h.emulator.clearRequests();
     const upgraded = await kaas.read(id, unchanged.props);
     expect(sent()).toEqual([`GET /kaas/${id}`, `GET /kaas/${id}/download`]);
     expect([upgraded.props.currentKubernetesVersion, upgraded.props.kubeconfig]).toEqual([
@@ -459,7 +459,7 @@ describe("refresh", () => {
     ]);
 
     // A state without a kubeconfig (one written while the cluster was not yet settled) gets one.
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const filled = await kaas.read(id, { ...upgraded.props, kubeconfig: null });
     expect(sent()).toEqual([`GET /kaas/${id}`, `GET /kaas/${id}/download`]);
     expect(filled.props.kubeconfig).toBe(outs.kubeconfig);
@@ -468,9 +468,9 @@ describe("refresh", () => {
   it("by default downloads the kubeconfig in every refresh", async () => {
     const { id, outs } = await create();
     for (let i = 0; i < 2; i++) {
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       await kaas.read(id, outs);
-      expect(h.running.emulator.requests().map((r) => r.path.split("/").slice(-2).join("/"))).toEqual([
+      expect(h.emulator.requests().map((r) => r.path.split("/").slice(-2).join("/"))).toEqual([
         `kaas/${id}`,
         `${id}/download`,
       ]);
@@ -505,7 +505,7 @@ describe("adopt", () => {
       path: "/kaas",
       deadline: Date.now() + 10_000,
     });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     return id;
   }
 
@@ -521,7 +521,7 @@ describe("adopt", () => {
       { method: "PUT", path: `/kaas/${id}` },
       { method: "PUT", path: `/kaas/${id}` },
     ]);
-    expect(h.running.emulator.state().kaas).toHaveLength(1);
+    expect(h.emulator.state().kaas).toHaveLength(1);
     expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", OWNER_TAG]);
     expect(
       (await h.client.call("getKaas", { projectId: PROJECT, id })).properties.billingPlan?.billingPeriod,
@@ -591,9 +591,9 @@ describe("adopt", () => {
 describe("delete", () => {
   it("deletes with deleteOnCascade and waits until the cluster is gone", async () => {
     const { id, outs } = await create({ deleteOnCascade: true });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     await kaas.delete(id, outs);
-    const deletes = h.running.emulator.requests().filter((r) => r.method === "DELETE");
+    const deletes = h.emulator.requests().filter((r) => r.method === "DELETE");
     expect(deletes).toHaveLength(1);
     expect(deletes[0].query.deleteOnCascade).toBe("true");
     expect(await h.client.find("getKaas", { projectId: PROJECT, id })).toBeUndefined();
@@ -650,7 +650,7 @@ describe("outputs the service reports", () => {
 
   it("reports no node ids in currentNodePools, even when the service's answers carry them", async () => {
     // Node ids shown in responses (a richer answer than the published one), and zones by code.
-    h.running.emulator.updateConfig({ wire: { nodeIds: "shown", dataCenter: "code" } });
+    h.emulator.updateConfig({ wire: { nodeIds: "shown", dataCenter: "code" } });
     const { id, outs } = await create();
     const live = (await h.client.call("getKaas", { projectId: PROJECT, id })) as unknown as {
       properties: { nodePools: { nodeIds?: string[] }[] };
@@ -680,7 +680,7 @@ describe("outputs the service reports", () => {
 
   it("refresh reports why the service disabled the cluster and why it failed, without touching the inputs", async () => {
     const { id, outs } = await create();
-    h.running.emulator.patchResource("kaas", id, {
+    h.emulator.patchResource("kaas", id, {
       disabledReasons: ["NoCredit"],
       state: "Failed",
       failureReason: "Provisioning failed: insufficient capacity in the selected zone",
@@ -702,7 +702,7 @@ describe("zones answered by name only, node ids hidden (the published shapes)", 
 
   it("refreshes a cluster created under zone codes with no change once the service shows only display names", async () => {
     const { id, outs } = await create();
-    h.running.emulator.updateConfig({ wire: { dataCenter: "name", nodeIds: "hidden" } });
+    h.emulator.updateConfig({ wire: { dataCenter: "name", nodeIds: "hidden" } });
     const read = await kaas.read(id, outs);
     // The labels differ from the codes: taking them into the inputs would plan a zone move on the next up.
     expect(zones(read.props)).toEqual([
@@ -737,7 +737,7 @@ describe("zones answered by name only, node ids hidden (the published shapes)", 
     const result = await change(id, read.props, resized);
     expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}/nodePools/system` }]);
     expect(result.after.changes).toBe(false);
-    expect(h.running.emulator.nodes(id).map((p) => [p.nodePool, p.nodeIds.length])).toEqual([
+    expect(h.emulator.nodes(id).map((p) => [p.nodePool, p.nodeIds.length])).toEqual([
       ["system", 3],
       ["workers", 2],
     ]);

@@ -36,7 +36,7 @@ beforeEach(async () => {
     },
   );
   kaasId = (await kaas.create(inputs)).id;
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
 });
 afterEach(async () => {
   await h.close();
@@ -104,7 +104,7 @@ it.each([
     replaces: [],
     deleteBeforeReplace: false,
   });
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const updated = await backups.update(id, outs, news);
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
   expect(updated.outs).toMatchObject(patch);
@@ -134,7 +134,7 @@ it.each([
 
 it("makes a new backup for a replacement, leaving the one the state tracks as it is", async () => {
   const { id, outs } = await create();
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
 
   const replacement = await backups.create(
     await checked(backups, {}, args({ retentionDays: 30, trackedId: id })),
@@ -155,7 +155,7 @@ it("does not create a duplicate after an interrupted create, and leaves its crea
     backupInsertBody(asChecked<CheckedKaasBackupInputs>(inputs)),
   );
   expect(orphan.metadata.tags).toEqual([CREATION_TAG, OWNER_TAG]);
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { id, outs } = await backups.create(inputs);
   expect(id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
@@ -167,7 +167,7 @@ it("does not create a duplicate after an interrupted create, and leaves its crea
 });
 
 it("keeps a failed backup in the stack with its id and the service's reason", async () => {
-  h.running.emulator.setFaults({
+  h.emulator.setFaults({
     provisioning: { kaas: "ok", registry: "ok", backup: "fail" },
     failureReason: "snapshot failed",
   });
@@ -182,20 +182,20 @@ it("keeps a failed backup in the stack with its id and the service's reason", as
 });
 
 it("resumes a backup whose create stopped waiting, in update", async () => {
-  h.running.emulator.setFaults({ provisioning: { kaas: "ok", registry: "ok", backup: "stuck" } });
+  h.emulator.setFaults({ provisioning: { kaas: "ok", registry: "ok", backup: "stuck" } });
   const inputs = await checked(backups, {}, args({ timeouts: { create: "1s" } }));
   const error = (await backups.create(inputs).catch((e: unknown) => e)) as {
     id: string;
     properties: Record<string, unknown>;
   };
-  h.running.emulator.patchResource("backup", error.id, { state: "Active" });
+  h.emulator.patchResource("backup", error.id, { state: "Active" });
   const { outs } = await backups.update(error.id, error.properties, inputs);
   expect(outs.state).toBe("Active");
 });
 
 it("refreshes out-of-band changes and drops a backup deleted out of band", async () => {
   const { id, outs } = await create();
-  h.running.emulator.patchResource("backup", id, { name: "renamed" });
+  h.emulator.patchResource("backup", id, { name: "renamed" });
   const read = await backups.read(id, outs);
   expect(read.inputs).toMatchObject({ name: "renamed" });
   await h.client.call("deleteBackup", { projectId: PROJECT, kaasId, id });
@@ -218,7 +218,7 @@ async function existingBackup(tags: string[]): Promise<string> {
       metadata: { ...body.metadata, tags },
     },
   );
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   return existing.metadata.id;
 }
 
@@ -258,14 +258,14 @@ it("deletes a backup, and treats one gone with its cluster as deleted", async ()
 
   const second = await create({ name: "second", creationScope: "proj/dev/second" });
   await h.kind("Kaas").delete(kaasId, { projectId: PROJECT });
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   await expect(backups.delete(second.id, second.outs)).resolves.toBeUndefined();
   expect(h.mutating()).toEqual([]);
 });
 
 it("returns the creation date and the live type and retention the service reports", async () => {
   const { id, outs } = await create({ type: "Incremental", retentionDays: 30 });
-  const live = h.running.emulator.state().backups.find((b) => b.metadata.id === id)!;
+  const live = h.emulator.state().backups.find((b) => b.metadata.id === id)!;
   expect(live.metadata.creationDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   expect([outs.creationDate, outs.currentType, outs.currentRetentionDays]).toEqual([
     live.metadata.creationDate,

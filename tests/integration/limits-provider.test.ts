@@ -35,7 +35,7 @@ describe.each(["array", "map", "absent"] as const)("a 1000-node pool, field erro
   afterAll(() => h.close());
   beforeEach(() => {
     delete h.config["vendor:limits"];
-    h.running.emulator.reset();
+    h.emulator.reset();
   });
 
   it("is refused by check when vendor:limits declares maxNode 50, without any request", async () => {
@@ -44,7 +44,7 @@ describe.each(["array", "map", "absent"] as const)("a 1000-node pool, field erro
     expect(failures).toEqual([
       { property: "", reason: "nodePools[0].nodes: must be at most 50 (vendor:limits maxNode), got 1000" },
     ]);
-    expect(h.running.emulator.requests()).toEqual([]);
+    expect(h.emulator.requests()).toEqual([]);
   });
 
   it("passes check without the setting, and create fails after one POST naming the field and the limit, creating nothing", async () => {
@@ -55,6 +55,6 @@ describe.each(["array", "map", "absent"] as const)("a 1000-node pool, field erro
       message: `POST /kaas failed (400 Bad Request): ${REFUSED_IN[errors]}`,
     });
     expect(h.mutating()).toEqual([{ method: "POST", path: "/kaas" }]);
-    expect(h.running.emulator.state().kaas).toEqual([]);
+    expect(h.emulator.state().kaas).toEqual([]);
   });
 });

@@ -27,12 +27,12 @@ let warnings: string[];
 
 beforeEach(async () => {
   h = await startHarness();
-  options = { settings: { baseUrl: h.running.url, token: TOKEN, projectId: PROJECT } };
+  options = { settings: { baseUrl: h.url, token: TOKEN, projectId: PROJECT } };
   warnings = [];
   jest.spyOn(console, "warn").mockImplementation((line: unknown) => {
     warnings.push(String(line));
   });
-  const emulator = h.running.emulator;
+  const emulator = h.emulator;
   emulator.seed({ projectId: PROJECT, kind: "kaas", count: 3, namePrefix: "c" });
   emulator.seed({ projectId: PROJECT, kind: "backup", count: 2, namePrefix: "b", kaasId: "kaas-0001" });
   emulator.seed({ projectId: PROJECT, kind: "registry", count: 2, namePrefix: "r" });
@@ -44,7 +44,7 @@ afterEach(async () => {
 
 /** The emulator's own objects of one kind, with only the keys a projection keeps (metadata always). */
 function projectedTruth(kind: "kaas" | "backups" | "registries", keys: string[]): Record<string, unknown>[] {
-  const objects: EmulatorStateSnapshot[typeof kind] = h.running.emulator.state()[kind];
+  const objects: EmulatorStateSnapshot[typeof kind] = h.emulator.state()[kind];
   return objects.map((item) =>
     Object.fromEntries(Object.entries(item).filter(([key]) => ["metadata", ...keys].includes(key))),
   );
@@ -52,13 +52,13 @@ function projectedTruth(kind: "kaas" | "backups" | "registries", keys: string[])
 
 /** Marks one stored object malformed in every answer that shows it. */
 const malform = (kind: "kaas" | "backup" | "registry", id: string, overrides: Record<string, unknown>) =>
-  h.running.emulator.patchResource(kind, id, { wireOverrides: overrides });
+  h.emulator.patchResource(kind, id, { wireOverrides: overrides });
 
 describe("the emulator's malformed answers", () => {
   it("show the override in the list and the GET of the object, until {} removes it", async () => {
     malform("kaas", "kaas-0002", { "/metadata/id": null, "/properties/nodePools/0/name": null });
     const raw = async (path: string) =>
-      (await fetch(`${h.running.url}/projects/${PROJECT}/providers/Vendor.Container${path}?api-version=1`, {
+      (await fetch(`${h.url}/projects/${PROJECT}/providers/Vendor.Container${path}?api-version=1`, {
         headers: { Authorization: `Bearer ${TOKEN}` },
       }).then((r) => r.json())) as KaasResponse & { values: KaasResponse[] };
 
@@ -203,7 +203,7 @@ describe("a list holding an item the client cannot read", () => {
         "/properties/nodePools/0/name: must be string",
     ]);
     // One page per item, skipped ones included: the paging neither stops early nor asks twice.
-    expect(h.running.emulator.requests().map((r) => [r.method, r.query.offset, r.query.limit])).toEqual([
+    expect(h.emulator.requests().map((r) => [r.method, r.query.offset, r.query.limit])).toEqual([
       ["GET", "0", "1"],
       ["GET", "1", "1"],
       ["GET", "2", "1"],
@@ -239,7 +239,7 @@ describe("the providers", () => {
 
   it("create a cluster in a project holding a malformed one, with its line in the progress log", async () => {
     // A service that ignores filters answers the creation lookup with the whole project.
-    h.running.emulator.updateConfig({ wire: { filters: "ignored" } });
+    h.emulator.updateConfig({ wire: { filters: "ignored" } });
     malform("kaas", "kaas-0002", { "/metadata/id": null });
 
     const created = await kaas.create(await checked(kaas, {}, args));
@@ -254,7 +254,7 @@ describe("the providers", () => {
 
   it("find a registry's engine version in a list holding another registry the client cannot read", async () => {
     const registries = h.kind("Registry");
-    h.running.emulator.updateConfig({ wire: { filters: "ignored" } });
+    h.emulator.updateConfig({ wire: { filters: "ignored" } });
     malform("registry", "registry-0001", { "/metadata/id": null });
     const inputs = await checked(
       registries,

@@ -52,7 +52,7 @@ describe("a delete of an object another stack owns", () => {
     runAs("proj", "a");
     const { id, outs } = await createAs("proj/a/images");
     runAs("proj", "b");
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     await expect(registries.delete(id, outs)).rejects.toThrow(
       new Error(
@@ -77,7 +77,7 @@ describe("a delete of an object another stack owns", () => {
     // The program of stack b checks its resources; the process would read stack a (PULUMI_STACK).
     runAs("proj", "a");
     await checked(registries, {}, args("proj/b/images"));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     await expect(registries.delete(id, outs)).rejects.toThrow(
       `refusing to delete registry ${id}: its owner tag names "proj/a/images", a resource of stack "proj/a", ` +
@@ -97,7 +97,7 @@ describe("a delete of an object another stack owns", () => {
     const { id, outs } = await createAs("proj/a/images");
     runAs("proj", "b");
     h.config["vendor:allowForeignDelete"] = "true";
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     await registries.delete(id, outs);
 

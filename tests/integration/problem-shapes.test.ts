@@ -50,7 +50,7 @@ describe("the emulator's problem bodies", () => {
     h = await startHarness();
   });
   afterAll(() => h.close());
-  beforeEach(() => h.running.emulator.reset());
+  beforeEach(() => h.emulator.reset());
 
   const common = {
     type: "https://tools.ietf.org/html/rfc9110#section-15.5.1",
@@ -72,7 +72,7 @@ describe("the emulator's problem bodies", () => {
     ["map", { ...common, detail: SEE_ERRORS, errors: { "properties.nodeCidr.address": [CIDR_MESSAGE] } }],
     ["absent", { ...common, detail: `properties.nodeCidr.address: ${CIDR_MESSAGE}` }],
   ])("renders a rule violation with errors=%s", async (shape, body) => {
-    h.running.emulator.updateConfig({ wire: { errors: shape } });
+    h.emulator.updateConfig({ wire: { errors: shape } });
     const answer = await raw(`${h.api}/kaas`, { method: "POST", body: badCidr() });
     expect(answer.status).toBe(400);
     expect(answer.json).toEqual(body);
@@ -94,7 +94,7 @@ describe("the emulator's problem bodies", () => {
   });
 
   it("refuses an unknown reading through the control API, with its field errors always as an array", async () => {
-    h.running.emulator.updateConfig({ wire: { errors: "absent" } });
+    h.emulator.updateConfig({ wire: { errors: "absent" } });
     const put = await raw(`${h.url}/_emulator/config`, { method: "PUT", body: { wire: { errors: "list" } } });
     expect(put.status).toBe(400);
     expect(put.json.errors).toEqual([
@@ -105,8 +105,8 @@ describe("the emulator's problem bodies", () => {
   it("answers a busy refusal without errors member in every shape", async () => {
     const bodies: unknown[] = [];
     for (const errors of SHAPES) {
-      h.running.emulator.reset();
-      h.running.emulator.updateConfig({ wire: { errors } });
+      h.emulator.reset();
+      h.emulator.updateConfig({ wire: { errors } });
       await raw(`${h.api}/kaas`, { method: "POST", body: kaasBody() });
       const answer = await raw(`${h.api}/kaas/kaas-0001`, { method: "DELETE" });
       bodies.push([answer.status, answer.json.title, answer.json.detail, "errors" in answer.json]);
@@ -173,7 +173,7 @@ describe.each(SHAPES)("the REST client with errors=%s", (shape) => {
   let client: VendorContainerClient;
   beforeAll(async () => {
     h = await startHarness({ wire: { errors: shape } });
-    emu = h.running.emulator;
+    emu = h.emulator;
     client = makeClient(h.url);
   });
   afterAll(() => h.close());
@@ -250,7 +250,7 @@ describe("the Kaas provider with errors=absent", () => {
     // The program releases the creation tag once the engine has recorded the id, before any update.
     await h.release("Kaas", id, outs);
     const news = await checked(kaas, outs, { ...args, kubernetesVersion: "1.35.0" });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
 
     const error = (await kaas.update(id, outs, news).then(
       () => undefined,

@@ -54,7 +54,7 @@ async function create(overrides: Record<string, unknown> = {}) {
 async function change(id: string, state: Record<string, unknown>, patch: Record<string, unknown>) {
   const inputs = await checked(registries, state, args(patch));
   const diff = await registries.diff(id, state, inputs);
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { outs } = await registries.update(id, state, inputs);
   return { diff, outs, calls: h.mutating(), after: await registries.diff(id, outs, inputs) };
 }
@@ -67,9 +67,7 @@ it("creates a registry and reads its engine version through the list flag", asyn
   expect(outs.fqdn).toEqual(expect.any(String));
   expect(outs.publicBaseUrl).toEqual(expect.any(String));
   expectJsonSafe(outs);
-  const lists = h.running.emulator
-    .requests()
-    .filter((r) => r.method === "GET" && r.path.endsWith("/registries"));
+  const lists = h.emulator.requests().filter((r) => r.method === "GET" && r.path.endsWith("/registries"));
   expect(lists.some((r) => r.query.loadEngineVersion === "true")).toBe(true);
   expect(Object.keys(outs).filter((k) => /password/i.test(k))).toEqual([
     "passwordSet",
@@ -126,14 +124,14 @@ it("resets the admin password when the trigger changes, and only then", async ()
 
 it("never resets the password twice when the reset's answer was lost", async () => {
   const { id, outs } = await create({ adminPasswordResetTrigger: "2026-11" });
-  h.running.emulator.updateConfig({ durations: { resetPasswordMs: 1500 } });
-  h.running.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
+  h.emulator.updateConfig({ durations: { resetPasswordMs: 1500 } });
+  h.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["PUT"] });
   h.config["vendor:callDeadlineMs"] = "400";
   const news = await checked(registries, outs, args({ adminPasswordResetTrigger: "2026-12" }));
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { outs: after } = await registries.update(id, outs, news);
-  h.running.emulator.setFaults({});
-  const applied = h.running.emulator
+  h.emulator.setFaults({});
+  const applied = h.emulator
     .requests()
     .filter((r) => r.method === "PUT" && r.path.endsWith("/resetAdminPassword") && r.status === 200);
   expect(applied).toHaveLength(1);
@@ -148,7 +146,7 @@ it("does not create a duplicate after an interrupted create, and leaves its crea
     { projectId: PROJECT },
     registryInsertBody(asChecked<CheckedRegistryInputs>(inputs)),
   );
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const { id, outs } = await registries.create(inputs);
   expect(id).toBe(orphan.metadata.id);
   expect(h.mutating()).toEqual([]);
@@ -173,7 +171,7 @@ it("adopts a registry another resource owns only when adoptFromScope names that 
     ),
   );
   const id = other.metadata.id;
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   const adoption = { name: "other", adoptId: id, creationScope: "proj/dev/other" };
 
   await expect(create(adoption)).rejects.toThrow(
@@ -185,28 +183,28 @@ it("adopts a registry another resource owns only when adoptFromScope names that 
 
   const adopted = await create({ ...adoption, adoptFromScope: "a/b/c" });
   expect(adopted.id).toBe(id);
-  expect(h.running.emulator.state().registries).toHaveLength(1);
+  expect(h.emulator.state().registries).toHaveLength(1);
   // The other resource's creation tag released and its owner tag replaced by this resource's, in one PUT.
   expect(h.mutating()).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
   expect(await liveTags(h, { kind: "Registry", id })).toEqual([expectedOwnerTag("proj/dev/other")]);
 });
 
 it("keeps a failed registry in the stack and resumes a stuck one in update", async () => {
-  h.running.emulator.setFaults({ provisioning: { kaas: "ok", registry: "stuck", backup: "ok" } });
+  h.emulator.setFaults({ provisioning: { kaas: "ok", registry: "stuck", backup: "ok" } });
   const inputs = await checked(registries, {}, args({ timeouts: { create: "1s" } }));
   const error = (await registries.create(inputs).catch((e: unknown) => e)) as {
     id: string;
     properties: Record<string, unknown>;
   };
   expect(error.id).toBe("registry-0001");
-  h.running.emulator.patchResource("registry", error.id, { state: "Active" });
+  h.emulator.patchResource("registry", error.id, { state: "Active" });
   const { outs } = await registries.update(error.id, error.properties, inputs);
   expect(outs.state).toBe("Active");
 });
 
 it("refreshes out-of-band changes, drops a deleted registry, and deletes idempotently", async () => {
   const { id, outs } = await create();
-  h.running.emulator.patchResource("registry", id, { tags: ["manual"] });
+  h.emulator.patchResource("registry", id, { tags: ["manual"] });
   const read = await registries.read(id, outs);
   expect(read.inputs).toMatchObject({ tags: ["manual"] });
   await registries.delete(id, outs);
@@ -260,7 +258,7 @@ describe("outputs the service reports", () => {
   it("follows a public IP changed out of band in both the refreshed input and the output", async () => {
     const { id, outs } = await create();
     const moved = `${NETWORK}/elasticIps/ip-2`;
-    h.running.emulator.patchResource("registry", id, { properties: { publicIpUri: moved } });
+    h.emulator.patchResource("registry", id, { properties: { publicIpUri: moved } });
     const read = await registries.read(id, outs);
     expect(read.props.currentPublicIpUri).toBe(moved);
     expect(read.inputs?.publicIpUri).toBe(moved);
@@ -324,7 +322,7 @@ describe.each<WireReadings["registryVpc"]>(["accepted", "rejected"])(
         metadata: { name: "images", location: { value: "ITBG-Bergamo" } },
         properties: { subnet: { uri: SUBNET }, vpc: { uri: VPC }, adminUser: { username: "ops" } },
       };
-      const answer = await raw(`${h.running.url}/projects/${PROJECT}/providers/Vendor.Container/registries`, {
+      const answer = await raw(`${h.url}/projects/${PROJECT}/providers/Vendor.Container/registries`, {
         method: "POST",
         body,
         token: TOKEN,

@@ -8,19 +8,12 @@
 import type { Inputs } from "../../provider/common/check";
 import type { KindName } from "../../provider";
 import { CORPUS, HA_REFUSED, KAAS_ID, NODE, without } from "./support/bad-input-corpus";
-import {
-  SHELL,
-  attachmentArgs,
-  backupArgs,
-  clusterArgs,
-  registryArgs,
-  startReliabilityHarness,
-  type ReliabilityHarness,
-} from "./support/reliability";
+import { startHarness, type Harness } from "./support/harness";
+import { SHELL, attachmentArgs, backupArgs, clusterArgs, registryArgs } from "./support/engine";
 
-let h: ReliabilityHarness;
+let h: Harness;
 beforeAll(async () => {
-  h = await startReliabilityHarness({ auth: "clientCredentials" });
+  h = await startHarness({ auth: "clientCredentials" });
 });
 afterAll(async () => {
   await h.close();

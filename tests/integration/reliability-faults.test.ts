@@ -11,8 +11,8 @@
  * of each kind (`loseFirstCreateAnswers`): the object exists, the client saw the connection drop.
  */
 import type { RequestLogEntry } from "../../emulator/transport/app";
+import { startHarness, type Harness } from "./support/harness";
 import {
-  DATA_VOLUME,
   LOST_ATTACH,
   SimulatedEngine,
   attachmentArgs,
@@ -20,12 +20,10 @@ import {
   clusterArgs,
   faultsOf,
   firstSystemNode,
-  loseAnswer,
   reconcile,
   registryArgs,
-  startReliabilityHarness,
-  type ReliabilityHarness,
-} from "./support/reliability";
+} from "./support/engine";
+import { API_PREFIX, DATA_VOLUME, loseAnswer } from "../support/world";
 
 /**
  * Seeds whose first 35 fault decisions (a run makes 50 to 80 requests) include every fault kind at least
@@ -58,7 +56,7 @@ function injected(log: RequestLogEntry[]) {
 
 jest.setTimeout(60_000);
 
-let h: ReliabilityHarness | undefined;
+let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -66,8 +64,9 @@ afterEach(async () => {
 
 describe.each(SEEDS)("seed %i", (seed) => {
   it("creates, refreshes and destroys the main example; the service always matches the state", async () => {
-    h = await startReliabilityHarness({
-      emulator: { seed, faults: faultsOf(seed) },
+    h = await startHarness({
+      seed,
+      faults: faultsOf(seed),
       config: { "vendor:callDeadlineMs": "30000" },
       loseFirstCreateAnswers: true,
     });
@@ -179,11 +178,10 @@ describe.each(SEEDS)("seed %i", (seed) => {
       .filter((r) => r.method === "POST" && r.dropped === "after" && r.status !== null && r.status < 300)
       .map((r) => `POST ${r.path}`)
       .filter((p) => /\/(kaas|backups|registries)$/.test(p));
-    const prefix = "/projects/p-reliability/providers/Vendor.Container";
     expect([...new Set([...h.lostAnswers, ...lostByEmulator])].sort()).toEqual([
-      `POST ${prefix}/kaas`,
-      `POST ${prefix}/kaas/${KAAS}/backups`,
-      `POST ${prefix}/registries`,
+      `POST ${API_PREFIX}/kaas`,
+      `POST ${API_PREFIX}/kaas/${KAAS}/backups`,
+      `POST ${API_PREFIX}/registries`,
     ]);
     for (const subject of ['Kaas "cluster"', 'KaasBackup "nightly"', 'Registry "images"']) {
       expect(h.lines).toContainEqual(
@@ -205,14 +203,12 @@ describe.each(SEEDS)("seed %i", (seed) => {
 });
 
 it("resumes a cluster whose create outlived its deadline under faults, with update, to the same single cluster", async () => {
-  h = await startReliabilityHarness({
-    emulator: {
-      seed: 7,
-      faults: faultsOf(7),
-      // Six seconds past the create's deadline: under faults and a busy machine, the provider's last look at
-      // the cluster still finds it InCreation.
-      durations: { kaasCreateMs: 8000 },
-    },
+  h = await startHarness({
+    seed: 7,
+    faults: faultsOf(7),
+    // Six seconds past the create's deadline: under faults and a busy machine, the provider's last look at
+    // the cluster still finds it InCreation.
+    durations: { kaasCreateMs: 8000 },
     config: { "vendor:callDeadlineMs": "30000" },
   });
   const engine = new SimulatedEngine(h.kind);
@@ -261,7 +257,7 @@ it("looks an ambiguous create up even on its last attempt, so the object it crea
   // A gateway answers 500 to the first four registry creates (not processed: a 500 leaves the outcome
   // unknown to the client), then lets the fifth through and loses its answer.
   let posts = 0;
-  h = await startReliabilityHarness({
+  h = await startHarness({
     gateway: (req, res, forward) => {
       if (req.method === "POST" && (req.url ?? "").split("?")[0].endsWith("/registries")) {
         posts += 1;

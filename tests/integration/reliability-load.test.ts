@@ -42,11 +42,11 @@ it(`creates and deletes ${COUNT} clusters at once under a rate limit, each exact
   const createSeconds = (Date.now() - started) / 1000;
 
   expect(created.every((c) => c.outs.state === "Active")).toBe(true);
-  const live = h.running.emulator.state().kaas;
+  const live = h.emulator.state().kaas;
   expect(live).toHaveLength(COUNT);
   expect(new Set(created.map((c) => c.id)).size).toBe(COUNT);
 
-  const requests = h.running.emulator.requests();
+  const requests = h.emulator.requests();
   const throttled = requests.filter((r) => r.status === 429).length;
   // The limit did bite, and no create was sent twice (a 429 is safe to resend, and answered before processing).
   expect(throttled).toBeGreaterThan(0);
@@ -56,10 +56,10 @@ it(`creates and deletes ${COUNT} clusters at once under a rate limit, each exact
 
   await Promise.all(created.map((c) => kaas.delete(c.id, c.outs)));
   expect(
-    h.running.emulator.state().kaas.filter((k) => (k.status as { state?: string })?.state !== "Deleted"),
+    h.emulator.state().kaas.filter((k) => (k.status as { state?: string })?.state !== "Deleted"),
   ).toEqual([]);
 
-  const total = h.running.emulator.requests().length;
+  const total = h.emulator.requests().length;
   process.stdout.write(
     `load: ${COUNT} clusters created in ${createSeconds.toFixed(1)} s and deleted; ${total} requests, ${throttled} answered 429 during create\n`,
   );

@@ -7,9 +7,8 @@
  * `identity` of a Kaas, `additionalSecretOutputs` in sdk/kaas.ts).
  */
 import type { Inputs } from "../../provider/common/check";
+import { CLIENT_SECRET, PROJECT, startHarness, type Harness } from "./support/harness";
 import {
-  CLIENT_SECRET,
-  PROJECT,
   SimulatedEngine,
   attachmentArgs,
   backupArgs,
@@ -17,9 +16,7 @@ import {
   firstSystemNode,
   reconcile,
   registryArgs,
-  startReliabilityHarness,
-  type ReliabilityHarness,
-} from "./support/reliability";
+} from "./support/engine";
 
 const IDENTITY_SECRET = "identity-client-secret-Vq7Lm2Rx9Tc4";
 const WRONG_CLIENT_SECRET = "wrong-client-secret-Hd83Kq1Pz6";
@@ -27,14 +24,14 @@ const identity = { clientId: "cluster-identity", clientSecret: IDENTITY_SECRET }
 /** Outputs the SDK marks secret, per kind (sdk/kaas.ts `additionalSecretOutputs`; the other kinds mark none). */
 const SDK_SECRET_OUTPUTS: Record<string, string[]> = { Kaas: ["kubeconfig", "identity"] };
 
-let h: ReliabilityHarness;
+let h: Harness;
 let engine: SimulatedEngine;
 const KAAS = "kaas-0001";
 
 beforeAll(async () => {
-  h = await startReliabilityHarness({
+  h = await startHarness({
     auth: "clientCredentials",
-    emulator: { seed: 3 },
+    seed: 3,
     loseFirstCreateAnswers: true,
   });
   engine = new SimulatedEngine(h.kind);

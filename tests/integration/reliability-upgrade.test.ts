@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Inputs } from "../../provider/common/check";
 import type { KindName } from "../../provider";
-import { startReliabilityHarness, type ReliabilityHarness } from "./support/reliability";
+import { startHarness, type Harness } from "./support/harness";
 import { harnessWire } from "./support/wire";
 
 interface FixtureResource {
@@ -54,16 +54,18 @@ function withoutNodeIds(outputs: Inputs): Inputs {
 const pick = (values: Inputs, keys: string[]): Inputs =>
   Object.fromEntries(keys.filter((k) => k in values).map((k) => [k, values[k]]));
 
-let h: ReliabilityHarness;
+let h: Harness;
 let dir: string;
 beforeEach(async () => {
   // A copy of the fixture's service state: the emulator rewrites its state file on every mutation.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "reliability-upgrade-"));
   const stateFile = path.join(dir, "emulator.json");
   fs.writeFileSync(stateFile, JSON.stringify(fixture.emulator.state));
-  h = await startReliabilityHarness({
+  h = await startHarness({
     // Zones by code, as when the fixture was written: the name-only reading has a test of its own below.
-    emulator: { seed: fixture.emulator.seed, stateFile, wire: { ...harnessWire(), dataCenter: "code" } },
+    seed: fixture.emulator.seed,
+    stateFile,
+    wire: { ...harnessWire(), dataCenter: "code" },
     // The stack config of the stack that wrote the fixture: its default project seeds the creation tokens.
     config: { "vendor:projectId": fixture.emulator.projectId },
   });

@@ -54,7 +54,7 @@ const ALTERNATE_NAMES = JSON.stringify({
 });
 
 /** The clusters the service still holds, tombstones included, with their state as it answers it. */
-const held = () => h.running.emulator.state().kaas.map((k) => [k.metadata.id, k.status?.state]);
+const held = () => h.emulator.state().kaas.map((k) => [k.metadata.id, k.status?.state]);
 
 describe("a Kaas whose service answers states in capitals", () => {
   beforeEach(() => start("upper", "kept"));

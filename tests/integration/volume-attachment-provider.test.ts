@@ -40,7 +40,7 @@ async function setUp(wire: Partial<WireReadings>): Promise<void> {
   });
   // The emulator's node ids (emulator/kaas.ts `resizePool`): no published response lists nodes.
   nodes = [`${kaasId}-system-1`, `${kaasId}-system-2`];
-  h.running.emulator.clearRequests();
+  h.emulator.clearRequests();
   h.lines.length = 0;
 }
 
@@ -77,7 +77,7 @@ const clusterDetachCall = (status = 202) => ({ method: "POST", path: `/kaas/${ka
 
 /** Mutating requests since the last `clearRequests`, with the status each got. */
 function calls(): { method: string; path: string; status: number | null }[] {
-  return h.running.emulator
+  return h.emulator
     .requests()
     .filter((r) => r.mutating)
     .map((r) => ({
@@ -89,8 +89,8 @@ function calls(): { method: string; path: string; status: number | null }[] {
 
 /** The attachments the emulator holds (control API), once every accepted attach and detach has completed. */
 async function truth(): Promise<AttachmentTruth[]> {
-  h.running.emulator.advanceClock(FAST_DURATIONS.attachMs + FAST_DURATIONS.detachMs);
-  const answer = await fetch(`${h.running.url}/_emulator/kaas/${kaasId}/attachments`);
+  h.emulator.advanceClock(FAST_DURATIONS.attachMs + FAST_DURATIONS.detachMs);
+  const answer = await fetch(`${h.url}/_emulator/kaas/${kaasId}/attachments`);
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { attachments: AttachmentTruth[] }).attachments;
 }
@@ -110,13 +110,13 @@ async function attachOutOfBand(nodeId: string): Promise<void> {
     { projectId: PROJECT, id: kaasId, pool: "system", node: nodeId },
     volumeAction(VOLUME),
   );
-  h.running.emulator.advanceClock(FAST_DURATIONS.attachMs);
+  h.emulator.advanceClock(FAST_DURATIONS.attachMs);
 }
 
 /** Another user detaches the volume at cluster level, and the detach completes. */
 async function detachOutOfBand(): Promise<void> {
   await h.client.call("detachVolumeFromCluster", { projectId: PROJECT, id: kaasId }, volumeAction(VOLUME));
-  h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
+  h.emulator.advanceClock(FAST_DURATIONS.detachMs);
 }
 
 interface Reading {
@@ -171,7 +171,7 @@ describe.each(READINGS)("under $label", (reading) => {
 
   it("refreshes to the same outputs without a call that changes anything", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     h.lines.length = 0;
     expect(await attachments.read(id, outs)).toEqual({ id, props: outs, inputs: undefined });
     expect(calls()).toEqual([]);
@@ -211,7 +211,7 @@ describe.each(READINGS)("under $label", (reading) => {
       path: `/kaas/${kaasId}`,
       deadline: Date.now() + 10_000,
     });
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     h.lines.length = 0;
     expect(await attachments.read(id, outs)).toEqual({ id: "", props: {}, inputs: {} });
     expect(h.lines).toEqual([
@@ -231,7 +231,7 @@ describe.each(READINGS)("under $label", (reading) => {
       deleteBeforeReplace: true,
     });
     // The engine runs delete, then create.
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     await attachments.delete(id, outs);
     const again = await attachments.create(moved);
     expect(again).toEqual({
@@ -244,7 +244,7 @@ describe.each(READINGS)("under $label", (reading) => {
 
   it("destroys by detaching at node level, and nothing stays attached", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     await attachments.delete(id, outs);
     expect(calls()).toEqual([nodeDetachCall(nodes[0])]);
     expect(await truth()).toEqual([]);
@@ -253,7 +253,7 @@ describe.each(READINGS)("under $label", (reading) => {
   it("destroys an attachment already detached out of band as a success", async () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
     await detachOutOfBand();
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     h.lines.length = 0;
     await expect(attachments.delete(id, outs)).resolves.toBeUndefined();
     // Where the cluster shows attachments, it shows this one gone: nothing to send. Elsewhere the detach is
@@ -274,12 +274,12 @@ describe.each(READINGS)("under $label", (reading) => {
   it.each<WireReadings["goneNode"]>(["404", "400"])(
     "falls back to the cluster-level detach when the node is gone and its detach is answered %s",
     async (goneNode) => {
-      h.running.emulator.updateConfig({ wire: { goneNode } });
+      h.emulator.updateConfig({ wire: { goneNode } });
       const inputs = await checked(attachments, {}, args({ nodeId: nodes[1] }));
       const { id, outs } = await attachments.create(inputs);
-      h.running.emulator.scaleNodePool(kaasId, "system", 1);
+      h.emulator.scaleNodePool(kaasId, "system", 1);
       expect(await truth()).toEqual([{ ...attached(nodes[1]), nodeId: null }]);
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       h.lines.length = 0;
       await attachments.delete(id, outs);
       expect(calls()).toEqual([nodeDetachCall(nodes[1], Number(goneNode)), clusterDetachCall()]);
@@ -292,7 +292,7 @@ describe.each(READINGS)("under $label", (reading) => {
 
   it("adopts an attachment made out of band on the declared node (adoptId)", async () => {
     await attachOutOfBand(nodes[0]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const inputs = await checked(attachments, {}, args({ adoptId: idOf() }));
     const { id, outs } = await attachments.create(inputs);
     expect(id).toBe(idOf());
@@ -383,7 +383,7 @@ describe.each(READINGS)("under $label", (reading) => {
 
   it("refuses, without adoptId, a volume already attached to another node or to an unknown one", async () => {
     await attachOutOfBand(nodes[0]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const inputs = await checked(attachments, {}, args({ nodeId: nodes[1] }));
     const error = await attachments.create(inputs).then(
       () => undefined,
@@ -415,7 +415,7 @@ describe.each(READINGS)("under $label", (reading) => {
   });
 
   it("fails with a message naming the storage limit when the service refuses for it", async () => {
-    h.running.emulator.updateConfig({ volumeSizesGb: { [VOLUME]: 500 } });
+    h.emulator.updateConfig({ volumeSizesGb: { [VOLUME]: 500 } });
     const inputs = await checked(attachments, {}, args());
     await expect(attachments.create(inputs)).rejects.toThrow(
       `VolumeAttachment "data": attaching ${VOLUME} would exceed the cluster's storage limit maxCumulativeVolumeSize (100 GB)`,
@@ -432,7 +432,7 @@ describe.each(READINGS)("under $label", (reading) => {
       let settledAt: number | undefined;
       const settle = (state: "Active" | "Failed") => {
         settledAt = Date.now();
-        h.running.emulator.patchResource("kaas", kaasId, {
+        h.emulator.patchResource("kaas", kaasId, {
           state,
           failureReason: state === "Failed" ? "volume driver crashed" : null,
         });
@@ -444,7 +444,7 @@ describe.each(READINGS)("under $label", (reading) => {
           api.call = (async (...a: Parameters<typeof call>) => {
             const answer = await call(...a);
             if (a[0] === "attachVolume") {
-              h.running.emulator.patchResource("kaas", kaasId, { state: "Updating" });
+              h.emulator.patchResource("kaas", kaasId, { state: "Updating" });
               setTimeout(() => settle(to), 150);
             }
             return answer;
@@ -590,7 +590,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     "refuses the later one on %s again in the next run, sending nothing, and changes nothing once it is removed",
     async (_label, node) => {
       const state = await declareBoth(nodes[node]);
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       const p = run();
       const data = await checked(p, state, args());
       expect(await p.diff(idOf(), state, data)).toEqual({
@@ -615,7 +615,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
   it("lets the holder keep its attachment when a new resource declared before it is created", async () => {
     const p0 = run();
     const { outs } = await p0.create(await checked(p0, {}, args()));
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     const p = run();
     const first = await checked(p, {}, args({ nodeId: nodes[1], creationScope: "proj/dev/first" }));
     const data = await checked(p, outs, args({ declaredBefore: before(nodes[1], "proj/dev/first") }));
@@ -651,7 +651,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     async function dataHeldThenDup() {
       const p0 = run();
       const { outs } = await p0.create(await checked(p0, {}, args()));
-      h.running.emulator.clearRequests();
+      h.emulator.clearRequests();
       const p = run();
       const dup = await checked(p, {}, args({ nodeId: nodes[1], creationScope: DUP }));
       return { outs, p, dup };
@@ -701,7 +701,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
 
   it("detaches nothing when a resource an earlier version recorded standing by is removed", async () => {
     const state = await declareBoth(nodes[1]);
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     h.lines.length = 0;
     const standby = {
       ...args({ nodeId: nodes[1], creationScope: DUP }),
@@ -725,7 +725,7 @@ describe.each(READINGS)("several resources of the stack attaching one volume, un
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
     // Versions before `declaredBefore` could record the duplicate with the first's id, as a holder.
     const duplicate = { ...outs, nodeId: nodes[1], creationScope: DUP };
-    h.running.emulator.clearRequests();
+    h.emulator.clearRequests();
     h.lines.length = 0;
     const p = run();
     expect((await p.check(outs, args())).failures).toEqual([]);
@@ -787,7 +787,7 @@ describe("a reading that changes at run time", () => {
     const { id, outs } = await attachments.create(await checked(attachments, {}, args()));
     expect(outs).toMatchObject({ sizeGb: 10, verification: "node" });
     const config = async (attachmentsReading: WireReadings["attachments"]) => {
-      const answer = await fetch(`${h.running.url}/_emulator/config`, {
+      const answer = await fetch(`${h.url}/_emulator/config`, {
         method: "PUT",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ wire: { attachments: attachmentsReading } }),
@@ -809,7 +809,7 @@ describe("a reading that changes at run time", () => {
       { projectId: PROJECT, id: kaasId, pool: "system", node: nodes[0] },
       volumeAction(VOLUME),
     );
-    h.running.emulator.advanceClock(FAST_DURATIONS.detachMs);
+    h.emulator.advanceClock(FAST_DURATIONS.detachMs);
     await attachOutOfBand(nodes[1]);
     const read = await attachments.read(id, outs);
     expect(read.inputs).toEqual({ ...inputs, nodeId: nodes[1] });

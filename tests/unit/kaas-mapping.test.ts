@@ -20,7 +20,7 @@ import {
   type UpdatePlan,
 } from "../../provider/kaas/mapping";
 import type { CheckedKaasInputs, NodePoolArgs } from "../../provider/kaas/types";
-import { KAAS_OUTPUTS } from "./support/kind-outputs";
+import { KAAS_COMPUTED_OUTPUTS } from "../support/output-names";
 import {
   KUBECONFIG,
   baselineInputs,
@@ -540,7 +540,9 @@ describe("computedOutputs", () => {
   });
 
   it("produces exactly the computed outputs the SDK class declares", () => {
-    expect(Object.keys(computedOutputs(responseFor(base), null)).sort()).toEqual([...KAAS_OUTPUTS].sort());
+    expect(Object.keys(computedOutputs(responseFor(base), null)).sort()).toEqual(
+      [...KAAS_COMPUTED_OUTPUTS].sort(),
+    );
   });
 
   it("never reads node ids, even from an answer that carries them", () => {

@@ -5,7 +5,7 @@
 import { KAAS_BACKUP } from "../../provider/kaasBackup/descriptor";
 import { checkKind, diffKind } from "../../provider/common/describedProvider";
 import { backupComputed, backupLiveInputs } from "../../provider/kaasBackup/mapping";
-import { BACKUP_OUTPUTS } from "./support/kind-outputs";
+import { KAAS_BACKUP_COMPUTED_OUTPUTS } from "../support/output-names";
 import type { BackupResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
 
@@ -75,7 +75,7 @@ describe("backupComputed", () => {
   });
 
   it("produces exactly the computed outputs the SDK class declares", () => {
-    expect(Object.keys(backupComputed(answer())).sort()).toEqual([...BACKUP_OUTPUTS].sort());
+    expect(Object.keys(backupComputed(answer())).sort()).toEqual([...KAAS_BACKUP_COMPUTED_OUTPUTS].sort());
   });
 });
 

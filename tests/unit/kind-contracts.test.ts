@@ -7,7 +7,12 @@
  * tables, so a wrong row in them fails here.
  */
 import { provider } from "../../provider/index";
-import { ATTACHMENT_OUTPUTS, BACKUP_OUTPUTS, KAAS_OUTPUTS, REGISTRY_OUTPUTS } from "./support/kind-outputs";
+import {
+  VOLUME_ATTACHMENT_COMPUTED_OUTPUTS,
+  KAAS_BACKUP_COMPUTED_OUTPUTS,
+  KAAS_COMPUTED_OUTPUTS,
+  REGISTRY_COMPUTED_OUTPUTS,
+} from "../support/output-names";
 
 type Inputs = Record<string, unknown>;
 type Effect = "replace" | "update" | "ignore";
@@ -110,7 +115,7 @@ const CONTRACTS: Contract[] = [
       "adoptFromScope",
     ],
     defaults: { preset: true },
-    computed: KAAS_OUTPUTS,
+    computed: KAAS_COMPUTED_OUTPUTS,
     token: true,
     deleteBeforeReplace: false,
   },
@@ -156,7 +161,7 @@ const CONTRACTS: Contract[] = [
       "adoptFromScope",
     ],
     defaults: {},
-    computed: BACKUP_OUTPUTS,
+    computed: KAAS_BACKUP_COMPUTED_OUTPUTS,
     token: true,
     deleteBeforeReplace: false,
   },
@@ -210,7 +215,7 @@ const CONTRACTS: Contract[] = [
       "adoptFromScope",
     ],
     defaults: { preset: true },
-    computed: REGISTRY_OUTPUTS,
+    computed: REGISTRY_COMPUTED_OUTPUTS,
     token: true,
     deleteBeforeReplace: false,
   },
@@ -240,7 +245,7 @@ const CONTRACTS: Contract[] = [
     ],
     arguments: ["projectId", "kaasId", "nodePoolName", "nodeId", "volumeUri", "timeouts", "adoptId"],
     defaults: {},
-    computed: ATTACHMENT_OUTPUTS,
+    computed: VOLUME_ATTACHMENT_COMPUTED_OUTPUTS,
     token: false,
     deleteBeforeReplace: true,
   },

@@ -13,7 +13,7 @@ import {
 } from "../../provider/registry/mapping";
 import type { RegistryResponse } from "../../schemas";
 import { undefinedPaths } from "./support/kaas-fixtures";
-import { REGISTRY_OUTPUTS } from "./support/kind-outputs";
+import { REGISTRY_COMPUTED_OUTPUTS } from "../support/output-names";
 
 const NETWORK = "/projects/proj-1/providers/Vendor.Network";
 const VPC = `${NETWORK}/vpcs/vpc-registry-1`;
@@ -105,7 +105,9 @@ describe("registryComputed", () => {
   });
 
   it("produces exactly the computed outputs the SDK class declares", () => {
-    expect(Object.keys(registryComputed(answer(), null)).sort()).toEqual([...REGISTRY_OUTPUTS].sort());
+    expect(Object.keys(registryComputed(answer(), null)).sort()).toEqual(
+      [...REGISTRY_COMPUTED_OUTPUTS].sort(),
+    );
   });
 });
 

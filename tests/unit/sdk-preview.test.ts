@@ -3,7 +3,11 @@
  * provider lists is seeded by the class, so the preview of a create shows it unknown, not absent.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { BACKUP_OUTPUTS, KAAS_OUTPUTS, REGISTRY_OUTPUTS } from "./support/kind-outputs";
+import {
+  KAAS_BACKUP_COMPUTED_OUTPUTS,
+  KAAS_COMPUTED_OUTPUTS,
+  REGISTRY_COMPUTED_OUTPUTS,
+} from "../support/output-names";
 
 beforeAll(() => {
   return pulumi.runtime.setMocks(
@@ -24,9 +28,9 @@ function isKnown(output: unknown): Promise<boolean> {
 }
 
 it.each([
-  ["Kaas", KAAS_OUTPUTS],
-  ["KaasBackup", BACKUP_OUTPUTS],
-  ["Registry", REGISTRY_OUTPUTS],
+  ["Kaas", KAAS_COMPUTED_OUTPUTS],
+  ["KaasBackup", KAAS_BACKUP_COMPUTED_OUTPUTS],
+  ["Registry", REGISTRY_COMPUTED_OUTPUTS],
 ])("%s shows every computed output unknown in the preview of a create", async (kind, keys) => {
   const sdk = await import("../../sdk");
   const resource = (kind === "Kaas"

@@ -13,13 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
-import {
-  DEFAULT_WIRE,
-  STRICT_WIRE,
-  startEmulator,
-  type RunningEmulator,
-  type WireReadings,
-} from "../../../emulator";
+import { DEFAULT_WIRE, STRICT_WIRE, type RunningEmulator, type WireReadings } from "../../../emulator";
 import type { KaasResponse } from "../../../schemas/kaas";
 import { SYSTEM_POOL, WORKER_POOL, cluster } from "./args";
 import {
@@ -34,7 +28,8 @@ import {
 } from "./crash-points";
 import { checkpointResources } from "./file-backend";
 import { outsideClient, schemaInputNames } from "./plugin";
-import { E2E_DURATIONS, LOCATION, PROJECT, TOKEN, openSuite, type Declared, type Suite } from "./suite";
+import { E2E_DURATIONS, LOCATION, PROJECT, openSuite, type Declared, type Suite } from "./suite";
+import { startService } from "../../support/world";
 
 export type Reading = "default" | "strict";
 const WIRES: Record<Reading, WireReadings> = { default: DEFAULT_WIRE, strict: STRICT_WIRE };
@@ -102,8 +97,7 @@ interface Group {
 /** Opens a group: an emulator answering by `reading`, and a stack of the door's program pointed at it. */
 async function openGroup(title: string, reading: Reading, prefix: string): Promise<Group> {
   // Deleted objects stay as tombstones for the whole group, so that every object a run created is counted.
-  const emulator = await startEmulator({
-    tokens: [TOKEN],
+  const emulator = await startService({
     durations: { ...E2E_DURATIONS, kaasCreateMs: 800, tombstoneMs: 60 * 60 * 1000 },
     wire: WIRES[reading],
   });

@@ -15,18 +15,14 @@ import {
   type OutputMap,
   type Stack,
 } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from "../../../emulator";
+import type { RunningEmulator } from "../../../emulator";
 import type { RequestLogEntry } from "../../../emulator/transport/app";
 import { checkpointResources, encryptValue, fastReads, stackFiles } from "./file-backend";
 import { BIN, E2E_ROOT, ROOT, TOOLS, assertEngine, engineEnv } from "./engine";
 import { startKeyService } from "./vault";
+import { API_PREFIX, LOCATION, PROJECT, TOKEN, startService, type ServiceOptions } from "../../support/world";
 
-/** Static bearer token of every e2e emulator: a secret that must never show in plain text. */
-export const TOKEN = "e2e-token-7f3c9a51d2b84e06";
-/** Project id the stacks configure. */
-export const PROJECT = "e2e-project";
-/** Location of every resource. */
-export const LOCATION = "ITBG-Bergamo";
+export { LOCATION, PROJECT, TOKEN };
 /** Poll interval of the providers: short, so waits end soon after the emulator settles. */
 export const POLL_MS = "100";
 
@@ -122,13 +118,9 @@ export const values = (outputs: OutputMap): Record<string, unknown> =>
   Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
 
 /** Starts an emulator and prepares a backend for one test file. */
-export async function openSuite(name: string, emulatorOptions: StartEmulatorOptions = {}): Promise<Suite> {
+export async function openSuite(name: string, emulatorOptions: ServiceOptions = {}): Promise<Suite> {
   assertEngine();
-  const emulator = await startEmulator({
-    tokens: [TOKEN],
-    durations: E2E_DURATIONS,
-    ...emulatorOptions,
-  });
+  const emulator = await startService({ durations: E2E_DURATIONS, ...emulatorOptions });
   fs.mkdirSync(path.join(E2E_ROOT, "runs"), { recursive: true });
   const dir = fs.mkdtempSync(path.join(E2E_ROOT, "runs", `${name}-`));
   const backend = path.join(dir, "backend");
@@ -210,7 +202,7 @@ export async function openSuite(name: string, emulatorOptions: StartEmulatorOpti
       emulator.emulator
         .requests()
         .filter((r) => r.mutating)
-        .map((r) => `${r.method} ${r.path.replace(`/projects/${PROJECT}/providers/Vendor.Container`, "")}`),
+        .map((r) => `${r.method} ${r.path.replace(API_PREFIX, "")}`),
     clearRequests: () => emulator.emulator.clearRequests(),
     async exportState(stack) {
       const run = suite.cli(["stack", "export", "--stack", stack.name], stack.workspace.workDir);

@@ -6,7 +6,8 @@
  */
 import type { Inputs } from "../../../provider/common/check";
 import type { KindName } from "../../../provider";
-import { DATA_VOLUME, attachmentArgs, backupArgs, clusterArgs, registryArgs } from "./reliability";
+import { attachmentArgs, backupArgs, clusterArgs, registryArgs } from "./engine";
+import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "../../support/world";
 
 const KAAS_ALLOWED =
   "projectId, name, location, tags, preset, vpcUri, subnetUri, nodeCidr, podCidr, securityGroupName, " +
@@ -35,16 +36,6 @@ const VOLUME_HINT =
   "must be a block storage URI like /projects/<project>/providers/Vendor.Storage/blockStorages/<id>";
 const ADMIN_HINT = "must be 3-32 lower-case letters, digits, '_' or '-', starting with a letter";
 
-export const SYSTEM = { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" };
-export const WORKERS = {
-  name: "workers",
-  nodes: 2,
-  instance: "K8A16",
-  dataCenter: "ITBG-2",
-  autoscaling: true,
-  minCount: 1,
-  maxCount: 6,
-};
 export const KAAS_ID = "kaas-0001";
 export const NODE = "kaas-0001-system-1";
 
@@ -286,19 +277,19 @@ export const CORPUS: BadInput[] = [
   {
     label: "Kaas pools as an object",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: { system: SYSTEM } }),
+    news: clusterArgs({ nodePools: { system: SYSTEM_POOL } }),
     failures: [whole("nodePools", "must be a list of node pools")],
   },
   {
     label: "Kaas with duplicate pool names",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [SYSTEM, { ...SYSTEM, dataCenter: "ITBG-2" }] }),
+    news: clusterArgs({ nodePools: [SYSTEM_POOL, { ...SYSTEM_POOL, dataCenter: "ITBG-2" }] }),
     failures: [whole("nodePools[1].name", 'duplicates the pool name "system"')],
   },
   {
     label: "Kaas autoscaling pool above maxCount",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, nodes: 7 }] }),
+    news: clusterArgs({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 7 }] }),
     failures: [
       whole("nodePools[1].nodes", "must lie within minCount..maxCount (1..6) when autoscaling, got 7"),
     ],
@@ -306,7 +297,7 @@ export const CORPUS: BadInput[] = [
   {
     label: "Kaas autoscaling pool below minCount",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, nodes: 0 }] }),
+    news: clusterArgs({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, nodes: 0 }] }),
     failures: [
       whole("nodePools[1].nodes", "must lie within minCount..maxCount (1..6) when autoscaling, got 0"),
     ],
@@ -314,13 +305,15 @@ export const CORPUS: BadInput[] = [
   {
     label: "Kaas autoscaling pool with minCount above maxCount",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, minCount: 5, maxCount: 2 }] }),
+    news: clusterArgs({ nodePools: [SYSTEM_POOL, { ...WORKER_POOL, minCount: 5, maxCount: 2 }] }),
     failures: [whole("nodePools[1].minCount = 5", "must not exceed maxCount (5 > 2)")],
   },
   {
     label: "Kaas autoscaling pool without bounds",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [SYSTEM, { ...WORKERS, minCount: undefined, maxCount: undefined }] }),
+    news: clusterArgs({
+      nodePools: [SYSTEM_POOL, { ...WORKER_POOL, minCount: undefined, maxCount: undefined }],
+    }),
     failures: [
       whole("nodePools[1].minCount", "is required when autoscaling is true"),
       whole("nodePools[1].maxCount", "is required when autoscaling is true"),
@@ -329,37 +322,37 @@ export const CORPUS: BadInput[] = [
   {
     label: "Kaas fixed pool with autoscaling bounds",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [{ ...SYSTEM, minCount: 1 }, WORKERS] }),
+    news: clusterArgs({ nodePools: [{ ...SYSTEM_POOL, minCount: 1 }, WORKER_POOL] }),
     failures: [whole("nodePools[0].minCount = 1", "only applies when autoscaling is true")],
   },
   {
     label: "Kaas fixed pool of zero nodes",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [{ ...SYSTEM, nodes: 0 }, WORKERS] }),
+    news: clusterArgs({ nodePools: [{ ...SYSTEM_POOL, nodes: 0 }, WORKER_POOL] }),
     failures: [whole("nodePools[0].nodes = 0", "must be at least 1 for a pool that does not autoscale")],
   },
   {
     label: "Kaas pool with a fractional node count",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [{ ...SYSTEM, nodes: 2.5 }, WORKERS] }),
+    news: clusterArgs({ nodePools: [{ ...SYSTEM_POOL, nodes: 2.5 }, WORKER_POOL] }),
     failures: [whole("nodePools[0].nodes", "must be an integer, got 2.5")],
   },
   {
     label: "Kaas pool name with capitals and an underscore",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [{ ...SYSTEM, name: "System_1" }, WORKERS] }),
+    news: clusterArgs({ nodePools: [{ ...SYSTEM_POOL, name: "System_1" }, WORKER_POOL] }),
     failures: [whole('nodePools[0].name = "System_1"', POOL_NAME_HINT)],
   },
   {
     label: "Kaas pool with an unknown field",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [{ ...SYSTEM, size: "large" }, WORKERS] }),
+    news: clusterArgs({ nodePools: [{ ...SYSTEM_POOL, size: "large" }, WORKER_POOL] }),
     failures: [whole('nodePools[0].size = "large"', `is not a known argument (allowed: ${POOL_ALLOWED})`)],
   },
   {
     label: "Kaas pool without instance",
     kind: "Kaas",
-    news: clusterArgs({ nodePools: [without(SYSTEM, "instance"), WORKERS] }),
+    news: clusterArgs({ nodePools: [without(SYSTEM_POOL, "instance"), WORKER_POOL] }),
     failures: [whole("nodePools[0].instance", "is required")],
   },
   // ---- Kaas: upgrades, timeouts, tags ----
@@ -428,7 +421,7 @@ export const CORPUS: BadInput[] = [
     news: clusterArgs({
       name: undefined,
       nodeCidr: { address: "100.64.0.0/10", name: "n" },
-      nodePools: [SYSTEM, SYSTEM],
+      nodePools: [SYSTEM_POOL, SYSTEM_POOL],
       billingPeriod: "Daily",
     }),
     failures: [

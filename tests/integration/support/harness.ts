@@ -1,19 +1,20 @@
 /**
- * The harness of the integration tests: an emulator on an ephemeral loopback port, the provider module
- * configured against it through `configure` (as the engine does), console output captured, the emulator's
- * request log at hand to assert which calls reached the service; REST clients and raw HTTP requests against
- * it, and valid request bodies to start from.
+ * The harness of the integration tests: the service of tests/support/world.ts on an ephemeral loopback port,
+ * the provider module configured against it through `configure` (as the engine does, with a static token or
+ * OAuth2 client credentials), console output captured, the emulator's request log at hand to assert which
+ * calls reached the service; REST clients and raw HTTP requests against it, and valid request bodies to start
+ * from. The engine's run loop over it is `./engine.ts`.
  */
-import {
-  DEFAULT_DURATIONS,
-  FAST_DURATIONS,
-  startEmulator,
-  type Durations,
-  type RunningEmulator,
-  type StartEmulatorOptions,
-} from "../../../emulator";
+import { DEFAULT_DURATIONS, FAST_DURATIONS, type Durations, type Emulator } from "../../../emulator";
 import { mulberry32 } from "../../../emulator/composition/faults";
-import { configure, provider, retagObject, type KindProvider, type RetagOutcome } from "../../../provider";
+import {
+  configure,
+  provider,
+  retagObject,
+  type KindName,
+  type KindProvider,
+  type RetagOutcome,
+} from "../../../provider";
 import {
   resetBackendIdentity,
   resetClients,
@@ -29,17 +30,19 @@ import { resolveSettings, type VendorSettings } from "../../../rest/settings";
 import type { BackupInsert } from "../../../schemas/kaasBackup";
 import type { KaasInsert, NodePoolRequest } from "../../../schemas/kaas";
 import type { RegistryInsert } from "../../../schemas/registry";
+import {
+  API_PREFIX,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  LOCATION,
+  PROJECT,
+  TOKEN,
+  startService,
+  type ServiceOptions,
+} from "../../support/world";
 import { harnessWire } from "./wire";
 
-/** Project id used by every test. */
-export const PROJECT = "p-test";
-/** Static token accepted by the test emulators. */
-export const TOKEN = "test-token";
-/** OAuth2 client of the test emulators. */
-export const CLIENT_ID = "ci-client";
-export const CLIENT_SECRET = "ci-client-secret-0123456789";
-/** Location of the test resources. */
-export const LOCATION = "ITBG-Bergamo";
+export { CLIENT_ID, CLIENT_SECRET, LOCATION, PROJECT, TOKEN };
 /**
  * The state backend the providers see (`PULUMI_BACKEND_URL`), so that creation tokens do not depend on the
  * machine's `pulumi login`; `backendIdentity` reduces it to itself.
@@ -65,9 +68,17 @@ export const FAST_RETRY: RetryPolicy = {
   retryAfterJitterMs: 5,
 };
 
+/** Options of {@link startHarness}: the service's, and how the providers are configured against it. */
+export interface HarnessOptions extends ServiceOptions {
+  /** `token` (default) configures `vendor:token`; `clientCredentials` configures the OAuth2 exchange. */
+  auth?: "token" | "clientCredentials";
+  /** Extra or overriding stack configuration keys. */
+  config?: Record<string, string>;
+}
+
 /** An emulator started for one test file, with the providers configured against it. */
 export interface Harness {
-  running: RunningEmulator;
+  emulator: Emulator;
   url: string;
   /** URL of the provider prefix of `PROJECT`. */
   api: string;
@@ -75,11 +86,15 @@ export interface Harness {
   config: Record<string, string>;
   /** A direct client, for setting up and inspecting the service like another user would. */
   client: VendorContainerClient;
-  kind(name: "Kaas" | "KaasBackup" | "Registry" | "VolumeAttachment"): KindProvider;
+  kind(name: KindName): KindProvider;
   /** Mutating requests (POST, PUT, DELETE) received since the last `clearRequests`. */
   mutating(): { method: string; path: string }[];
-  /** Every progress line the providers printed. */
+  /** Every line the providers printed (console.log, info, warn and error). */
   lines: string[];
+  /** Every access token the token endpoint answered. */
+  issuedTokens: string[];
+  /** `POST <path>` of each create whose answer was lost (`loseFirstCreateAnswers`). */
+  lostAnswers: string[];
   /**
    * What the program does once the engine has recorded the id of the object a create made (sdk/persisted.ts
    * `releaseWhenRecorded`): `retagObject` with the resource's outputs, owner the scope they name.
@@ -89,25 +104,33 @@ export interface Harness {
 }
 
 /**
- * Starts an emulator on 127.0.0.1, port 0, with the test token and OAuth2 client, `DURATIONS` and the wire
- * readings of the jest project (support/wire.ts); `options` replace any of these.
+ * Starts the service (tests/support/world.ts) with `DURATIONS` (the given durations over them) and the wire
+ * readings of the jest project (support/wire.ts), and configures the providers against it as the engine's
+ * `configure` does.
  */
-export async function startHarness(options: StartEmulatorOptions = {}): Promise<Harness> {
-  const running = await startEmulator({
-    port: 0,
-    tokens: [TOKEN],
-    clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }],
-    durations: DURATIONS,
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const { auth, config: extraConfig, ...serviceOptions } = options;
+  const running = await startService({
     wire: harnessWire(),
-    ...options,
+    ...serviceOptions,
+    durations: { ...DURATIONS, ...serviceOptions.durations },
   });
+  const credentials: Record<string, string> =
+    auth === "clientCredentials"
+      ? {
+          "vendor:clientId": CLIENT_ID,
+          "vendor:clientSecret": CLIENT_SECRET,
+          "vendor:tokenUrl": `${running.url}/oauth2/token`,
+        }
+      : { "vendor:token": TOKEN };
   const config: Record<string, string> = {
     "vendor:baseUrl": running.url,
-    "vendor:token": TOKEN,
     "vendor:projectId": PROJECT,
     "vendor:pollIntervalMs": "20",
     "vendor:requestTimeoutMs": "5000",
     "vendor:callDeadlineMs": "20000",
+    ...credentials,
+    ...extraConfig,
   };
   configure({ get: (key) => config[key] });
   resetClients();
@@ -119,18 +142,20 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
   process.env.PULUMI_BACKEND_URL = BACKEND;
   resetBackendIdentity();
   const lines: string[] = [];
-  const spy = jest.spyOn(console, "log").mockImplementation((line: unknown) => {
-    lines.push(String(line));
-  });
+  const record = (...args: unknown[]) => {
+    lines.push(args.map(String).join(" "));
+  };
+  const spies = (["log", "info", "warn", "error"] as const).map((method) =>
+    jest.spyOn(console, method).mockImplementation(record),
+  );
   const client = new VendorContainerClient(
     resolveSettings((key) => config[key]),
     { pollIntervalMs: 20 },
   );
-  const prefix = `/projects/${PROJECT}/providers/Vendor.Container`;
   return {
-    running,
+    emulator: running.emulator,
     url: running.url,
-    api: `${running.url}${prefix}`,
+    api: `${running.url}${API_PREFIX}`,
     config,
     client,
     kind: (name) => provider(name),
@@ -138,8 +163,10 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
       running.emulator
         .requests()
         .filter((r) => r.mutating)
-        .map((r) => ({ method: r.method, path: r.path.replace(prefix, "") })),
+        .map((r) => ({ method: r.method, path: r.path.replace(API_PREFIX, "") })),
     lines,
+    issuedTokens: running.issuedTokens,
+    lostAnswers: running.lostAnswers,
     release(kind, id, outs) {
       const scope = outs.creationScope as string;
       return retagObject(kind, client, outs, id, {
@@ -149,7 +176,7 @@ export async function startHarness(options: StartEmulatorOptions = {}): Promise<
       });
     },
     async close() {
-      spy.mockRestore();
+      spies.forEach((spy) => spy.mockRestore());
       configure(undefined);
       resetClients();
       resetCurrentStack();
@@ -285,7 +312,7 @@ export function within(ms = 10_000): number {
 export async function activeKaas(h: Harness, body: KaasInsert = kaasBody()): Promise<string> {
   const created = await raw(`${h.api}/kaas`, { method: "POST", body });
   expect(created.status).toBe(201);
-  h.running.emulator.advanceClock(h.running.emulator.getConfig().durations.kaasCreateMs);
+  h.emulator.advanceClock(h.emulator.getConfig().durations.kaasCreateMs);
   return created.json.metadata.id;
 }
 

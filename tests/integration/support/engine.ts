@@ -1,8 +1,7 @@
 /**
- * Support of the reliability tests: an emulator on port 0 with the providers configured against it (a static
- * token or OAuth2 client credentials), every console line captured, the access tokens the emulator issued,
- * the main example's arguments, a small simulation of the engine's state and run loop (create, resume after
- * a partial failure, refresh, destroy), and a comparison of that state with what the service holds.
+ * The engine, simulated over the harness's providers (./harness.ts): the main example's arguments, a small
+ * simulation of the engine's state and run loop (create, resume after a partial failure, refresh, destroy),
+ * and a comparison of that state with what the service holds.
  *
  * These tests run without the engine (docs/tests.md), so the providers are driven the way the engine drives
  * them (dynamic-provider notes): check(old inputs, news) -> diff(state, inputs) -> create/update; read on
@@ -11,217 +10,17 @@
  * kind tells its provider the id the state tracked when the run started (`trackedId`), and the creation tag of
  * an object a create made is released once the state has recorded its id.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  createEmulator,
-  FAST_DURATIONS,
-  type Emulator,
-  type EmulatorOptions,
-  type FaultConfig,
-} from "../../../emulator";
-import { configure, provider, retagObject, type KindProvider } from "../../../provider";
+import type { Emulator, FaultConfig } from "../../../emulator";
+import { retagObject, type KindProvider } from "../../../provider";
 import type { Inputs } from "../../../provider/common/check";
-import { client, resetClients, resetCurrentStack, resetReplacements } from "../../../provider/common/context";
+import { client } from "../../../provider/common/context";
 import type { KindName } from "../../../provider";
 import { TAGGED_KINDS, type TaggedKind } from "../../../provider/kinds";
 import type { KaasResponse } from "../../../schemas";
-import { harnessWire } from "./wire";
+import { attachmentInputs, backupInputs, kaasInputs, registryInputs } from "../../support/world";
 
-export const PROJECT = "p-reliability";
-export const LOCATION = "ITBG-Bergamo";
-/** Static bearer token of the token-configured harness. */
-export const STATIC_TOKEN = "reliability-static-token-5e0c1f7d";
-/** The OAuth2 client of the client-credentials harness. */
-export const CLIENT_ID = "reliability-client";
-export const CLIENT_SECRET = "reliability-client-secret-3b9d27c4a1";
 /** The value stored as `__provider` by the simulated engine (the real one stores the serialized shell). */
 export const SHELL = "require('pulumi-vendor-container/shells/<kind>')";
-/** The data volume of the main example. */
-export const DATA_VOLUME = `/projects/${PROJECT}/providers/Vendor.Storage/blockStorages/data-1`;
-
-export interface ReliabilityHarnessOptions {
-  /** Emulator options, over the harness's token and client; `durations` are merged over `FAST_DURATIONS`. */
-  emulator?: EmulatorOptions;
-  /** `token` (default) configures `vendor:token`; `clientCredentials` configures the OAuth2 exchange. */
-  auth?: "token" | "clientCredentials";
-  /** Extra or overriding stack configuration keys. */
-  config?: Record<string, string>;
-  /**
-   * Loses the answer of the first successful create of each kind (`POST .../kaas`, `.../backups`,
-   * `.../registries`): the service creates the object, the client sees the connection drop. The emulator's
-   * own `dropAfterProcessingRate` does this at random on every method; this makes the ambiguous create
-   * certain, once per kind.
-   */
-  loseFirstCreateAnswers?: boolean;
-  /**
-   * A scripted gateway in front of the service: sees every API request (not the token endpoint) and either
-   * answers it itself or calls `forward` to let the emulator process it (see `loseAnswer`).
-   */
-  gateway?: (req: http.IncomingMessage, res: http.ServerResponse, forward: () => void) => void;
-}
-
-export interface ReliabilityHarness {
-  url: string;
-  emulator: Emulator;
-  /** The stack configuration the providers read; changing a key takes effect on the next call. */
-  config: Record<string, string>;
-  kind(name: KindName): KindProvider;
-  /** Every line printed through console.log, console.info, console.warn and console.error. */
-  lines: string[];
-  /** Every access token the token endpoint answered, captured from its responses. */
-  issuedTokens: string[];
-  /** `POST <path>` of each create whose answer was lost (`loseFirstCreateAnswers`). */
-  lostAnswers: string[];
-  close(): Promise<void>;
-}
-
-/** Captures `access_token` from a JSON body written by the token endpoint. */
-function captureToken(chunk: unknown, into: string[]): void {
-  if (typeof chunk !== "string" && !Buffer.isBuffer(chunk)) return;
-  try {
-    const body = JSON.parse(String(chunk)) as { access_token?: unknown };
-    if (typeof body.access_token === "string") into.push(body.access_token);
-  } catch {
-    // Not JSON: nothing issued.
-  }
-}
-
-/** The collection paths a POST creates in. */
-const CREATE_PATH = /\/(kaas|backups|registries)$/;
-
-/**
- * Lets the emulator process the request, then destroys the connection instead of answering when the answer
- * is the first 2xx of its collection kind.
- */
-function loseAnswerOnce(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  path: string,
-  lost: string[],
-): void {
-  const kind = CREATE_PATH.exec(path)![1];
-  let status = 0;
-  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
-  const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
-  let head: unknown[] = [];
-  res.writeHead = ((...args: unknown[]) => {
-    status = Number(args[0]);
-    head = args;
-    return res;
-  }) as typeof res.writeHead;
-  res.end = ((...args: unknown[]) => {
-    const alreadyLost = lost.some((p) => CREATE_PATH.exec(p)![1] === kind);
-    if (status >= 200 && status < 300 && !alreadyLost) {
-      lost.push(`POST ${path}`);
-      req.socket.destroy();
-      return res;
-    }
-    if (head.length > 0) writeHead(...head);
-    return end(...args);
-  }) as typeof res.end;
-}
-
-/** Lets the emulator process the request, then destroys the connection instead of sending its answer. */
-export function loseAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.writeHead = (() => res) as unknown as typeof res.writeHead;
-  res.end = (() => {
-    req.socket.destroy();
-    return res;
-  }) as unknown as typeof res.end;
-}
-
-/**
- * Starts an emulator on 127.0.0.1, port 0, and configures the providers against it as the engine's
- * `configure` does. The server in front of the emulator's handler records the tokens it issues and, when
- * asked, loses answers or plays a scripted gateway.
- */
-export async function startReliabilityHarness(
-  options: ReliabilityHarnessOptions = {},
-): Promise<ReliabilityHarness> {
-  const emulator = createEmulator({
-    tokens: [STATIC_TOKEN],
-    clients: [{ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }],
-    wire: harnessWire(),
-    ...options.emulator,
-    durations: { ...FAST_DURATIONS, ...options.emulator?.durations },
-  });
-  const issuedTokens: string[] = [];
-  const lostAnswers: string[] = [];
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0];
-    if (path === "/oauth2/token") {
-      const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
-      res.end = ((...args: unknown[]) => {
-        captureToken(args[0], issuedTokens);
-        return end(...args);
-      }) as typeof res.end;
-    } else {
-      if (options.loseFirstCreateAnswers && req.method === "POST" && CREATE_PATH.test(path)) {
-        loseAnswerOnce(req, res, path, lostAnswers);
-      }
-      if (options.gateway) {
-        options.gateway(req, res, () => emulator.handler(req, res));
-        return;
-      }
-    }
-    emulator.handler(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-
-  const auth: Record<string, string> =
-    options.auth === "clientCredentials"
-      ? {
-          "vendor:clientId": CLIENT_ID,
-          "vendor:clientSecret": CLIENT_SECRET,
-          "vendor:tokenUrl": `${url}/oauth2/token`,
-        }
-      : { "vendor:token": STATIC_TOKEN };
-  const config: Record<string, string> = {
-    "vendor:baseUrl": url,
-    "vendor:projectId": PROJECT,
-    "vendor:pollIntervalMs": "20",
-    "vendor:requestTimeoutMs": "5000",
-    "vendor:callDeadlineMs": "20000",
-    ...auth,
-    ...options.config,
-  };
-  configure({ get: (key) => config[key] });
-  resetClients();
-  // One provider process serves one run: nothing an earlier test's check or diff noted carries over.
-  resetCurrentStack();
-  resetReplacements();
-
-  const lines: string[] = [];
-  const record = (...args: unknown[]) => {
-    lines.push(args.map(String).join(" "));
-  };
-  const spies = (["log", "info", "warn", "error"] as const).map((method) =>
-    jest.spyOn(console, method).mockImplementation(record),
-  );
-  return {
-    url,
-    emulator,
-    config,
-    kind: (name) => provider(name),
-    lines,
-    issuedTokens,
-    lostAnswers,
-    async close() {
-      spies.forEach((spy) => spy.mockRestore());
-      configure(undefined);
-      resetClients();
-      resetCurrentStack();
-      resetReplacements();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
-}
 
 // ---- The main example (examples/cluster/index.ts), stack "dev" of project "vendor-demo" ----
 
@@ -243,72 +42,28 @@ export const faultsOf = (seed: number): Partial<FaultConfig> => ({
 });
 
 /** Kaas "cluster": two pools (one autoscaling), HA, authorized ranges, a storage cap. */
-export function clusterArgs(overrides: Inputs = {}): Inputs {
-  return {
-    name: "dev-cluster",
-    location: LOCATION,
+export const clusterArgs = (overrides: Inputs = {}): Inputs =>
+  kaasInputs("dev-cluster", {
     kubernetesVersion: "1.33.2",
-    nodeCidr: { address: "10.20.0.0/16", name: "cluster-nodes" },
-    nodePools: [
-      { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" },
-      {
-        name: "workers",
-        nodes: 2,
-        instance: "K8A16",
-        dataCenter: "ITBG-2",
-        autoscaling: true,
-        minCount: 1,
-        maxCount: 6,
-      },
-    ],
     ha: true,
-    authorizedIpRanges: ["192.168.10.0/24"],
     maxCumulativeVolumeSize: 500,
     billingPeriod: "Month",
     timeouts: { create: "45m" },
     creationScope: scope("cluster"),
     ...overrides,
-  };
-}
+  });
 
 /** KaasBackup "nightly" of the cluster. */
-export function backupArgs(kaasId: string, overrides: Inputs = {}): Inputs {
-  return {
-    kaasId,
-    name: "nightly",
-    location: LOCATION,
-    retentionDays: 7,
-    billingPeriod: "Month",
-    creationScope: scope("nightly"),
-    ...overrides,
-  };
-}
+export const backupArgs = (kaasId: string, overrides: Inputs = {}): Inputs =>
+  backupInputs(kaasId, { creationScope: scope("nightly"), ...overrides });
 
 /** Registry "images". */
-export function registryArgs(overrides: Inputs = {}): Inputs {
-  return {
-    name: "dev-images",
-    location: LOCATION,
-    adminUsername: "ops",
-    size: "Small",
-    billingPeriod: "Month",
-    adminPasswordResetTrigger: "initial",
-    creationScope: scope("images"),
-    ...overrides,
-  };
-}
+export const registryArgs = (overrides: Inputs = {}): Inputs =>
+  registryInputs("dev-images", { billingPeriod: "Month", creationScope: scope("images"), ...overrides });
 
 /** VolumeAttachment "data" to a node of the system pool. */
-export function attachmentArgs(kaasId: string, nodeId: string, overrides: Inputs = {}): Inputs {
-  return {
-    kaasId,
-    nodePoolName: "system",
-    nodeId,
-    volumeUri: DATA_VOLUME,
-    creationScope: scope("data"),
-    ...overrides,
-  };
-}
+export const attachmentArgs = (kaasId: string, nodeId: string, overrides: Inputs = {}): Inputs =>
+  attachmentInputs(kaasId, nodeId, { creationScope: scope("data"), ...overrides });
 
 /**
  * The first node of the cluster's system pool, as a user reads it with `kubectl get nodes`: the service
