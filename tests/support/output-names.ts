@@ -39,7 +39,8 @@ const KAAS_COMPUTED = {
 } satisfies Record<keyof KaasComputed, 1>;
 /** The computed outputs of a Kaas, in the order the class declares them. */
 export const KAAS_COMPUTED_OUTPUTS = keysOf(KAAS_COMPUTED);
-const KAAS_ARGUMENTS = [
+/** The arguments a created resource of the kind echoes as outputs, in the order the class declares them. */
+export const KAAS_ARGUMENTS = [
   "projectId",
   "name",
   "location",
@@ -79,7 +80,8 @@ const KAAS_BACKUP_COMPUTED = {
 } satisfies Record<keyof KaasBackupComputed, 1>;
 /** The computed outputs of a KaasBackup, in the order the class declares them. */
 export const KAAS_BACKUP_COMPUTED_OUTPUTS = keysOf(KAAS_BACKUP_COMPUTED);
-const KAAS_BACKUP_ARGUMENTS = [
+/** The arguments a created resource of the kind echoes as outputs, in the order the class declares them. */
+export const KAAS_BACKUP_ARGUMENTS = [
   "projectId",
   "kaasId",
   "name",
@@ -112,7 +114,8 @@ const REGISTRY_COMPUTED = {
 } satisfies Record<keyof RegistryComputed, 1>;
 /** The computed outputs of a Registry, in the order the class declares them. */
 export const REGISTRY_COMPUTED_OUTPUTS = keysOf(REGISTRY_COMPUTED);
-const REGISTRY_ARGUMENTS = [
+/** The arguments a created resource of the kind echoes as outputs, in the order the class declares them. */
+export const REGISTRY_ARGUMENTS = [
   "projectId",
   "name",
   "location",
@@ -137,7 +140,8 @@ const VOLUME_ATTACHMENT_COMPUTED = { sizeGb: 1, verification: 1 } satisfies Reco
 >;
 /** The computed outputs of a VolumeAttachment, in the order the class declares them. */
 export const VOLUME_ATTACHMENT_COMPUTED_OUTPUTS = keysOf(VOLUME_ATTACHMENT_COMPUTED);
-const VOLUME_ATTACHMENT_ARGUMENTS = [
+/** The arguments a created resource of the kind echoes as outputs, in the order the class declares them. */
+export const VOLUME_ATTACHMENT_ARGUMENTS = [
   "projectId",
   "kaasId",
   "nodePoolName",
