@@ -1,9 +1,9 @@
 /**
  * A refusal only the service can make (a Kubernetes version that is well formed but not admissible) reaches
- * the user through `pulumi up` with the service's own message after one request, whatever the shape of the
- * problem body: `errors` as an array, as a map, or absent with the message in `detail` alone. The create meets
- * the array and the absent shapes, the update the map; every shape under every request is the integration
- * projects' (tests/integration/problem-shapes.test.ts).
+ * the user through `pulumi up` with the service's own message after one request: a refused create leaves
+ * nothing in the service or the state (field errors as an array), a refused update keeps the declared change
+ * pending (field errors as a map). Every shape of the problem body under every request is the integration
+ * projects' (tests/integration/problem-shapes.test.ts, limits-provider.test.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { cluster } from "./support/args";
@@ -23,22 +23,19 @@ describe("a 400 from the service", () => {
     await s?.close();
   });
 
-  it.each(["array", "absent"] as const)(
-    "fails a create with the service's message after one POST, leaving nothing behind (errors: %s)",
-    async (shape) => {
-      s.emulator.emulator.updateConfig({ wire: { errors: shape } });
-      await s.declare(stack, [cluster({ kubernetesVersion: "1.35.0" })]);
-      s.clearRequests();
-      await expect(stack.up()).rejects.toThrow(REFUSAL);
-      expect(s.mutations()).toEqual(["POST /kaas"]);
-      expect(s.cliOutput.join("\n")).toContain("POST /kaas failed (400 Bad Request)");
-      expect(s.emulator.emulator.state().kaas).toEqual([]);
-      const { deployment } = await stack.exportStack();
-      expect(
-        (deployment.resources ?? []).filter((r: { type: string }) => r.type.includes("vendor-container")),
-      ).toEqual([]);
-    },
-  );
+  it("fails a create with the service's message after one POST, leaving nothing behind (errors: array)", async () => {
+    s.emulator.emulator.updateConfig({ wire: { errors: "array" } });
+    await s.declare(stack, [cluster({ kubernetesVersion: "1.35.0" })]);
+    s.clearRequests();
+    await expect(stack.up()).rejects.toThrow(REFUSAL);
+    expect(s.mutations()).toEqual(["POST /kaas"]);
+    expect(s.cliOutput.join("\n")).toContain("POST /kaas failed (400 Bad Request)");
+    expect(s.emulator.emulator.state().kaas).toEqual([]);
+    const { deployment } = await stack.exportStack();
+    expect(
+      (deployment.resources ?? []).filter((r: { type: string }) => r.type.includes("vendor-container")),
+    ).toEqual([]);
+  });
 
   it("fails an update with the service's message after one PUT, and keeps the declared change pending (errors: map)", async () => {
     s.emulator.emulator.updateConfig({ wire: { errors: "map" } });

@@ -226,6 +226,24 @@ describe("create", () => {
     expect(h.emulator.state().kaas).toHaveLength(1);
     expect(await liveTags(h, { kind: "Kaas", id: "kaas-0001" })).toEqual([OWNER_TAG]);
   });
+
+  it("fails a create with a token the service refuses, naming vendor:token and never the token, creating nothing", async () => {
+    const wrongToken = "wrong-token-5b1d8e";
+    h.config["vendor:token"] = wrongToken;
+    resetClients();
+    const inputs = await checked(kaas, {}, args());
+    const error = (await kaas.create(inputs).catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      "GET /kaas failed (401 Unauthorized): Unauthorized: The bearer token is not valid. " +
+        "Check the credentials in stack config vendor:token (or VENDOR_TOKEN)",
+    );
+    expect(JSON.stringify({ ...error, message: error.message, stack: error.stack })).not.toContain(
+      wrongToken,
+    );
+    expect(h.lines.join("\n")).not.toContain(wrongToken);
+    expect(h.mutating()).toEqual([]);
+    expect(h.running.emulator.state().kaas).toEqual([]);
+  });
 });
 
 describe("update", () => {

@@ -2,8 +2,8 @@
  * Bad input never reaches the service: a corpus of invalid argument sets across the four kinds, each
  * rejected by `check` with exactly the expected `{property, reason}` failures (HA disable and downgrade also
  * by `diff` throwing), while the providers are configured against a live emulator with OAuth2 client
- * credentials. Settings of the wrong form fail every kind's `check` too, naming the setting. Afterwards the
- * emulator's request log is empty: no API call, not even a token exchange.
+ * credentials. Settings of the wrong form fail every kind's `check` too, naming the setting, with no request.
+ * Afterwards the emulator's request log is empty: no API call, not even a token exchange.
  */
 import type { Inputs } from "../../provider/common/check";
 import type { KindName } from "../../provider";
@@ -130,6 +130,23 @@ describe("settings of the wrong form, reported by every kind's check", () => {
       ...BAD_SETTINGS.map(([, , reason]) => ["", reason]),
       ["projectId", "must be a string, got number"],
     ]);
+  });
+
+  it("names each bad setting of a cluster that is otherwise valid, and sends nothing", async () => {
+    h.config["vendor:requestTimeoutMs"] = "30s";
+    h.config["vendor:unknownStateTimeout"] = "5 minutes";
+    h.emulator.clearRequests();
+    const tokensBefore = h.issuedTokens.length;
+    const { failures } = await h.kind("Kaas").check({}, { ...clusterArgs(), __provider: SHELL });
+    expect(failures).toEqual([
+      { property: "", reason: 'vendor:requestTimeoutMs must be a positive integer (ms), got "30s"' },
+      {
+        property: "",
+        reason: 'vendor:unknownStateTimeout must be a duration like "5m", "1h30m" or "90s", got "5 minutes"',
+      },
+    ]);
+    expect(h.emulator.requests()).toEqual([]);
+    expect(h.issuedTokens.slice(tokensBefore)).toEqual([]);
   });
 
   it.each(BASES)(

@@ -1,7 +1,8 @@
 /**
  * The policy pack's KaasBackup, Registry and VolumeAttachment rules, run as the analyzer runs them: exact
  * messages naming the resource and the property, how a backup or an attachment is tied to its cluster (the
- * `kaasId` output it takes, or a known id), the configured thresholds, and unknown values at preview.
+ * `kaasId` output it takes, or a known id), the configured thresholds, and unknown values at preview; and the two
+ * production rules together, which judge a stack by its name alone.
  */
 import { kaasHaInProduction } from "../../policy/kaas";
 import { kaasBackupRequired } from "../../policy/kaasBackup";
@@ -127,6 +128,35 @@ describe("kaas-backup-required", () => {
 
   it("has nothing to say about a stack without clusters", async () => {
     expect(await run([{ kind: "Registry", name: "images", props: { name: "images" } }])).toEqual([]);
+  });
+});
+
+describe("the production rules, with the stacks configured", () => {
+  // kaas-ha-in-production given the stacks prod and prod-*, kaas-backup-required its default ones.
+  const HA_CONFIG = { stacks: ["prod", "prod-*"] };
+  const BACKUP_CONFIG = { minRetentionDays: 7 };
+  const noHa = cluster("cluster", { ha: false });
+  const judge = async (stack: string) => [
+    ...(await runResourcePolicy(kaasHaInProduction, "Kaas", "cluster", noHa.props, {
+      stack,
+      config: HA_CONFIG,
+    })),
+    ...(await runStackPolicy(kaasBackupRequired, [noHa], { stack, config: BACKUP_CONFIG })),
+  ];
+
+  it("leave a cluster without HA or a backup alone in a stack that is not production", async () => {
+    expect(await judge("dev")).toEqual([]);
+  });
+
+  it("refuse the same cluster in stack prod, each with its message", async () => {
+    expect(await judge("prod")).toEqual([
+      { message: 'Kaas "cluster" ha: false; clusters of production stack "prod" must set ha: true' },
+      {
+        message:
+          'Kaas "cluster" kaasId: no KaasBackup backs up this cluster; every cluster of stack "prod" needs a KaasBackup with kaasId set to its kaasId, keeping at least 7 days (minRetentionDays)',
+        urn: urnOf("Kaas", "cluster"),
+      },
+    ]);
   });
 });
 
