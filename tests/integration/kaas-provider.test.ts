@@ -242,7 +242,7 @@ describe("create", () => {
     );
     expect(h.lines.join("\n")).not.toContain(wrongToken);
     expect(h.mutating()).toEqual([]);
-    expect(h.running.emulator.state().kaas).toEqual([]);
+    expect(h.emulator.state().kaas).toEqual([]);
   });
 });
 

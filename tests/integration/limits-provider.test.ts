@@ -71,7 +71,7 @@ describe("vendor:limits at check", () => {
   });
   afterAll(() => h.close());
   beforeEach(() => {
-    h.running.emulator.reset();
+    h.emulator.reset();
   });
 
   it("fails a cluster naming the setting and the key when vendor:limits has an unknown key, without any request", async () => {
@@ -85,7 +85,7 @@ describe("vendor:limits at check", () => {
           "minClusterBlockStorageSize, maxClusterBlockStorageSize, maxWhitelistCount)",
       },
     ]);
-    expect(h.running.emulator.requests()).toEqual([]);
+    expect(h.emulator.requests()).toEqual([]);
   });
 
   it("names the bad pool of fifty and the pool limit in short reasons of the whole resource, without quoting the pools", async () => {
@@ -111,6 +111,6 @@ describe("vendor:limits at check", () => {
       },
     ]);
     for (const { reason } of failures) expect(reason.length).toBeLessThan(200);
-    expect(h.running.emulator.requests()).toEqual([]);
+    expect(h.emulator.requests()).toEqual([]);
   });
 });

@@ -106,7 +106,8 @@ describe("the emulator's problem bodies", () => {
     const bodies: unknown[] = [];
     for (const errors of SHAPES) {
       h.emulator.reset();
-      h.emulator.updateConfig({ wire: { errors } });
+      // InCreation for a minute: the delete must find it busy however long a loaded machine takes to send it.
+      h.emulator.updateConfig({ wire: { errors }, durations: { kaasCreateMs: 60_000 } });
       await raw(`${h.api}/kaas`, { method: "POST", body: kaasBody() });
       const answer = await raw(`${h.api}/kaas/kaas-0001`, { method: "DELETE" });
       bodies.push([answer.status, answer.json.title, answer.json.detail, "errors" in answer.json]);
