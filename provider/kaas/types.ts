@@ -35,6 +35,7 @@ import { isUnknown } from "../common/unknown";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
 import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 export type { BillingPeriod } from "../common/billing";
 
@@ -433,3 +434,11 @@ export const KAAS_COMPUTED_KEYS = keysOf(KAAS_COMPUTED);
 export const KAAS_SECRETS = ["kubeconfig", "identity"] as const satisfies readonly (
   keyof KaasComputed | keyof KaasInputs
 )[];
+
+/** What a cluster is made of: its arguments, computed outputs and secrets, and the outputs no update changes. */
+export const KAAS_PROPERTIES: KindProperties<typeof KAAS_ARGUMENTS, KaasComputed> = {
+  arguments: KAAS_ARGUMENTS,
+  computed: KAAS_COMPUTED_KEYS,
+  secrets: KAAS_SECRETS,
+  stable: ["kaasId", "uri", "creationDate"],
+};

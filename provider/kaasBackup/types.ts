@@ -14,6 +14,7 @@ import {
   type Checked,
 } from "../common/arguments";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /**
  * Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata
@@ -103,3 +104,11 @@ const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
 
 /** The names of the computed outputs of a KaasBackup; everything else in state is an argument. */
 export const BACKUP_COMPUTED_KEYS = keysOf(BACKUP_COMPUTED);
+
+/** What a backup is made of: its arguments and computed outputs, and the outputs no update changes. */
+export const KAAS_BACKUP_PROPERTIES: KindProperties<typeof KAAS_BACKUP_ARGUMENTS, KaasBackupComputed> = {
+  arguments: KAAS_BACKUP_ARGUMENTS,
+  computed: BACKUP_COMPUTED_KEYS,
+  secrets: [],
+  stable: ["backupId", "uri", "creationDate"],
+};

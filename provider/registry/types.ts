@@ -16,6 +16,7 @@ import {
 } from "../common/arguments";
 import { BILLING_PERIODS } from "../common/billing";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /** Administrator names the service reserves (api-notes "Registry"). */
 export const RESERVED_ADMIN_NAMES = ["admin"];
@@ -152,3 +153,11 @@ const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
 
 /** The names of the computed outputs of a Registry; everything else in state is an input. */
 export const REGISTRY_COMPUTED_KEYS = keysOf(REGISTRY_COMPUTED);
+
+/** What a registry is made of: its arguments and computed outputs, and the outputs no update changes. */
+export const REGISTRY_PROPERTIES: KindProperties<typeof REGISTRY_ARGUMENTS, RegistryComputed> = {
+  arguments: REGISTRY_ARGUMENTS,
+  computed: REGISTRY_COMPUTED_KEYS,
+  secrets: [],
+  stable: ["registryId", "uri"],
+};

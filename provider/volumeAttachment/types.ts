@@ -13,6 +13,7 @@ import {
 } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /** A block-storage URI, as a path or a full URL (api-notes "Volumes"). */
 export const VOLUME_URI = /^(https?:\/\/[^/]+)?\/projects\/[^/]+\/providers\/[^/]+\/blockStorages\/[^/]+$/;
@@ -148,3 +149,14 @@ const VOLUME_ATTACHMENT_COMPUTED: Record<keyof VolumeAttachmentComputed, true> =
 
 /** Every computed output of a VolumeAttachment. */
 export const VOLUME_ATTACHMENT_COMPUTED_KEYS = keysOf(VOLUME_ATTACHMENT_COMPUTED);
+
+/** What a volume attachment is made of: its arguments and computed outputs (an update may change any of them). */
+export const VOLUME_ATTACHMENT_PROPERTIES: KindProperties<
+  typeof VOLUME_ATTACHMENT_ARGUMENTS,
+  VolumeAttachmentComputed
+> = {
+  arguments: VOLUME_ATTACHMENT_ARGUMENTS,
+  computed: VOLUME_ATTACHMENT_COMPUTED_KEYS,
+  secrets: [],
+  stable: [],
+};

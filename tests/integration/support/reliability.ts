@@ -24,7 +24,7 @@ import { configure, provider, retagObject, type KindProvider } from "../../../pr
 import type { Inputs } from "../../../provider/common/check";
 import { client, resetClients, resetCurrentStack, resetReplacements } from "../../../provider/common/context";
 import type { KindName } from "../../../provider";
-import { TAGGED_KINDS, type TaggedKind } from "../../../provider/kinds";
+import { TAGGED_KINDS, type TaggedKind } from "../../../schemas/kinds";
 import type { KaasResponse } from "../../../schemas";
 import { harnessWire } from "./wire";
 
