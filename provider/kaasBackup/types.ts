@@ -4,11 +4,12 @@
  */
 import {
   CREATED_OBJECT_ARGUMENTS,
+  OBJECT_LOCATION,
+  OBJECT_NAME,
+  OBJECT_TAGS,
+  PROJECT_ID,
   anInteger,
-  metadataCheck,
   optional,
-  projectIdCheck,
-  required,
   text,
   type ArgumentsOf,
   type Checked,
@@ -22,16 +23,15 @@ import type { KindProperties } from "../common/properties";
  */
 export const KAAS_BACKUP_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Id of the cluster to back up, usually `cluster.kaasId`. Replaces. */
   kaasId: text("replace", { required: true }),
   /** Backup name. Updates in place. */
-  // `metadataCheck` checks name, location and tags together.
-  name: required<string>({ change: "update", check: metadataCheck }),
+  name: OBJECT_NAME,
   /** Region, the cluster's. Replaces. */
-  location: required<string>({ change: "replace" }),
+  location: OBJECT_LOCATION,
   /** Tags of the backup (as an output: without the owner tag the package adds). Update in place. */
-  tags: optional<string[]>({ change: "update" }),
+  tags: OBJECT_TAGS,
   /** Backup type; the service judges the value. Default: the service's. Replaces. */
   type: text("replace"),
   /** Days the backup is kept. Default: the service's. Replaces. */

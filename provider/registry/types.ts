@@ -5,10 +5,12 @@
 import { network, str } from "../common/check";
 import {
   CREATED_OBJECT_ARGUMENTS,
+  OBJECT_LOCATION,
+  OBJECT_NAME,
+  OBJECT_TAGS,
+  PROJECT_ID,
   choice,
-  metadataCheck,
   optional,
-  projectIdCheck,
   required,
   text,
   type ArgumentsOf,
@@ -27,14 +29,13 @@ export const RESERVED_ADMIN_NAMES = ["admin"];
  */
 export const REGISTRY_ARGUMENTS = {
   /** Project of the registry. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Registry name. Updates in place. */
-  // `metadataCheck` checks name, location and tags together.
-  name: required<string>({ change: "update", check: metadataCheck }),
+  name: OBJECT_NAME,
   /** Region, for example `ITBG-Bergamo`. Replaces. */
-  location: required<string>({ change: "replace" }),
+  location: OBJECT_LOCATION,
   /** Tags of the registry (as an output: without the owner tag the package adds). Update in place. */
-  tags: optional<string[]>({ change: "update" }),
+  tags: OBJECT_TAGS,
   /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
   // `network` checks preset, vpcUri and subnetUri together. The subnet names the network, since the create
   // sends no `vpc` (api-notes "Registry"); `vpcUri` is checked against the VPC the answer reports.

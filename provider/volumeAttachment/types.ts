@@ -4,8 +4,8 @@
  */
 import { Problems, str } from "../common/check";
 import {
+  PROJECT_ID,
   optional,
-  projectIdCheck,
   text,
   timeoutsCheck,
   type ArgumentsOf,
@@ -36,7 +36,7 @@ const VOLUME_URI_RULE = {
  */
 export const VOLUME_ATTACHMENT_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Id of the cluster, usually `cluster.kaasId`. Replaces. */
   kaasId: text("replace", { required: true }),
   /** Name of the node pool of the node. Replaces. */
