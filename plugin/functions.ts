@@ -18,6 +18,7 @@ import type {
 } from "../sdk";
 import type { FunctionName } from "../sdk/kinds";
 import { pluginToken } from "../provider/kinds";
+import { requiredAs } from "../schemas/typed";
 import type { VendorSettings } from "../rest/settings";
 import { PACKAGE } from "./kinds";
 import { markSecrets } from "./secrets";
@@ -63,8 +64,8 @@ const fn = <A, R extends object>(
  * modules and 60 MB, which a plugin process that only checks, diffs and applies resources never needs: loaded
  * at start, it was most of its start-up time and memory.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
-const sdk = () => require("../sdk") as typeof SdkModule;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+const sdk = () => requiredAs<typeof SdkModule>(() => require("../sdk"));
 
 /** A function of the table, whatever its arguments and result. */
 type AnyPluginFunction = Pick<PluginFunction<never, object>, "description" | "call"> & {

@@ -17,12 +17,13 @@ import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type * as statusPb from "@pulumi/pulumi/proto/status_pb";
 import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import type * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { requiredAs } from "../schemas/typed";
 
 /** The protocol's modules, by role; scripts/release/plugin.mjs lists the same ids under the same keys. */
 export function protocolModules() {
   const pulumiRequire = createRequire(require.resolve("@pulumi/pulumi/package.json"));
-  // `require` types nothing: each module is the one its `import type` above describes.
-  const load = <T>(id: string): T => pulumiRequire(id) as T;
+  // Each module is the one its `import type` above describes.
+  const load = <T>(id: string): T => requiredAs<T>(() => pulumiRequire(id));
   return {
     grpc: load<typeof grpcModule>("@grpc/grpc-js"),
     struct: load<typeof structModule>("google-protobuf/google/protobuf/struct_pb"),

@@ -15,15 +15,21 @@ import type { KindDescriptor, KindInputs } from "./common/describedProvider";
 import type { ServiceObject } from "./common/lifecycle";
 import { retag, type RetagOutcome } from "./common/ownership";
 import { KAAS_BACKUP, KaasBackupProvider } from "./kaasBackup/descriptor";
+import { KAAS_BACKUP_PROPERTIES, type KaasBackupComputed } from "./kaasBackup/types";
 import { KAAS, KaasProvider } from "./kaas/descriptor";
+import { KAAS_PROPERTIES, type KaasComputed } from "./kaas/types";
 import { REGISTRY, RegistryProvider } from "./registry/descriptor";
-import type { TaggedKind } from "./kinds";
-import type { KindName } from "../schemas/kinds";
+import { REGISTRY_PROPERTIES, type RegistryComputed } from "./registry/types";
+import type { KindName, TaggedKind } from "../schemas/kinds";
+import { fromEntriesOf, keysOf } from "../schemas/typed";
 import { VolumeAttachmentProvider } from "./volumeAttachment/provider";
 import { diffVolumeAttachment } from "./volumeAttachment/diff";
+import { VOLUME_ATTACHMENT_PROPERTIES, type VolumeAttachmentComputed } from "./volumeAttachment/types";
 import { checkKind, diffKind } from "./common/describedProvider";
 import { checkVolumeAttachment } from "./volumeAttachment/check";
 import type { DiffResult } from "./common/diff";
+import type { ArgumentSchema } from "./common/arguments";
+import type { KindProperties } from "./common/properties";
 
 /**
  * What the engine gets of `kind`'s provider: its deliberate failures reach the CLI without a stack trace
@@ -45,8 +51,21 @@ type Retag = (
   options: Parameters<typeof retag>[4],
 ) => Promise<RetagOutcome>;
 
+/**
+ * The computed outputs of each kind, as types: the plugin's package schema states each resource's outputs from
+ * these (plugin/kinds.ts `PluginOutputs`), and `properties.computed` lists their names at run time.
+ */
+export type ComputedOutputs = {
+  Kaas: KaasComputed;
+  KaasBackup: KaasBackupComputed;
+  Registry: RegistryComputed;
+  VolumeAttachment: VolumeAttachmentComputed;
+};
+
 /** What the implementation holds of one kind. */
 export interface KindImplementation<K extends KindName> {
+  /** What the kind's resources are made of (its `types.ts`): arguments, computed outputs, secrets. */
+  properties: KindProperties<ArgumentSchema, ComputedOutputs[K]>;
   /** The kind's provider, as the engine gets it (`forEngine`). */
   provider: KindProvider;
   /** The pure `diff` the provider's `diff` answers from, with the arguments that changed. */
@@ -60,11 +79,13 @@ export interface KindImplementation<K extends KindName> {
 /** The registry of the implementation: an entry for every kind of schemas/kinds.ts. */
 export type ImplementationRegistry = { readonly [K in KindName]: KindImplementation<K> };
 
-/** The implementation of a kind its descriptor describes (common/describedProvider.ts). */
-const described = <R extends ServiceObject, C extends KindInputs>(
+/** The implementation of a kind its descriptor describes (common/describedProvider.ts), with its properties. */
+const described = <P, R extends ServiceObject, C extends KindInputs>(
+  properties: P,
   kindProvider: KindProvider,
   descriptor: KindDescriptor<R, C>,
-): KindImplementation<TaggedKind> => ({
+): Omit<KindImplementation<TaggedKind>, "properties"> & { properties: P } => ({
+  properties,
   provider: forEngine(kindProvider),
   diff: (olds, news) => diffKind(descriptor, olds, news),
   check: (olds, news, context) => checkKind(descriptor, olds, news, context),
@@ -73,10 +94,11 @@ const described = <R extends ServiceObject, C extends KindInputs>(
 
 /** Every kind's implementation. */
 const IMPLEMENTATIONS = {
-  Kaas: described(new KaasProvider(), KAAS),
-  KaasBackup: described(new KaasBackupProvider(), KAAS_BACKUP),
-  Registry: described(new RegistryProvider(), REGISTRY),
+  Kaas: described(KAAS_PROPERTIES, new KaasProvider(), KAAS),
+  KaasBackup: described(KAAS_BACKUP_PROPERTIES, new KaasBackupProvider(), KAAS_BACKUP),
+  Registry: described(REGISTRY_PROPERTIES, new RegistryProvider(), REGISTRY),
   VolumeAttachment: {
+    properties: VOLUME_ATTACHMENT_PROPERTIES,
     provider: forEngine(new VolumeAttachmentProvider()),
     diff: diffVolumeAttachment,
     check: checkVolumeAttachment,
@@ -85,6 +107,14 @@ const IMPLEMENTATIONS = {
 } satisfies ImplementationRegistry;
 
 export type { KindName, KindProvider };
+
+/** What the resources of each kind are made of (each kind's `types.ts`), by kind, each with its own types. */
+export type PropertiesByKind = { readonly [K in KindName]: (typeof IMPLEMENTATIONS)[K]["properties"] };
+
+/** Every kind's properties: what the provider plugin serves of each kind (plugin/kinds.ts). */
+export const KIND_PROPERTIES = fromEntriesOf<PropertiesByKind>(
+  keysOf(IMPLEMENTATIONS).map((kind) => [kind, IMPLEMENTATIONS[kind].properties]),
+);
 
 /**
  * The arguments of a `kind` resource that changed from `olds` (the state) to `news` (the checked inputs)

@@ -45,7 +45,10 @@ import {
   isBusyState,
   stateClassOf,
   stateNamesOf,
+  judged,
   waitFor,
+  waitForVerdict,
+  type JudgedVerdict,
   type StateNames,
   type WaitVerdict,
 } from "./waiter";
@@ -353,22 +356,20 @@ export class VendorContainerClient {
       target?: string;
     },
   ): Promise<T> {
-    // The judge fails the wait on an undefined observation, so the one it ends with is a `T`.
-    return waitFor(
+    // The judge fails the wait on an undefined observation: the one it ends with is a `T`.
+    return waitForVerdict(
       observe,
-      (t) =>
+      (t): JudgedVerdict<T> =>
         t === undefined
           ? { kind: "failed", reason: "it no longer exists" }
-          : args.judge
-            ? args.judge(t, this.stateNames)
-            : classifyState(t.status, this.stateNames),
+          : judged(t, args.judge ? args.judge(t, this.stateNames) : classifyState(t.status, this.stateNames)),
       {
         ...this.waitDefaults(args),
         target: args.target ?? "Active",
         method: "GET",
         unknownStateTimeoutMs: this.unknownStateTimeoutMs,
       },
-    ) as Promise<T>;
+    );
   }
 
   /**

@@ -6,12 +6,13 @@
  * provider's context still load it here, when they first need one, instead of at import.
  */
 import type * as ClientModule from "./client";
+import { requiredAs } from "../schemas/typed";
 
 let loaded: typeof ClientModule | undefined;
 
 /** `rest/client`, required on the first call. */
 export function clientModule(): typeof ClientModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
-  loaded ??= require("./client") as typeof ClientModule;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  loaded ??= requiredAs<typeof ClientModule>(() => require("./client"));
   return loaded;
 }

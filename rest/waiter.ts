@@ -204,11 +204,30 @@ function unknownStateError(options: WaitOptions, states: readonly string[], forM
  * that tells the provider what it means. Errors of `observe` itself propagate: the HTTP layer already
  * retried them within its deadline.
  */
-export async function waitFor<T>(
+export function waitFor<T>(
   observe: () => Promise<T>,
   judge: (observation: T) => WaitVerdict,
   options: WaitOptions,
 ): Promise<T> {
+  return waitForVerdict(observe, (observation) => judged(observation, judge(observation)), options);
+}
+
+/** A verdict whose `done` carries what the wait answers: the observation judged, as the judge typed it. */
+export type JudgedVerdict<S> = Exclude<WaitVerdict, { kind: "done" }> | { kind: "done"; observation: S };
+
+/** `verdict` on `observation`, a `done` carrying it. */
+export const judged = <S>(observation: S, verdict: WaitVerdict): JudgedVerdict<S> =>
+  verdict.kind === "done" ? { kind: "done", observation } : verdict;
+
+/**
+ * `waitFor` with a judge whose `done` hands the wait its answer (`judged`), so that a judge that refuses some
+ * observations (a wait to settle fails on a gone resource) answers the others' type.
+ */
+export async function waitForVerdict<T, S>(
+  observe: () => Promise<T>,
+  judge: (observation: T) => JudgedVerdict<S>,
+  options: WaitOptions,
+): Promise<S> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const heartbeat = options.heartbeatMs ?? 60_000;
@@ -230,14 +249,12 @@ export async function waitFor<T>(
   }
   for (;;) {
     // A `done` verdict carries the observation it was given, which the wait answers.
-    let verdict: Exclude<WaitVerdict, { kind: "done" }> | { kind: "done"; observation: T };
+    let verdict: JudgedVerdict<S>;
     let unreachable = false;
     lastPollError = undefined;
     nextWaitAtLeast = 0;
     try {
-      const observation = await observe();
-      const judged = judge(observation);
-      verdict = judged.kind === "done" ? { kind: "done", observation } : judged;
+      verdict = judge(await observe());
     } catch (error) {
       // A poll that exhausted its own retries (a long throttling, an outage) does not end a wait that has
       // time left: it counts as "still waiting" until the wait's deadline. Permanent errors end it.

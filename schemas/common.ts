@@ -67,6 +67,16 @@ export const UriRef = Strict({ uri: Type.String({ minLength: 1 }) });
 /** Output reference to another resource by URI (spec §2.8): the URI may be null. */
 export const UriRefResponse = Type.Object({ uri: Maybe(Type.String()) });
 
+/**
+ * The network of an answer whose object may live in a network the service made for it (`preset`): its VPC and
+ * subnet, as clusters and registries answer them.
+ */
+export const PresetNetworkResponse = {
+  preset: Maybe(Type.Boolean()),
+  vpc: Maybe(UriRefResponse),
+  subnet: Maybe(UriRefResponse),
+};
+
 /** Billing period values the service accepts on input (api-notes "KaaS"). */
 export const BillingPeriodRequest = Type.Union([
   Type.Literal("Hour"),

@@ -11,26 +11,10 @@
 import { keysOf } from "./typed";
 import type { Static } from "@sinclair/typebox";
 import type { ListPage } from "./common";
-import type { KindName } from "./kinds";
+import type { KindName, READ_ENDPOINTS } from "./kinds";
 import type { WireSchemaName, WireSchemas } from "./wire";
 
-/** The schemas' registry of reads: the GET that reads an object of every kind, or null for a kind with none. */
-export type ReadEndpointRegistry = Record<KindName, string | null>;
-
-/**
- * The GET that reads one object of each kind, by id: the probe of the kind's mutations (`Endpoint.probe`).
- * Each is an endpoint of the table: the REST client indexes the table with them (`ObjectOf`, rest/client.ts).
- */
-export const READ_ENDPOINTS = {
-  Kaas: "getKaas",
-  KaasBackup: "getBackup",
-  Registry: "getRegistry",
-  // An attachment is no object of the service: a cluster shows it, where it shows attachments (api-notes
-  // "Attachments"), so reading one reads the cluster.
-  VolumeAttachment: null,
-} as const satisfies ReadEndpointRegistry;
-
-/** The name of an endpoint that reads one object by id. */
+/** The name of an endpoint that reads one object by id: a kind's read (schemas/kinds.ts `READ_ENDPOINTS`). */
 export type ProbeName = NonNullable<(typeof READ_ENDPOINTS)[KindName]>;
 
 /** The HTTP methods of the API. */
@@ -266,6 +250,11 @@ export const ENDPOINTS = {
 
 /** The name of an endpoint of the table. */
 export type EndpointName = keyof typeof ENDPOINTS;
+
+/** A kind's read (`READ_ENDPOINTS`) that is no endpoint of the table: none, or this does not compile. */
+type UnknownRead = Exclude<ProbeName, EndpointName>;
+const everyReadIsAnEndpoint: [UnknownRead] extends [never] ? true : UnknownRead = true;
+void everyReadIsAnEndpoint;
 
 /** The endpoint names, in table order. */
 export const ENDPOINT_NAMES: EndpointName[] = keysOf(ENDPOINTS);

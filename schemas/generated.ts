@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import type { ValidateFunction } from "ajv";
-import { isRecord } from "./typed";
+import { isRecord, requiredAs } from "./typed";
 
 /** The folder of the generated validators: `dist/validators`, next to `dist/schemas`. */
 export const GENERATED_VALIDATORS = path.join(__dirname, "..", "validators");
@@ -18,7 +18,7 @@ export function generated(name: string): ValidateFunction | undefined {
   const file = path.join(GENERATED_VALIDATORS, `${name}.js`);
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module the build generates; it exports one ajv validator
-    return require(file) as ValidateFunction;
+    return requiredAs<ValidateFunction>(() => require(file));
   } catch (error) {
     if (isMissingModule(error, file)) return undefined;
     throw error;

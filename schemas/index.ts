@@ -1,16 +1,13 @@
 /**
- * The wire schemas of the service, the kinds and the schemas the endpoint table names (schemas/wire.ts), with
- * their validation (schemas/validate.ts).
+ * The wire schemas of the service: those every kind shares (schemas/common.ts), the kinds, each kind's schemas
+ * and those the endpoint table names (schemas/wire.ts, which lists the kinds' schema modules), with their
+ * validation (schemas/validate.ts).
  */
 import { nameValidators } from "./validate";
 import { WIRE_SCHEMAS } from "./wire";
 
 export * from "./common";
 export * from "./kinds";
-export * from "./kaas";
-export * from "./kaasBackup";
-export * from "./registry";
-export * from "./volume";
 export * from "./validate";
 export * from "./wire";
 

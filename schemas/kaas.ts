@@ -16,11 +16,11 @@ import {
   MetadataRequest,
   Nullable,
   Phase,
+  PresetNetworkResponse,
   ResourceRequest,
   ResourceResponse,
   Strict,
   UriRef,
-  UriRefResponse,
 } from "./common";
 
 /** Node pool item of the insert body and of the full list sent in a cluster update (api-notes). */
@@ -128,9 +128,7 @@ export type AttachedVolumeResponse = Static<typeof AttachedVolumeResponse>;
 /** KaaS response (`KaasResponseDto`, spec §2.4) with the reference's spellings (`nodecidr`, `nodesPool`). */
 export const KaasResponse = ResourceResponse(
   {
-    preset: Maybe(Type.Boolean()),
-    vpc: Maybe(UriRefResponse),
-    subnet: Maybe(UriRefResponse),
+    ...PresetNetworkResponse,
     kubernetesVersion: MaybeObject({
       ...MaybeStrings("value", "endOfSupportDate"),
       recommended: Maybe(Type.Boolean()),

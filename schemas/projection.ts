@@ -6,7 +6,7 @@
  * has its type.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { isRecord } from "./typed";
+import { isRecord, requiredAs } from "./typed";
 import { wireSchema } from "./validate";
 import type { WireSchemaName } from "./wire";
 
@@ -90,8 +90,8 @@ const projectedLists = new Map<WireSchemaName, TSchema>();
 export function projectedListOf(item: WireSchemaName): TSchema {
   let list = projectedLists.get(item);
   if (!list) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for a projected list only; typed as the module it is
-    const { ListEnvelope } = require("./common") as typeof import("./common");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for a projected list only
+    const { ListEnvelope } = requiredAs<typeof import("./common")>(() => require("./common"));
     list = ListEnvelope(deepPartial(wireSchema(item)));
     projectedLists.set(item, list);
   }

@@ -12,6 +12,7 @@ import {
   MaybeObject,
   MaybeStrings,
   MetadataRequest,
+  PresetNetworkResponse,
   ResourceRequest,
   ResourceResponse,
   Strict,
@@ -50,9 +51,7 @@ export type RegistryPasswordReset = Static<typeof RegistryPasswordReset>;
 /** Registry response. `metadata.uri` may say `containerRegistries`: paths are built from the id. */
 export const RegistryResponse = ResourceResponse(
   {
-    preset: Maybe(Type.Boolean()),
-    vpc: Maybe(UriRefResponse),
-    subnet: Maybe(UriRefResponse),
+    ...PresetNetworkResponse,
     securityGroup: Maybe(UriRefResponse),
     publicIp: Maybe(UriRefResponse),
     blockStorage: Maybe(UriRefResponse),

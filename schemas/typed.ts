@@ -1,7 +1,7 @@
 /**
- * Typed forms of the `Object` functions and of the guards every layer needs: `Object.keys` and
- * `Object.fromEntries` type their results by string whatever the object, so the one assertion of each lives here,
- * next to the reason it holds.
+ * Typed forms of the `Object` functions, of `require` and of the guards every layer needs: `Object.keys` and
+ * `Object.fromEntries` type their results by string whatever the object, and `require` types nothing, so the one
+ * assertion of each lives here, next to the reason it holds.
  */
 
 /** The own enumerable keys of `object`, typed as its keys (true of objects built as literals of `T`). */
@@ -17,6 +17,15 @@ export function keysOf<T extends object>(object: T): Extract<keyof T, string>[] 
  */
 export function fromEntriesOf<T>(entries: Iterable<readonly [PropertyKey, unknown]>): T {
   return Object.fromEntries(entries) as T;
+}
+
+/**
+ * The module `load` requires, typed as `T`: the module of the same id that the caller's `import type` describes.
+ * For a module required where it is first needed rather than at import (the caller says why); `require` types
+ * what it loads as `any`, so the caller names the module's type here once, next to its `require`.
+ */
+export function requiredAs<T>(load: () => unknown): T {
+  return load() as T;
 }
 
 /** Whether `value` is a non-null object (an array included), whose properties can be read by name. */

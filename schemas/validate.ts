@@ -18,6 +18,7 @@ import type { DefinedError, Options, ValidateFunction } from "ajv";
 import { GENERATED_VALIDATORS, generated } from "./generated";
 import type { TSchema } from "@sinclair/typebox";
 import type { WireSchemaName } from "./wire";
+import { requiredAs } from "./typed";
 
 /** The options of every validator, compiled at run time or generated at build time. */
 export const AJV_OPTIONS: Options = { allErrors: true, strict: false };
@@ -54,10 +55,10 @@ function definedErrors(validate: ValidateFunction): DefinedError[] {
 /** The ajv instance that compiles at run time, made (and ajv loaded) on the first compile. */
 export function runtimeAjv(): Ajv {
   if (!ajv) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled; typed as the module it is
-    const { default: AjvClass } = require("ajv") as typeof import("ajv");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- idem; typed as the module it is
-    const { default: addFormats } = require("ajv-formats") as typeof import("ajv-formats");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when something is compiled
+    const { default: AjvClass } = requiredAs<typeof import("ajv")>(() => require("ajv"));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- idem
+    const { default: addFormats } = requiredAs<typeof import("ajv-formats")>(() => require("ajv-formats"));
     ajv = new AjvClass(AJV_OPTIONS);
     addFormats(ajv);
   }
@@ -69,8 +70,8 @@ export function runtimeAjv(): Ajv {
  * import: validating by name with generated validators needs none of them.
  */
 export function wireSchema(name: WireSchemaName): TSchema {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
-  return (require("./wire") as typeof import("./wire")).WIRE_SCHEMAS[name];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  return requiredAs<typeof import("./wire")>(() => require("./wire")).WIRE_SCHEMAS[name];
 }
 
 /**

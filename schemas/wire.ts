@@ -1,5 +1,5 @@
 /**
- * The schemas the endpoint table names, by those names.
+ * Every kind's wire schemas, and those the endpoint table names, by those names.
  *
  * The table (`schemas/endpoints.ts`) refers to its schemas by name rather than holding the schema objects, so
  * that the REST client, which sends from the table, loads no TypeBox at run time: a provider process's first
@@ -14,6 +14,12 @@ import { KAAS_WIRE_SCHEMAS } from "./kaas";
 import { KAAS_BACKUP_WIRE_SCHEMAS } from "./kaasBackup";
 import { REGISTRY_WIRE_SCHEMAS } from "./registry";
 import { VOLUME_ATTACHMENT_WIRE_SCHEMAS } from "./volume";
+
+// Each kind's schema module, whose schemas schemas/index.ts exports through this list.
+export * from "./kaas";
+export * from "./kaasBackup";
+export * from "./registry";
+export * from "./volume";
 
 /**
  * The schemas of the endpoint table, by name: request bodies, answers, list items and queries. Each kind's

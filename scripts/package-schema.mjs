@@ -89,10 +89,27 @@ export function packageSchema() {
   }
 
   /** The properties and required names of an object type; `prefix` names its anonymous members' types. */
+  /**
+   * The members of `type` in their declaration order. The checker lists those of a mapped type (`Omit<...>`) in
+   * the order it first met their names, which moves with whatever else the program checks first; here the
+   * members of each file keep their order in it, and the files come in the order the checker lists them.
+   */
+  function membersOf(type) {
+    const files = [];
+    const placed = checker.getPropertiesOfType(type).map((member, index) => {
+      const declaration = member.declarations?.[0];
+      const file = declaration?.getSourceFile().fileName ?? "";
+      if (!files.includes(file)) files.push(file);
+      return { member, index, file: files.indexOf(file), pos: declaration?.pos ?? 0 };
+    });
+    placed.sort((a, b) => a.file - b.file || a.pos - b.pos || a.index - b.index);
+    return placed.map(({ member }) => member);
+  }
+
   function objectSpec(type, prefix) {
     const properties = {};
     const required = [];
-    for (const member of checker.getPropertiesOfType(type)) {
+    for (const member of membersOf(type)) {
       const memberType = typeOf(member);
       properties[member.name] = { ...spec(memberType, prefix + pascal(member.name)), ...described(member) };
       const optional = member.flags & ts.SymbolFlags.Optional;

@@ -544,7 +544,7 @@ export async function resourceDocs() {
     checkedArgumentsOf: dist("provider/index.js").checkedArgumentsOf,
     parseDeclaredLimits: dist("provider/common/limits.js").parseDeclaredLimits,
     attachmentId: dist("provider/volumeAttachment/types.js").attachmentId,
-    TAGGED_KINDS: dist("provider/kinds.js").TAGGED_KINDS,
+    TAGGED_KINDS: dist("schemas/kinds.js").TAGGED_KINDS,
     sdk: dist("sdk/index.js"),
     packageName: JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).name,
     asPluginSetting,

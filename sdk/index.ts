@@ -11,10 +11,20 @@ export { isVendorApiError, VendorApiError } from "../rest/errors";
 
 // Types the API above refers to, exported so programs can name them (and the API reference shows them).
 export type { DeepInput, ResourceArgs } from "./inputs";
-export type { BillingPeriod, IdentityArgs, KaasComputed, NodeCidrArgs } from "../provider/kaas/types";
-export type { KaasBackupComputed } from "../provider/kaasBackup/types";
-export type { RegistryComputed } from "../provider/registry/types";
-export type { VolumeAttachmentComputed } from "../provider/volumeAttachment/types";
+export type {
+  BillingPeriod,
+  IdentityArgs,
+  KaasComputed,
+  KaasInputs,
+  NodeCidrArgs,
+  NodePoolArgs,
+  NodePoolStatus,
+  PendingUpgrade,
+  Timeouts,
+} from "../provider/kaas/types";
+export type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/kaasBackup/types";
+export type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
+export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
 export type { KubeconfigRefresh, VendorSettings } from "../rest/settings";
 export type { StateClass } from "../rest/waiter";
 export type { FieldProblem, VendorApiErrorInit, VendorErrorKind } from "../rest/errors";

@@ -24,15 +24,6 @@ import {
 } from "./dataSource";
 import shell from "./shells/Kaas";
 
-export type {
-  KaasComputed,
-  KaasInputs,
-  NodePoolArgs,
-  NodePoolStatus,
-  PendingUpgrade,
-  Timeouts,
-} from "../provider/kaas/types";
-
 /** Arguments of a {@link Kaas}; each is documented on {@link KaasInputs}. */
 export type KaasArgs = ResourceArgs<KaasInputs>;
 

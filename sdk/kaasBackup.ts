@@ -21,8 +21,6 @@ import {
 } from "./dataSource";
 import shell from "./shells/KaasBackup";
 
-export type { ClusterReference, KaasBackupComputed, KaasBackupInputs } from "../provider/kaasBackup/types";
-
 /** Arguments of a {@link KaasBackup}; each is documented on {@link KaasBackupInputs}. */
 export type KaasBackupArgs = ResourceArgs<KaasBackupInputs>;
 

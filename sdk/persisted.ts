@@ -24,8 +24,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type * as ProviderModule from "../provider";
-import { dynamicTypeToken, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
-import { isRecord, keysOf, messageOf } from "../schemas/typed";
+import { dynamicTypeToken } from "../provider/kinds";
+import { TAGGED_KINDS, type TaggedKind } from "../schemas/kinds";
+import { isRecord, keysOf, messageOf, requiredAs } from "../schemas/typed";
 import { programClient } from "./programClient";
 
 /** An object of a tagged kind that the state holds, with only what the bookkeeping needs. */
@@ -63,8 +64,8 @@ function partsOfUrn(urn: string): { stack: string; project: string; name: string
 
 /** The provider module, loaded when the program first changes a tag (never in a preview). */
 function provider(): typeof ProviderModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above; typed as the module it is
-  return require("../provider") as typeof ProviderModule;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose, see above
+  return requiredAs<typeof ProviderModule>(() => require("../provider"));
 }
 
 /**

@@ -23,8 +23,6 @@ import {
 } from "./dataSource";
 import shell from "./shells/Registry";
 
-export type { RegistryComputed, RegistryInputs } from "../provider/registry/types";
-
 /** Arguments of a {@link Registry}; each is documented on {@link RegistryInputs}. */
 export type RegistryArgs = ResourceArgs<RegistryInputs>;
 

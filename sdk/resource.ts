@@ -6,7 +6,8 @@
  * documentation, that hands its {@link TaggedKindSpec} to `super`.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MODULE, TAGGED_KINDS, type TaggedKind } from "../provider/kinds";
+import { MODULE } from "../provider/kinds";
+import { TAGGED_KINDS, type TaggedKind } from "../schemas/kinds";
 import type { ProviderShell } from "./shell";
 import { argumentSeeds, creationScope, idOutput, outputSeeds } from "./inputs";
 import { skipUnreadLeakTraces } from "./leakTraces";

@@ -13,8 +13,6 @@ import { argumentSeeds, creationScope, type ResourceArgs, type ResourceOutputs }
 import { lookupArgs } from "./resource";
 import shell from "./shells/VolumeAttachment";
 
-export type { VolumeAttachmentComputed, VolumeAttachmentInputs } from "../provider/volumeAttachment/types";
-
 /** Arguments of a {@link VolumeAttachment}; each is documented on {@link VolumeAttachmentInputs}. */
 export type VolumeAttachmentArgs = ResourceArgs<VolumeAttachmentInputs>;
 

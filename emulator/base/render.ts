@@ -55,8 +55,24 @@ function locationResponse(value: string) {
   };
 }
 
+/**
+ * The `metadata` and `status` every response opens with: `uri` and the `typology` of the resource are the
+ * kind's, the vocabulary of states the configuration's (`wire.states`).
+ */
+export function objectResponse(
+  rec: BaseRecord,
+  uri: string,
+  ctx: Pick<RenderContext, "namespace" | "config">,
+  typology: { id: string; name: string },
+) {
+  return {
+    metadata: metadataResponse(rec, uri, ctx.namespace, typology),
+    status: statusResponse(rec, ctx.config.wire.states),
+  };
+}
+
 /** The `metadata` of a response: `uri` and the `typology` of the resource are the kind's. */
-export function metadataResponse(
+function metadataResponse(
   rec: BaseRecord,
   uri: string,
   namespace: string,
@@ -112,7 +128,7 @@ export const STATE_VOCABULARIES: {
 };
 
 /** The `status` of a response, its state in the wording of the reading `states`. */
-export function statusResponse(rec: BaseRecord, states: WireReadings["states"]) {
+function statusResponse(rec: BaseRecord, states: WireReadings["states"]) {
   const failed = rec.life.state === "Failed";
   const disabledReasons = rec.disabledReasons ?? [];
   return {

@@ -15,6 +15,7 @@ import {
 } from "../base/durations";
 import type { WireFieldError } from "../base/problems";
 import { kindNamesProjectFirst } from "../generic/kind";
+import { fromEntriesOf } from "../../schemas/typed";
 import { KINDS, type Durations, type EmulatorConfig, type EmulatorDurationSpecs } from "../kinds";
 
 /**
@@ -27,15 +28,15 @@ function emulatorDurationSpecs(): EmulatorDurationSpecs {
     ...kindNamesProjectFirst(KINDS).map((kind) => KINDS[kind].durations),
     BASE_DURATIONS,
   ];
-  const specs: { [name: string]: DurationSpec } = {};
+  const specs = new Map<string, DurationSpec>();
   for (const table of tables) {
     for (const name of durationNames(table)) {
-      if (Object.hasOwn(specs, name)) throw new Error(`the duration ${name} is declared twice`);
-      specs[name] = table[name];
+      if (specs.has(name)) throw new Error(`the duration ${name} is declared twice`);
+      specs.set(name, table[name]);
     }
   }
   // The declarations of every kind of `KINDS` and the base ones, each once: what `EmulatorDurationSpecs` is.
-  return specs as EmulatorDurationSpecs;
+  return fromEntriesOf<EmulatorDurationSpecs>(specs);
 }
 
 /** Every duration's declaration, by name. */

@@ -413,3 +413,17 @@ export const CREATED_OBJECT_ARGUMENTS = {
   timeouts: optional<Timeouts>({ change: "update", check: timeoutsCheck }),
   ...ADOPTION_ARGUMENTS,
 };
+
+// The arguments every kind declares alike, each documented by the kind that declares it (`projectId: PROJECT_ID`).
+
+/** `projectId`: the project of the object, the configured one when it is not set (`projectIdCheck`). Replaces. */
+export const PROJECT_ID = optional<string>({ change: "replace", check: projectIdCheck });
+
+/** The `name` of a service object: `metadataCheck` checks name, location and tags together. Updates in place. */
+export const OBJECT_NAME = required<string>({ change: "update", check: metadataCheck });
+
+/** The `location` of a service object (checked with its name, `OBJECT_NAME`). Replaces. */
+export const OBJECT_LOCATION = required<string>({ change: "replace" });
+
+/** The `tags` of a service object (checked with its name, `OBJECT_NAME`). Updates in place. */
+export const OBJECT_TAGS = optional<string[]>({ change: "update" });

@@ -13,19 +13,13 @@ import type {
 import { sameValue } from "../common/diff";
 import { containsUnknown } from "../common/unknown";
 import { compact, jsonSafe } from "../common/outputs";
-import { answeredBillingPeriod } from "../common/billing";
+import { answeredBillingPeriod, liveBillingPeriod } from "../common/billing";
 import type { Inputs } from "../common/check";
 import type { ImportLookup } from "../common/kindDescriptor";
-import {
-  importedMetadata,
-  normaliseBillingPeriod,
-  insertMetadata,
-  updateMetadata,
-  withLiveNameAndTags,
-} from "../common/resource";
+import { importedMetadata, insertMetadata, updateMetadata, withLiveNameAndTags } from "../common/resource";
 
 export { creationTag } from "../common/resource";
-import type { BillingPeriod, CheckedKaasInputs, KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
+import type { CheckedKaasInputs, KaasComputed, NodePoolArgs, NodePoolStatus } from "./types";
 import { compareVersions } from "../../schemas/versions";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
@@ -318,12 +312,8 @@ export function liveInputs(declared: CheckedKaasInputs, response: KaasResponse):
   if (declared.ha !== undefined || p.ha === true) next.ha = p.ha === true;
   const cap = p.storage?.maxCumulativeVolumeSize ?? undefined;
   if (cap !== undefined || declared.maxCumulativeVolumeSize !== undefined) next.maxCumulativeVolumeSize = cap;
-  const period = normaliseBillingPeriod(p.billingPlan?.billingPeriod);
-  // An undeclared period is not adopted: the service answers its default, and update could not send it back.
-  // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
-  if (period !== undefined && declared.billingPeriod !== undefined)
-    // Kept as answered even outside the three spellings (see above).
-    next.billingPeriod = period as BillingPeriod;
+  const period = liveBillingPeriod(declared.billingPeriod, p.billingPlan?.billingPeriod);
+  if (period !== undefined) next.billingPeriod = period;
   const ranges = p.apiServerAccessProfile?.authorizedIpRanges ?? undefined;
   if (ranges !== undefined || declared.authorizedIpRanges !== undefined)
     next.authorizedIpRanges = ranges ?? undefined;
@@ -412,7 +402,7 @@ export function importedKaasInputs(lookup: ImportLookup, response: KaasResponse)
       nodeCidr: p.nodecidr ? compact({ address: p.nodecidr.address, name: p.nodecidr.name }) : undefined,
       podCidr: p.podcidr?.address ?? undefined,
       securityGroupName: p.securityGroup?.name ?? undefined,
-      billingPeriod: answeredBillingPeriod(normaliseBillingPeriod(p.billingPlan?.billingPeriod)),
+      billingPeriod: answeredBillingPeriod(p.billingPlan?.billingPeriod),
       autoscalerProfile: p.autoscalerProfile ?? undefined,
     }),
   );

@@ -6,12 +6,14 @@
  */
 import {
   CREATED_OBJECT_ARGUMENTS,
+  OBJECT_LOCATION,
+  OBJECT_NAME,
+  OBJECT_TAGS,
+  PROJECT_ID,
   choice,
   flag,
-  metadataCheck,
   networkCheck,
   optional,
-  projectIdCheck,
   required,
   text,
   type ArgumentsOf,
@@ -35,6 +37,7 @@ import { isUnknown } from "../common/unknown";
 import { declaredLimitsProblems, KAAS_DECLARED_LIMITS, withinDeclaredLimits } from "./limits";
 import { compareVersions, VERSION_PATTERN } from "../../schemas/versions";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 export type { BillingPeriod } from "../common/billing";
 
@@ -172,14 +175,13 @@ export const HA_REFUSAL =
  */
 export const KAAS_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Cluster name. Updates in place. */
-  // `metadataCheck` checks name, location and tags together.
-  name: required<string>({ change: "update", check: metadataCheck }),
+  name: OBJECT_NAME,
   /** Region, for example `ITBG-Bergamo`. Replaces. */
-  location: required<string>({ change: "replace" }),
+  location: OBJECT_LOCATION,
   /** Tags of the cluster (as an output: without the owner tag the package adds). Update in place. */
-  tags: optional<string[]>({ change: "update" }),
+  tags: OBJECT_TAGS,
   /**
    * Let the service create the VPC and subnet (`true`), or use `vpcUri`/`subnetUri`. Default `true` when
    * neither URI is given. Replaces.
@@ -433,3 +435,11 @@ export const KAAS_COMPUTED_KEYS = keysOf(KAAS_COMPUTED);
 export const KAAS_SECRETS = ["kubeconfig", "identity"] as const satisfies readonly (
   keyof KaasComputed | keyof KaasInputs
 )[];
+
+/** What a cluster is made of: its arguments, computed outputs and secrets, and the outputs no update changes. */
+export const KAAS_PROPERTIES: KindProperties<typeof KAAS_ARGUMENTS, KaasComputed> = {
+  arguments: KAAS_ARGUMENTS,
+  computed: KAAS_COMPUTED_KEYS,
+  secrets: KAAS_SECRETS,
+  stable: ["kaasId", "uri", "creationDate"],
+};

@@ -4,16 +4,18 @@
  */
 import {
   CREATED_OBJECT_ARGUMENTS,
+  OBJECT_LOCATION,
+  OBJECT_NAME,
+  OBJECT_TAGS,
+  PROJECT_ID,
   anInteger,
-  metadataCheck,
   optional,
-  projectIdCheck,
-  required,
   text,
   type ArgumentsOf,
   type Checked,
 } from "../common/arguments";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /**
  * Every argument of a KaasBackup. Spec §2.6: only `billingPeriod` is updatable among the properties; metadata
@@ -21,16 +23,15 @@ import { keysOf } from "../common/typed";
  */
 export const KAAS_BACKUP_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Id of the cluster to back up, usually `cluster.kaasId`. Replaces. */
   kaasId: text("replace", { required: true }),
   /** Backup name. Updates in place. */
-  // `metadataCheck` checks name, location and tags together.
-  name: required<string>({ change: "update", check: metadataCheck }),
+  name: OBJECT_NAME,
   /** Region, the cluster's. Replaces. */
-  location: required<string>({ change: "replace" }),
+  location: OBJECT_LOCATION,
   /** Tags of the backup (as an output: without the owner tag the package adds). Update in place. */
-  tags: optional<string[]>({ change: "update" }),
+  tags: OBJECT_TAGS,
   /** Backup type; the service judges the value. Default: the service's. Replaces. */
   type: text("replace"),
   /** Days the backup is kept. Default: the service's. Replaces. */
@@ -103,3 +104,11 @@ const BACKUP_COMPUTED: Record<keyof KaasBackupComputed, true> = {
 
 /** The names of the computed outputs of a KaasBackup; everything else in state is an argument. */
 export const BACKUP_COMPUTED_KEYS = keysOf(BACKUP_COMPUTED);
+
+/** What a backup is made of: its arguments and computed outputs, and the outputs no update changes. */
+export const KAAS_BACKUP_PROPERTIES: KindProperties<typeof KAAS_BACKUP_ARGUMENTS, KaasBackupComputed> = {
+  arguments: KAAS_BACKUP_ARGUMENTS,
+  computed: BACKUP_COMPUTED_KEYS,
+  secrets: [],
+  stable: ["backupId", "uri", "creationDate"],
+};

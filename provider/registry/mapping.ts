@@ -2,17 +2,10 @@
 import type { RegistryInsert, RegistryResponse, RegistryUpdate } from "../../schemas";
 import { sameValue } from "../common/diff";
 import { compact, jsonSafe } from "../common/outputs";
-import { answeredBillingPeriod } from "../common/billing";
+import { answeredBillingPeriod, liveBillingPeriod } from "../common/billing";
 import type { Inputs } from "../common/check";
 import type { ImportLookup } from "../common/kindDescriptor";
-import {
-  importedMetadata,
-  normaliseBillingPeriod,
-  insertMetadata,
-  updateMetadata,
-  withLiveNameAndTags,
-} from "../common/resource";
-import type { BillingPeriod } from "../kaas/types";
+import { importedMetadata, insertMetadata, updateMetadata, withLiveNameAndTags } from "../common/resource";
 import type { CheckedRegistryInputs, RegistryComputed } from "./types";
 
 /** The names of the computed outputs (defined with the types, which the SDK class reads too). */
@@ -109,12 +102,8 @@ export function registryLiveInputs(
   response: RegistryResponse,
 ): CheckedRegistryInputs {
   const next = withLiveNameAndTags(declared, response.metadata);
-  const period = normaliseBillingPeriod(response.properties.billingPlan?.billingPeriod);
-  // An undeclared period is not adopted: the service answers its default, and update could not send it back.
-  // A spelling outside the three is kept as answered, so the next plan sends the declared period again.
-  if (period !== undefined && declared.billingPeriod !== undefined)
-    // Kept as answered even outside the three spellings (see above).
-    next.billingPeriod = period as BillingPeriod;
+  const period = liveBillingPeriod(declared.billingPeriod, response.properties.billingPlan?.billingPeriod);
+  if (period !== undefined) next.billingPeriod = period;
   const publicIp = response.properties.publicIp?.uri ?? undefined;
   if (publicIp !== undefined || declared.publicIpUri !== undefined) next.publicIpUri = publicIp;
   return jsonSafe(next);
@@ -141,7 +130,7 @@ export function importedRegistryInputs(lookup: ImportLookup, response: RegistryR
       blockStorageUri: p.blockStorage?.uri ?? undefined,
       size: p.size ?? undefined,
       adminUsername: p.adminUser?.username ?? undefined,
-      billingPeriod: answeredBillingPeriod(normaliseBillingPeriod(p.billingPlan?.billingPeriod)),
+      billingPeriod: answeredBillingPeriod(p.billingPlan?.billingPeriod),
     }),
   );
 }

@@ -5,10 +5,12 @@
 import { network, str } from "../common/check";
 import {
   CREATED_OBJECT_ARGUMENTS,
+  OBJECT_LOCATION,
+  OBJECT_NAME,
+  OBJECT_TAGS,
+  PROJECT_ID,
   choice,
-  metadataCheck,
   optional,
-  projectIdCheck,
   required,
   text,
   type ArgumentsOf,
@@ -16,6 +18,7 @@ import {
 } from "../common/arguments";
 import { BILLING_PERIODS } from "../common/billing";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /** Administrator names the service reserves (api-notes "Registry"). */
 export const RESERVED_ADMIN_NAMES = ["admin"];
@@ -26,14 +29,13 @@ export const RESERVED_ADMIN_NAMES = ["admin"];
  */
 export const REGISTRY_ARGUMENTS = {
   /** Project of the registry. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Registry name. Updates in place. */
-  // `metadataCheck` checks name, location and tags together.
-  name: required<string>({ change: "update", check: metadataCheck }),
+  name: OBJECT_NAME,
   /** Region, for example `ITBG-Bergamo`. Replaces. */
-  location: required<string>({ change: "replace" }),
+  location: OBJECT_LOCATION,
   /** Tags of the registry (as an output: without the owner tag the package adds). Update in place. */
-  tags: optional<string[]>({ change: "update" }),
+  tags: OBJECT_TAGS,
   /** Let the service create the VPC and subnet. Default `true` when no `vpcUri`/`subnetUri`. Replaces. */
   // `network` checks preset, vpcUri and subnetUri together. The subnet names the network, since the create
   // sends no `vpc` (api-notes "Registry"); `vpcUri` is checked against the VPC the answer reports.
@@ -152,3 +154,11 @@ const REGISTRY_COMPUTED: Record<keyof RegistryComputed, true> = {
 
 /** The names of the computed outputs of a Registry; everything else in state is an input. */
 export const REGISTRY_COMPUTED_KEYS = keysOf(REGISTRY_COMPUTED);
+
+/** What a registry is made of: its arguments and computed outputs, and the outputs no update changes. */
+export const REGISTRY_PROPERTIES: KindProperties<typeof REGISTRY_ARGUMENTS, RegistryComputed> = {
+  arguments: REGISTRY_ARGUMENTS,
+  computed: REGISTRY_COMPUTED_KEYS,
+  secrets: [],
+  stable: ["registryId", "uri"],
+};

@@ -115,7 +115,8 @@ export function holderOf(inputs: Inputs): DeclaredClaim | null | undefined {
   if (before === undefined || before === null) return null;
   if (containsUnknown(before)) return undefined;
   // `declaredBefore` is written by `check` (`checkDeclaredBefore`), entries of this shape only.
-  return Array.isArray(before) && before.length > 0 ? (before[0] as DeclaredClaim) : null;
+  const first: unknown = Array.isArray(before) ? before[0] : undefined;
+  return isDeclaredClaimInput(first) ? first : null;
 }
 
 /** How messages name a resource by its scope: `VolumeAttachment "data"`. */

@@ -4,8 +4,8 @@
  */
 import { Problems, str } from "../common/check";
 import {
+  PROJECT_ID,
   optional,
-  projectIdCheck,
   text,
   timeoutsCheck,
   type ArgumentsOf,
@@ -13,6 +13,7 @@ import {
 } from "../common/arguments";
 import type { Timeouts } from "../common/timeouts";
 import { keysOf } from "../common/typed";
+import type { KindProperties } from "../common/properties";
 
 /** A block-storage URI, as a path or a full URL (api-notes "Volumes"). */
 export const VOLUME_URI = /^(https?:\/\/[^/]+)?\/projects\/[^/]+\/providers\/[^/]+\/blockStorages\/[^/]+$/;
@@ -35,7 +36,7 @@ const VOLUME_URI_RULE = {
  */
 export const VOLUME_ATTACHMENT_ARGUMENTS = {
   /** Project of the cluster. Default: stack config `vendor:projectId` or `VENDOR_PROJECT_ID`. Replaces. */
-  projectId: optional<string>({ change: "replace", check: projectIdCheck }),
+  projectId: PROJECT_ID,
   /** Id of the cluster, usually `cluster.kaasId`. Replaces. */
   kaasId: text("replace", { required: true }),
   /** Name of the node pool of the node. Replaces. */
@@ -148,3 +149,14 @@ const VOLUME_ATTACHMENT_COMPUTED: Record<keyof VolumeAttachmentComputed, true> =
 
 /** Every computed output of a VolumeAttachment. */
 export const VOLUME_ATTACHMENT_COMPUTED_KEYS = keysOf(VOLUME_ATTACHMENT_COMPUTED);
+
+/** What a volume attachment is made of: its arguments and computed outputs (an update may change any of them). */
+export const VOLUME_ATTACHMENT_PROPERTIES: KindProperties<
+  typeof VOLUME_ATTACHMENT_ARGUMENTS,
+  VolumeAttachmentComputed
+> = {
+  arguments: VOLUME_ATTACHMENT_ARGUMENTS,
+  computed: VOLUME_ATTACHMENT_COMPUTED_KEYS,
+  secrets: [],
+  stable: [],
+};

@@ -1,7 +1,7 @@
 /**
  * The code-shape ceilings of the package's sources (scripts/code-shape.mjs measures them on the syntax tree):
  * how many type assertions they make, and in how many files outside its own folders each measured kind is
- * named. A change may lower a figure, never raise it above its ceiling; the aim is 30 assertions and 7 files.
+ * named. A change may lower a figure, never raise it above its ceiling.
  */
 import { ROOT, runCommand } from "../support/command";
 
@@ -12,7 +12,7 @@ interface CodeShape {
   naming: Record<string, string[]>;
 }
 
-const CEILINGS = { assertions: 42, naming: { KaasBackup: 12, VolumeAttachment: 9 } };
+const CEILINGS = { assertions: 30, naming: { KaasBackup: 7, VolumeAttachment: 6 } };
 
 let shape: CodeShape;
 

@@ -7,9 +7,13 @@
  * nothing here runs.
  */
 import type * as Sdk from "../../sdk";
-import { READ_ENDPOINTS, type ReadEndpointRegistry } from "../../schemas/endpoints";
-import type { KindName } from "../../schemas/kinds";
-import { TAGGED_KINDS, type TaggedKindRegistry } from "../../provider/kinds";
+import {
+  READ_ENDPOINTS,
+  TAGGED_KINDS,
+  type KindName,
+  type ReadEndpointRegistry,
+  type TaggedKindRegistry,
+} from "../../schemas/kinds";
 import type { ImplementationRegistry } from "../../provider";
 import {
   FUNCTIONS,

@@ -1,5 +1,5 @@
-import { KIND_NAMES } from "../../schemas/kinds";
-import { READ_ENDPOINTS, ENDPOINTS } from "../../schemas/endpoints";
+import { KIND_NAMES, READ_ENDPOINTS } from "../../schemas/kinds";
+import { ENDPOINTS } from "../../schemas/endpoints";
 import { FUNCTIONS, RESOURCE_CLASSES } from "../../sdk/kinds";
 
 describe("the per-kind tables", () => {

@@ -2,8 +2,6 @@
 import type { KaasInsert, NodePoolRequest } from "../../../schemas/kaas";
 import type { BaseRecord } from "../../base/record";
 
-import type { BackupRecord } from "../kaasBackup/record";
-
 // ---- The stored cluster ----
 
 /** A node pool as stored. `nodeIds.length` is the node count. */
@@ -135,5 +133,13 @@ export function newKaasRecord(base: BaseRecord, p: KaasInsert["properties"]): Ka
   return rec;
 }
 
+/**
+ * What a cluster's delete and purge read of a record that lives under a cluster (a backup): the fields every
+ * record has, and the cluster it lives under. The kind of such records stays its own module's.
+ */
+export interface ClusterChildRecord extends BaseRecord {
+  kaasId: string;
+}
+
 /** The records a cluster's handlers read, by kind: clusters, and their backups (a cluster's delete and purge). */
-export type KaasView = { kaas: KaasRecord; backup: BackupRecord };
+export type KaasView = { kaas: KaasRecord; backup: ClusterChildRecord };

@@ -4,13 +4,12 @@ import { iso } from "../../base/clock";
 import { instanceSizeOf } from "../../base/config";
 import {
   billingPeriodResponse,
-  metadataResponse,
   numberOf,
+  objectResponse,
   phase,
   presetSubnetUri,
   providerPrefix,
   provisioned,
-  statusResponse,
   type RenderContext,
 } from "../../base/render";
 import { cidrOverlaps, parseCidr } from "../../base/cidr";
@@ -133,12 +132,10 @@ function renderKaasAsStored(rec: KaasRecord, ctx: RenderContext): KaasRendering 
   const version = ctx.config.kubernetesVersions.find((v) => v.value === p.kubernetesVersion);
   const sgName = p.securityGroupName ?? `sg-${rec.id}`;
   const wire = ctx.config.wire;
+  const { metadata, status } = objectResponse(rec, uri, ctx, kaasTypology(rec));
   return {
-    metadata: {
-      ...metadataResponse(rec, uri, ctx.namespace, kaasTypology(rec)),
-      ...attachments.metadata,
-    },
-    status: statusResponse(rec, ctx.config.wire.states),
+    metadata: { ...metadata, ...attachments.metadata },
+    status,
     properties: {
       linkedResources: [vpcUri, subnetUri].filter((u): u is string => u !== null).map((u) => ({ uri: u })),
       preset: p.preset,

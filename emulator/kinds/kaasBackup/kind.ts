@@ -12,14 +12,7 @@ import { kaasUri } from "../kaas/render";
 import type { BackupRecord } from "./record";
 import type { KindModule, KindResources, PathRequest } from "../../generic/kind";
 import { ApiProblem, validationProblem } from "../../base/problems";
-import {
-  metadataResponse,
-  phase,
-  provisioned,
-  provisionedAt,
-  statusResponse,
-  type RenderContext,
-} from "../../base/render";
+import { objectResponse, phase, provisioned, provisionedAt, type RenderContext } from "../../base/render";
 import {
   createdReply,
   deleteHandler,
@@ -124,8 +117,7 @@ function renderBackupAsStored(rec: BackupRecord, ctx: RenderContext<KaasBackupVi
   const days = rec.props.retentionDays;
   const readyAt = provisionedAt(rec);
   return {
-    metadata: metadataResponse(rec, uri, ctx.namespace, { id: "kaas-backup", name: "KaaS Backup" }),
-    status: statusResponse(rec, ctx.config.wire.states),
+    ...objectResponse(rec, uri, ctx, { id: "kaas-backup", name: "KaaS Backup" }),
     properties: {
       linkedResources: [{ uri: clusterUri }],
       billingPeriod: rec.props.billingPeriod,

@@ -10,11 +10,10 @@ import type { RegistryInsertWithVpc } from "../../base/wideBodies";
 import type { KindModule, KindResources } from "../../generic/kind";
 import {
   billingPeriodResponse,
-  metadataResponse,
+  objectResponse,
   presetSubnetUri,
   providerPrefix,
   provisionedAt,
-  statusResponse,
   type RenderContext,
 } from "../../base/render";
 import {
@@ -150,11 +149,7 @@ function renderRegistryAsStored(rec: RegistryRecord, ctx: RenderContext): Regist
     p.vpcUri ?? (p.preset ? `/projects/${rec.projectId}/providers/Vendor.Network/vpcs/vpc-${rec.id}` : null);
   const subnetUri = presetSubnetUri(rec, p);
   return {
-    metadata: metadataResponse(rec, uri, ctx.namespace, {
-      id: "container-registry",
-      name: "Container Registry",
-    }),
-    status: statusResponse(rec, ctx.config.wire.states),
+    ...objectResponse(rec, uri, ctx, { id: "container-registry", name: "Container Registry" }),
     properties: {
       linkedResources: [],
       preset: p.preset,

@@ -15,7 +15,7 @@ import { retagObject, type KindProvider } from "../../../provider";
 import type { Inputs } from "../../../provider/common/check";
 import { client } from "../../../provider/common/context";
 import type { KindName } from "../../../provider";
-import { TAGGED_KINDS, type TaggedKind } from "../../../provider/kinds";
+import { TAGGED_KINDS, type TaggedKind } from "../../../schemas/kinds";
 import type { KaasResponse } from "../../../schemas";
 import { attachmentInputs, backupInputs, kaasInputs, registryInputs } from "../../support/world";
 

@@ -23,7 +23,7 @@ import {
 } from "../../../provider/common/context";
 import type { CheckResult } from "../../../provider/common/arguments";
 import type { Inputs } from "../../../provider/common/check";
-import type { TaggedKind } from "../../../provider/kinds";
+import type { TaggedKind } from "../../../schemas/kinds";
 import { VendorContainerClient, type ClientOptions } from "../../../rest/client";
 import type { RetryPolicy } from "../../../rest/retry";
 import { resolveSettings, type VendorSettings } from "../../../rest/settings";
