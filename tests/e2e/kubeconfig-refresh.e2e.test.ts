@@ -29,11 +29,11 @@ describe("vendor:kubeconfigRefresh", () => {
   });
 
   /**
-   * The kubeconfig of the cluster's state, which must be a secret there: `stack export` writes a decrypted
-   * secret as its signature and its value as JSON in `plaintext`.
+   * The kubeconfig of the cluster's outputs in the state, which must be a secret there: `stack export` writes a
+   * decrypted secret as its signature and its value as JSON in `plaintext`.
    */
-  const stateKubeconfig = async (): Promise<string> => {
-    const value = (await stateOutputsOf(stack, "cluster")).kubeconfig as { plaintext?: string };
+  const kubeconfigOf = (outputs: Record<string, unknown>): string => {
+    const value = outputs.kubeconfig as { plaintext?: string };
     expect(value).toEqual(
       expect.objectContaining({ "4dabf18193072939515e22adb298388d": expect.any(String) }),
     );
@@ -43,22 +43,25 @@ describe("vendor:kubeconfigRefresh", () => {
   /** The requests since the last `clearRequests`, as `METHOD /path` below the project's provider prefix. */
   const sent = () => s.requests().map((r) => `${r.method} ${r.path.replace(PREFIX, "")}`);
 
+  /** The cluster's outputs in the state once it is created. */
+  let created: Record<string, unknown>;
+
   it("downloads the kubeconfig of a cluster it creates", async () => {
     const { calls } = await upWith(s, stack, [cluster()]);
     expect(calls).toEqual(["POST /kaas", "PUT /kaas/kaas-0001"]);
     expect(sent().filter((r) => r.endsWith("/download"))).toEqual(["GET /kaas/kaas-0001/download"]);
-    expect(await stateKubeconfig()).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
+    created = await stateOutputsOf(stack, "cluster");
+    expect(kubeconfigOf(created)).toContain(s.emulator.emulator.kubeconfigToken("kaas-0001"));
   });
 
   it("onChange: a refresh of a cluster that did not change reads the cluster alone and keeps the kubeconfig", async () => {
-    const before = await stateOutputsOf(stack, "cluster");
     s.clearRequests();
 
     const refreshed = await stack.refresh({ expectNoChanges: true });
 
     expect(refreshed.summary.resourceChanges).toEqual({ same: 2 });
     expect(sent()).toEqual(["GET /kaas/kaas-0001"]);
-    expect(await stateOutputsOf(stack, "cluster")).toEqual(before);
+    expect(await stateOutputsOf(stack, "cluster")).toEqual(created);
   });
 
   it("always (the default), once a run with the program recorded it: a refresh downloads the kubeconfig", async () => {
