@@ -1,13 +1,13 @@
 /**
  * What the provider plugin does with the stack's state through the real engine, on a YAML program: a
- * replacement the engine decides without `Diff` (`pulumi up --replace`, `pulumi state taint`) or by
- * `replaceOnChanges` makes a new object, right after a create and after an update; a copy of the stack (`pulumi
- * stack export`, `pulumi stack import --force`) never deletes the original's objects; an object brought back with
- * `pulumi import` under a new name after `pulumi state delete` is imported and its owner tag follows; a lost
- * state never makes a second object; the plugin ends with a CLI killed with its process group, and the next `up`
- * converges; a refused token is named by the plugin's key; a renamed stack replaces and destroys. The create of a replacement tells it
- * from a create whose state lost its object by the state it reads with the CLI (plugin/run.ts), the stack a run
- * is for by the root resource the program registered.
+ * replacement the engine decides without `Diff` (`pulumi up --replace`, right after a create) or by
+ * `replaceOnChanges` on a nested path (after an update in place) makes a new object; a copy of the stack
+ * (`pulumi stack export`, `pulumi stack import --force`) never deletes the original's objects; an object brought
+ * back with `pulumi import` under a new name after `pulumi state delete` is imported and its owner tag follows; a
+ * lost state never makes a second object; the plugin ends with a CLI killed with its process group, and the next
+ * `up` converges; a refused token is named by the plugin's key; a renamed stack replaces and destroys. The create
+ * of a replacement tells it from a create whose state lost its object by the state it reads with the CLI
+ * (plugin/run.ts), the stack a run is for by the root resource the program registered.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,8 +20,7 @@ import { LOCATION, POLL_MS, PROJECT, TOKEN, openSuite, type Suite } from "./supp
 
 const NAME = "e2e-stacks";
 const KAAS = "vendor-container:index:Kaas";
-const REGISTRY = "vendor-container:index:Registry";
-const urnOf = (stack: string, name: string, type = KAAS) => `urn:pulumi:${stack}::${NAME}::${type}::${name}`;
+const urnOf = (stack: string, name: string) => `urn:pulumi:${stack}::${NAME}::${KAAS}::${name}`;
 
 /**
  * The program: a cluster named `clusterName` in the program, with `workers` workers (or the `properties` an
@@ -144,22 +143,10 @@ describe("the provider plugin and the stack's state", () => {
     expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0002", images: "registry-0001" });
   });
 
-  it("replaces a tainted cluster after an update in place: a new cluster, the old one deleted", async () => {
+  it("replaces a cluster whose nested property replaceOnChanges names, after an update in place: a new cluster, the old one deleted", async () => {
     write("cluster", 3);
-    await stack.up();
-    await cli("state", "taint", urnOf("dev", "cluster"), "--stack", "dev", "--yes");
-    s.clearRequests();
-    const result = await stack.up();
-    expect(result.summary.resourceChanges).toEqual({ same: 2, replace: 1 });
-    expect(s.mutations().filter((call) => /^(POST|DELETE) \/kaas/.test(call))).toEqual([
-      "POST /kaas",
-      "DELETE /kaas/kaas-0002",
-    ]);
-    expect(Object.keys(live().kaas)).toEqual(["kaas-0003"]);
-    expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0003", images: "registry-0001" });
-  });
-
-  it("replaces a cluster whose nested property replaceOnChanges names: a new cluster, the old one deleted", async () => {
+    const updated = await stack.up();
+    expect(updated.summary.resourceChanges).toEqual({ same: 2, update: 1 });
     const properties = {
       ...program("cluster", 3).resources.cluster.properties,
       nodePools: [
@@ -173,13 +160,13 @@ describe("the provider plugin and the stack's state", () => {
     expect(result.summary.resourceChanges).toEqual({ same: 2, replace: 1 });
     expect(s.mutations().filter((call) => /^(POST|DELETE) \/kaas/.test(call))).toEqual([
       "POST /kaas",
-      "DELETE /kaas/kaas-0003",
+      "DELETE /kaas/kaas-0002",
     ]);
-    expect(Object.keys(live().kaas)).toEqual(["kaas-0004"]);
-    expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0004", images: "registry-0001" });
+    expect(Object.keys(live().kaas)).toEqual(["kaas-0003"]);
+    expect(trackedIds(await exported("dev"))).toEqual({ cluster: "kaas-0003", images: "registry-0001" });
   });
 
-  it("never lets a copy of the stack delete the original's objects, and says how to let go of them", async () => {
+  it("never lets a copy of the stack delete the original's objects, and says how to let go of them or adopt them", async () => {
     const file = path.join(s.dir, "dev.json");
     fs.writeFileSync(file, await exported("dev"));
     await s.stack("copy", dir, pluginConfig(s, TOKEN, PROJECT, POLL_MS));
@@ -189,19 +176,11 @@ describe("the provider plugin and the stack's state", () => {
     const destroy = await s.cli(["destroy", "--yes", "--skip-preview", "--stack", "copy"], dir).done;
     expect(destroy.code).not.toBe(0);
     expect(destroy.output).toContain(
-      `Kaas "cluster": refusing to delete cluster kaas-0004: its owner tag names "${NAME}/dev/cluster", a ` +
+      `Kaas "cluster": refusing to delete cluster kaas-0003: its owner tag names "${NAME}/dev/cluster", a ` +
         `resource of stack "${NAME}/dev", and this run is for stack "${NAME}/copy"; this stack's state names ` +
         `"${NAME}/dev" in its URNs: it is a copy of that stack's state`,
     );
-    expect(destroy.output).toContain(`adoptId: "kaas-0004" and adoptFromScope: "${NAME}/dev/cluster"`);
-    expect(s.mutations()).toEqual([]);
-    expect(live()).toEqual(before);
-    // The refusal's advice: the copy lets go of the original's objects, then destroys nothing of them.
-    for (const name of ["cluster", "images"]) {
-      const type = name === "cluster" ? KAAS : REGISTRY;
-      await cli("state", "delete", urnOf("dev", name, type), "--stack", "copy", "--yes");
-    }
-    await cli("destroy", "--yes", "--skip-preview", "--stack", "copy");
+    expect(destroy.output).toContain(`adoptId: "kaas-0003" and adoptFromScope: "${NAME}/dev/cluster"`);
     expect(s.mutations()).toEqual([]);
     expect(live()).toEqual(before);
   });
@@ -211,18 +190,11 @@ describe("the provider plugin and the stack's state", () => {
     s.clearRequests();
     const generated = path.join(s.dir, "restored.yaml");
     const importArgs = ["--yes", "--protect=false", "--stack", "dev"];
-    const imported = await cli("import", KAAS, "restored", "kaas-0004", "--out", generated, ...importArgs);
-    expect(imported).not.toContain("cluster kaas-0004 names");
+    const imported = await cli("import", KAAS, "restored", "kaas-0003", "--out", generated, ...importArgs);
+    expect(imported).not.toContain("cluster kaas-0003 names");
     expect(imported).not.toContain("is also tracked");
     expect(s.mutations()).toEqual([]);
-    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0004", images: "registry-0001" });
-    // A second import while "restored" tracks it: imported too, with a warning that one of the two must go.
-    const twice = await cli("import", KAAS, "twice", "kaas-0004", ...importArgs);
-    expect(twice).toContain(
-      `cluster kaas-0004 is also tracked by ${urnOf("dev", "restored")} in this stack's state: ` +
-        "remove one of the two",
-    );
-    await cli("state", "delete", urnOf("dev", "twice"), "--stack", "dev", "--yes");
+    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0003", images: "registry-0001" });
     // The program with the code the import printed and one more worker: the update records "restored" as the
     // owner.
     const code: { resources: { restored: { properties: { nodePools: { nodes: number }[] } } } } = parse(
@@ -233,34 +205,29 @@ describe("the provider plugin and the stack's state", () => {
     write("restored", 4, properties);
     s.clearRequests();
     await stack.up();
-    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0004", "PUT /kaas/kaas-0004/nodePools/workers"]);
-    expect(live().kaas).toEqual({ "kaas-0004": [`pulumi-ct-owner:${NAME}/dev/restored`] });
+    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0003", "PUT /kaas/kaas-0003/nodePools/workers"]);
+    expect(live().kaas).toEqual({ "kaas-0003": [`pulumi-ct-owner:${NAME}/dev/restored`] });
   });
 
-  it("never makes a second object for a resource its state lost", async () => {
+  it("never makes a second object for a cluster its state lost, which pulumi import tracks again", async () => {
     // The cluster was updated since its create, so it carries its owner tag alone: refused, nothing sent.
     await cli("state", "delete", urnOf("dev", "restored"), "--stack", "dev", "--yes");
     s.clearRequests();
     const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
     expect(up.code).not.toBe(0);
-    const created = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === "kaas-0004")!.metadata;
+    const created = s.emulator.emulator.state().kaas.find((k) => k.metadata.id === "kaas-0003")!.metadata;
     expect(up.output).toContain(
-      `Kaas "restored": found cluster kaas-0004 (Active, created ${new Date(created.creationDate!).toISOString()}) ` +
+      `Kaas "restored": found cluster kaas-0003 (Active, created ${new Date(created.creationDate!).toISOString()}) ` +
         `naming this resource as its owner (tag pulumi-ct-owner:${NAME}/dev/restored), but this stack's state ` +
         "does not track it: it was removed from the state (pulumi state delete), the state was restored from an " +
         "older copy, or another state backend holds a stack of the same name. Nothing was created. If it is this " +
-        `resource's cluster, set adoptId: "kaas-0004" to track it again; otherwise delete it.`,
+        `resource's cluster, set adoptId: "kaas-0003" to track it again; otherwise delete it.`,
     );
     expect(s.mutations()).toEqual([]);
-    await cli("import", KAAS, "restored", "kaas-0004", "--yes", "--protect=false", "--stack", "dev");
-    // The registry never changed since its create, so it still carries its creation tag: the next create of its
-    // resource takes it back as its own interrupted create, with no second object.
-    await cli("state", "delete", urnOf("dev", "images", REGISTRY), "--stack", "dev", "--yes");
-    s.clearRequests();
-    await cli("up", "--yes", "--skip-preview", "--stack", "dev");
-    expect(s.mutations().filter((call) => call.startsWith("POST"))).toEqual([]);
-    expect(Object.keys(live().registries)).toEqual(["registry-0001"]);
-    expect(trackedIds(await exported("dev"))).toEqual({ restored: "kaas-0004", images: "registry-0001" });
+    // `pulumi import` tracks it again, as adoptId would. (An object that still carries its creation tag, as one
+    // whose create was cut short does, is taken back by the next create instead: the crash points of the
+    // plugin's creates, crash-points-yaml.e2e.test.ts and crash-points-python.e2e.test.ts.)
+    await cli("import", KAAS, "restored", "kaas-0003", "--yes", "--protect=false", "--stack", "dev");
   });
 
   it("stops the plugin when the CLI's process group is killed, and the next up converges", async () => {
@@ -275,7 +242,7 @@ describe("the provider plugin and the stack's state", () => {
           p.argv.some((arg) => /(pulumi-resource-vendor-container|dist\/plugin\/main\.js)$/.test(arg)),
         )
         .map((p) => p.pid);
-      return s.mutations().includes("PUT /kaas/kaas-0004/nodePools/workers");
+      return s.mutations().includes("PUT /kaas/kaas-0003/nodePools/workers");
     });
     expect(plugins.length).toBeGreaterThan(0);
     // The CLI's group alone, as a cancelled CI job's runner stops it: the engine starts the plugin in a group of
@@ -289,7 +256,6 @@ describe("the provider plugin and the stack's state", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(s.requests().slice(seen)).toEqual([]);
     await cli("up", "--yes", "--skip-preview", "--stack", "dev");
-    await cli("preview", "--expect-no-changes", "--stack", "dev");
     const resources: { urn: string; outputs?: { nodePools?: { nodes: number }[] } }[] = JSON.parse(
       await exported("dev"),
     ).deployment.resources;
@@ -305,7 +271,7 @@ describe("the provider plugin and the stack's state", () => {
       const up = await s.cli(["up", "--yes", "--skip-preview", "--stack", "dev"], dir).done;
       expect(up.code).not.toBe(0);
       expect(up.output).toContain(
-        `Kaas "restored" (kaas-0004) update did not complete: GET /kaas/kaas-0004 failed (401 Unauthorized): ` +
+        `Kaas "restored" (kaas-0003) update did not complete: GET /kaas/kaas-0003 failed (401 Unauthorized): ` +
           "Unauthorized: The bearer token is not valid. Check the credentials in stack config " +
           "vendor-container:token (or VENDOR_TOKEN)",
       );
@@ -331,10 +297,10 @@ describe("the provider plugin and the stack's state", () => {
     );
     expect(s.mutations().filter((call) => /^(POST|DELETE) \/kaas/.test(call))).toEqual([
       "POST /kaas",
-      "DELETE /kaas/kaas-0004",
+      "DELETE /kaas/kaas-0003",
     ]);
     expect(live()).toEqual({
-      kaas: { "kaas-0005": [`pulumi-ct-owner:${NAME}/renamed/restored`] },
+      kaas: { "kaas-0004": [`pulumi-ct-owner:${NAME}/renamed/restored`] },
       registries: { "registry-0001": [`pulumi-ct-owner:${NAME}/renamed/images`] },
     });
     // Renamed again, then destroyed at once: the owner tags name the former name, the state's URNs this one.

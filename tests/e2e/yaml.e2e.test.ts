@@ -1,11 +1,13 @@
 /**
  * A YAML program on the provider plugin through the real engine (the YAML language host pulumi-yaml, as
- * scripts/engine.sh builds it) against the emulator: the four kinds and an invoke, a preview and a refresh that
- * find nothing to do, a pool resized in place, a second attachment of one volume refused naming the first and
- * never recorded (provider/volumeAttachment/claims.ts), disabling HA refused at preview before any call to the service,
- * `pulumi import` of objects made outside the stack (the code it prints, added to the program, previews with no
- * change; another stack's object refused), and destroy. A YAML program is its Pulumi.yaml: each step writes it
- * (JSON, which YAML reads as it is).
+ * scripts/engine.sh builds it) against the emulator: the four kinds and an invoke, then a preview that finds
+ * nothing to do; `preview --diff` of a version changed under `replaceOnChanges`, a replacement naming the changed
+ * path only; a pool size under `ignoreChanges`; a second attachment of one volume refused naming the first and
+ * never recorded (provider/volumeAttachment/claims.ts); and `pulumi import` of objects made outside the stack
+ * (the code it prints, added to the program, previews with no change). A YAML program is its Pulumi.yaml: each
+ * step writes it (JSON, which YAML reads as it is). What the plugin does whatever the program's language (an
+ * update in place, a refresh, the HA refusal at preview, destroy) is tests/e2e/plugin.e2e.test.ts; a
+ * replacement by `replaceOnChanges` on a nested path, plugin-stacks.e2e.test.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,10 +15,12 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import { parse } from "yaml";
 import { volumeAction } from "../../schemas/volumeAction";
 import { DATA_VOLUME, SYSTEM_POOL, WORKER_POOL } from "./support/args";
-import { PLUGIN_BIN, expectDestroyed, expectHaRefused, outsideClient, pluginConfig } from "./support/plugin";
-import { LOCATION, POLL_MS, PROJECT, TOKEN, expectSettledIn, openSuite, type Suite } from "./support/suite";
+import { PLUGIN_BIN, outsideClient, pluginConfig } from "./support/plugin";
+import { LOCATION, POLL_MS, PROJECT, TOKEN, openSuite, type Suite } from "./support/suite";
 
 const KAAS = "kaas-0001";
+/** The first node of the system pool, as the emulator names it (emulator/kinds/kaas/record.ts). */
+const NODE = `${KAAS}-system-1`;
 /** The type token of a kind on the plugin path. */
 const token = (kind: string) => `vendor-container:index:${kind}`;
 /** A volume attached outside the stack, to a cluster made outside it. */
@@ -173,39 +177,36 @@ describe("a YAML program on the provider plugin", () => {
     s = await openSuite("yaml");
     dir = path.join(s.dir, "programs", "e2e-yaml");
     fs.mkdirSync(dir, { recursive: true });
-    write({ ha: true, workers: 2 });
+    write({ ha: true, workers: 2, attachTo: NODE });
     stack = await s.stack("dev", dir, pluginConfig(s, TOKEN, PROJECT, POLL_MS));
   });
   afterAll(async () => {
     await s?.close();
   });
 
-  it("creates a cluster, its backup and a registry, reads the cluster through an invoke, then settles", async () => {
-    const { calls, summary, outputs } = await up({ ha: true, workers: 2 });
+  it("creates a cluster, its backup, a registry and an attachment, reads the cluster through an invoke, then previews no change", async () => {
+    const { calls, summary, outputs } = await up({ ha: true, workers: 2, attachTo: NODE });
     expect(calls.filter((call) => call.startsWith("POST")).sort()).toEqual([
       "POST /kaas",
       `POST /kaas/${KAAS}/backups`,
+      `POST /kaas/${KAAS}/nodePools/system/nodes/${NODE}/attach`,
       "POST /registries",
     ]);
-    expect(summary.resourceChanges).toEqual({ create: 4 });
+    expect(summary.resourceChanges).toEqual({ create: 5 });
     expect(outputs.kaasId.value).toBe(KAAS);
     expect(outputs.kubeconfig.secret).toBe(true);
     expect(outputs.backupState.value).toBe("Active");
     expect(outputs.registryId.value).toBe("registry-0001");
     expect(outputs.infoState.value).toBe("Active");
-    await expectSettledIn(s, stack);
-  });
-
-  it("resizes a pool in place and attaches a volume", async () => {
-    const { calls, summary } = await up({ ha: true, workers: 3, attachTo: systemNodes(KAAS)[0] });
-    expect(summary.resourceChanges).toEqual({ same: 3, update: 1, create: 1 });
-    expect(calls).toContain(`PUT /kaas/${KAAS}/nodePools/workers`);
-    expect(calls.filter((call) => call.includes("/nodes/"))).toHaveLength(1);
+    s.clearRequests();
+    const { changeSummary } = await stack.preview({ expectNoChanges: true });
+    expect(changeSummary).toEqual({ same: 5 });
+    expect(s.mutations()).toEqual([]);
   });
 
   /** `pulumi preview --diff` of the program `options` describe, with the attachment the stack holds. */
   const previewDiff = async (options: Omit<Parameters<typeof program>[0], "ha" | "attachTo">) => {
-    write({ ha: true, attachTo: systemNodes(KAAS)[0], ...options });
+    write({ ha: true, attachTo: NODE, ...options });
     s.clearRequests();
     const run = await s.cli(["preview", "--diff", "--stack", "dev"], dir).done;
     expect({ code: run.code, mutations: s.mutations() }).toEqual({ code: 0, mutations: [] });
@@ -218,11 +219,10 @@ describe("a YAML program on the provider plugin", () => {
       .find((line) => line.includes("vendor-container:index:Kaas: ("))
       ?.trim();
 
-  it("updates the cluster's version in place, and replaces it for the version under replaceOnChanges, naming it", async () => {
-    const inPlace = await previewDiff({ workers: 3, version: "1.33.2" });
-    expect(clusterStep(inPlace)).toBe("~ vendor-container:index:Kaas: (update)");
+  it("replaces the cluster for a version changed under replaceOnChanges, naming the changed path only", async () => {
+    // Without the option the change is in place (tests/unit/kaas-diff.test.ts).
     const output = await previewDiff({
-      workers: 3,
+      workers: 2,
       version: "1.33.2",
       clusterOptions: { replaceOnChanges: ["kubernetesVersion"] },
     });
@@ -232,21 +232,11 @@ describe("a YAML program on the provider plugin", () => {
     expect(output).not.toContain("creation");
   });
 
-  it("replaces the cluster for a pool's instance type under replaceOnChanges nodePools[*].instance", async () => {
-    const output = await previewDiff({
-      workers: 3,
-      systemInstance: "K8A16",
-      clusterOptions: { replaceOnChanges: ["nodePools[*].instance"] },
-    });
-    expect(clusterStep(output)).toBe("+-vendor-container:index:Kaas: (replace)");
-    expect(output).toContain(`~ instance: "${SYSTEM_POOL.instance}" => "K8A16"`);
-  });
-
   it("shows no change for a pool size under ignoreChanges", async () => {
     write({
       ha: true,
       workers: 5,
-      attachTo: systemNodes(KAAS)[0],
+      attachTo: NODE,
       clusterOptions: { ignoreChanges: ["nodePools[1].nodes"] },
     });
     s.clearRequests();
@@ -257,7 +247,7 @@ describe("a YAML program on the provider plugin", () => {
 
   it("refuses a second attachment of the volume naming the first, records nothing of it, and changes nothing when it goes", async () => {
     const [first, second] = systemNodes(KAAS);
-    write({ ha: true, workers: 3, attachTo: first, duplicateTo: second });
+    write({ ha: true, workers: 2, attachTo: first, duplicateTo: second });
     s.clearRequests();
     const failed = await stack.up().then(
       () => "",
@@ -275,16 +265,15 @@ describe("a YAML program on the provider plugin", () => {
     expect(attachments).toEqual([["data", `${KAAS}:${DATA_VOLUME}`, first]]);
 
     // "dup" leaves the program: nothing to do, and the volume stays on the first's node.
-    const { calls, summary } = await up({ ha: true, workers: 3, attachTo: first });
-    expect(calls).toEqual([]);
-    expect(summary.resourceChanges).toEqual({ same: 5 });
+    write({ ha: true, workers: 2, attachTo: first });
+    s.clearRequests();
+    const { changeSummary } = await stack.preview({ expectNoChanges: true });
+    expect(changeSummary).toEqual({ same: 5 });
+    expect(s.mutations()).toEqual([]);
     s.emulator.emulator.advanceClock(1000);
     expect(s.emulator.emulator.attachments(KAAS).map((a) => [a.uri, a.nodeId, a.state])).toEqual([
       [DATA_VOLUME, first, "attached"],
     ]);
-    s.clearRequests();
-    await stack.preview({ expectNoChanges: true });
-    expect(s.mutations()).toEqual([]);
   });
 
   it("imports objects made outside the stack: the code it prints, added to the program, previews no change", async () => {
@@ -368,52 +357,9 @@ describe("a YAML program on the provider plugin", () => {
     });
 
     // The program with the code added: nothing to do.
-    write({ ha: true, workers: 3, attachTo: systemNodes(KAAS)[0], imported: code.resources });
+    write({ ha: true, workers: 2, attachTo: NODE, imported: code.resources });
     s.clearRequests();
     await stack.preview({ expectNoChanges: true });
     expect(s.mutations()).toEqual([]);
-  });
-
-  it("refuses to import another stack's object, saying how to adopt it, and changes nothing", async () => {
-    const owner = "shop/prod/cluster";
-    const theirs = await outsideClient(s).call(
-      "createKaas",
-      { projectId: PROJECT },
-      {
-        metadata: { name: "theirs", location: { value: LOCATION }, tags: [`pulumi-ct-owner:${owner}`] },
-        properties: {
-          preset: true,
-          nodeCidr: { address: "10.40.0.0/16", name: "theirs-nodes" },
-          kubernetesVersion: { value: "1.32.5" },
-          nodePools: [SYSTEM_POOL],
-        },
-      },
-    );
-    const id = theirs.metadata.id;
-    s.emulator.emulator.advanceClock(10 * 60_000);
-    s.clearRequests();
-    const run = await s.cli(
-      ["import", token("Kaas"), "taken", id, "--yes", "--stack", "dev", "--non-interactive"],
-      dir,
-    ).done;
-    expect(run.code).not.toBe(0);
-    expect(run.output).toContain(
-      `Kaas "taken": import: the cluster ${id} belongs to "${owner}" (its owner tag), a resource of stack ` +
-        `"shop/prod", and importing it here would let two stacks act on it.`,
-    );
-    expect(run.output).toContain(`adoptId: "${id}" and adoptFromScope: "${owner}"`);
-    expect(s.mutations()).toEqual([]);
-    expect(stateResources(await s.exportState(stack)).has("taken")).toBe(false);
-    await outsideClient(s).call("deleteKaas", { projectId: PROJECT, id });
-    s.emulator.emulator.advanceClock(10 * 60_000);
-  });
-
-  it("refuses to disable HA at preview, before any call to the service", async () => {
-    write({ ha: false, workers: 3 });
-    await expectHaRefused(s, stack);
-  });
-
-  it("destroys what it manages", async () => {
-    await expectDestroyed(s, stack);
   });
 });

@@ -207,6 +207,44 @@ it("refreshes out-of-band changes and drops a backup deleted out of band", async
   expect((await backups.read(id, read.props)).id).toBe("");
 });
 
+it("reads a backup it created back with nothing for the next preview to do, sending nothing", async () => {
+  const { id, inputs, outs } = await create();
+  h.emulator.clearRequests();
+  const read = await backups.read(id, outs);
+  expect(read).toEqual({ id, props: outs, inputs: undefined });
+  const program = await checked(backups, inputs, args());
+  expect(await backups.diff(id, read.props, program)).toEqual({
+    changes: false,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  expect(h.mutating()).toEqual([]);
+});
+
+it("converges a backup changed out of band: the refresh takes the change in, the update puts the declared values back in one PUT", async () => {
+  const { id, outs } = await create();
+  h.emulator.patchResource("backup", id, {
+    name: "renamed-by-hand",
+    properties: { billingPeriod: "Hour" },
+  });
+  const read = await backups.read(id, outs);
+  expect(read.inputs).toMatchObject({ name: "renamed-by-hand", billingPeriod: "Hour" });
+  expect([read.props.name, read.props.billingPeriod]).toEqual(["renamed-by-hand", "Hour"]);
+  const program = await checked(backups, read.inputs!, args());
+  expect(await backups.diff(id, read.props, program)).toEqual({
+    changes: true,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  h.emulator.clearRequests();
+  const updated = await backups.update(id, read.props, program);
+  expect(h.mutating()).toEqual([{ method: "PUT", path: `/kaas/${kaasId}/backups/${id}` }]);
+  expect([updated.outs.name, updated.outs.billingPeriod]).toEqual(["nightly", "Month"]);
+  const live = await h.client.call("getBackup", { projectId: PROJECT, kaasId, id });
+  expect([live.metadata.name, live.properties.billingPeriod]).toEqual(["nightly", "Month"]);
+  expect((await backups.diff(id, updated.outs, program)).changes).toBe(false);
+});
+
 /** A backup of `args()` created directly, carrying exactly `tags`; returns its id. */
 async function existingBackup(tags: string[]): Promise<string> {
   const body = backupInsertBody(asChecked<CheckedKaasBackupInputs>(await checked(backups, {}, args())));

@@ -51,6 +51,9 @@ async function create(overrides: Record<string, unknown> = {}) {
   return { id, inputs, outs };
 }
 
+/** The registry the service holds, as it answers it. */
+const live = (id: string) => h.client.call("getRegistry", { projectId: PROJECT, id });
+
 async function change(id: string, state: Record<string, unknown>, patch: Record<string, unknown>) {
   const inputs = await checked(registries, state, args(patch));
   const diff = await registries.diff(id, state, inputs);
@@ -84,17 +87,42 @@ it("refuses the reserved admin name at check, before any call", async () => {
 });
 
 it.each([
-  ["billingPeriod", { billingPeriod: "Year" }],
-  ["publicIpUri", { publicIpUri: "/projects/p-test/providers/Vendor.Network/elasticIps/ip-2" }],
-  ["name", { name: "images-2" }],
-  ["tags", { tags: ["team:a"] }],
-])("updates %s in place with one registry PUT", async (_field, patch) => {
+  ["billingPeriod", { billingPeriod: "Year" }, "yearly"],
+  ["publicIpUri", { publicIpUri: "/projects/p-test/providers/Vendor.Network/elasticIps/ip-2" }, "monthly"],
+  ["name", { name: "images-2" }, "monthly"],
+  ["tags", { tags: ["team:a"] }, "monthly"],
+])("updates %s in place with one registry PUT", async (_field, patch, billed) => {
   const { id, outs } = await create();
   const result = await change(id, outs, patch);
   expect(result.diff.replaces).toEqual([]);
   expect(result.calls).toEqual([{ method: "PUT", path: `/registries/${id}` }]);
   expect(result.outs).toMatchObject(patch);
+  expect((await live(id)).properties.billingPlan?.billingPeriod).toBe(billed);
   expect(result.after.changes).toBe(false);
+});
+
+it("reads a registry it created back with nothing for the next preview to do, sending nothing", async () => {
+  const { id, inputs, outs } = await create();
+  h.emulator.clearRequests();
+  const read = await registries.read(id, outs);
+  expect(read).toEqual({ id, props: outs, inputs: undefined });
+  const program = await checked(registries, inputs, args());
+  expect(await registries.diff(id, read.props, program)).toEqual({
+    changes: false,
+    replaces: [],
+    deleteBeforeReplace: false,
+  });
+  expect(h.mutating()).toEqual([]);
+});
+
+it("leaves an undeclared billing period to the service, which bills hourly, and sees no drift in it", async () => {
+  const { id, inputs, outs } = await create({ billingPeriod: undefined });
+  expect(outs).not.toHaveProperty("billingPeriod");
+  expect((await live(id)).properties.billingPlan?.billingPeriod).toBe("hourly");
+  const read = await registries.read(id, outs);
+  expect(read).toEqual({ id, props: outs, inputs: undefined });
+  const program = await checked(registries, inputs, args({ billingPeriod: undefined }));
+  expect((await registries.diff(id, read.props, program)).changes).toBe(false);
 });
 
 it.each([
@@ -114,11 +142,15 @@ it.each([
 it("resets the admin password when the trigger changes, and only then", async () => {
   const { id, outs } = await create({ adminPasswordResetTrigger: "2026-11" });
   expect(h.mutating().some((c) => c.path.endsWith("resetAdminPassword"))).toBe(false);
+  expect(outs.adminPasswordLastSetDate).toBe((await live(id)).data?.private?.adminPasswordLastSetDate);
+  h.emulator.advanceClock(1000);
   const result = await change(id, outs, { adminPasswordResetTrigger: "2026-12" });
   expect(result.calls).toEqual([{ method: "PUT", path: `/registries/${id}/resetAdminPassword` }]);
-  expect(Date.parse(result.outs.adminPasswordLastSetDate as string)).toBeGreaterThanOrEqual(
+  expect(Date.parse(result.outs.adminPasswordLastSetDate as string)).toBeGreaterThan(
     Date.parse(outs.adminPasswordLastSetDate as string),
   );
+  expect(result.outs.adminPasswordLastSetDate).toBe((await live(id)).data?.private?.adminPasswordLastSetDate);
+  expect(result.outs.adminPasswordResetTrigger).toBe("2026-12");
   expect(result.after.changes).toBe(false);
 });
 
@@ -194,9 +226,14 @@ it("keeps a failed registry in the stack and resumes a stuck one in update", asy
   const inputs = await checked(registries, {}, args({ timeouts: { create: "1s" } }));
   const error = (await registries.create(inputs).catch((e: unknown) => e)) as {
     id: string;
+    message: string;
     properties: Record<string, unknown>;
   };
   expect(error.id).toBe("registry-0001");
+  // The deadline counts from the create's start: what is left of it once the create was accepted.
+  expect(error.message).toMatch(
+    /^Registry "images" \(registry-0001\) was created but is not ready: GET \/registries\/registry-0001 failed \(deadline\): Registry "images" \(registry-0001\) did not reach Active within [01]s \(last state InCreation\)$/,
+  );
   h.emulator.patchResource("registry", error.id, { state: "Active" });
   const { outs } = await registries.update(error.id, error.properties, inputs);
   expect(outs.state).toBe("Active");

@@ -116,6 +116,30 @@ describe("a Kaas whose service answers states of another vocabulary", () => {
     expect(held()).toEqual([["kaas-0001", "Removed"]]);
   });
 
+  it("resumes the cluster of such a failed create in update once vendor:stateNames is set, with one PUT, and deletes it", async () => {
+    await start("alternate", "kept");
+    h.config["vendor:unknownStateTimeout"] = "1s";
+    const inputs = await checked(kaas, {}, args);
+    const error = (await kaas.create(inputs).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error & { id?: string; properties?: Record<string, unknown> };
+    expect(error.id).toBe("kaas-0001");
+    h.config["vendor:stateNames"] = ALTERNATE_NAMES;
+    h.emulator.clearRequests();
+
+    // The next `pulumi up` calls update with the state the partial failure left.
+    const { outs } = await kaas.update("kaas-0001", error.properties!, inputs);
+
+    expect([outs.kaasId, outs.state]).toEqual(["kaas-0001", "Ready"]);
+    // No create: only the update that releases the creation tag.
+    expect(h.mutating()).toEqual([{ method: "PUT", path: "/kaas/kaas-0001" }]);
+    expect(held()).toEqual([["kaas-0001", "Ready"]]);
+    h.emulator.clearRequests();
+    await kaas.delete("kaas-0001", outs);
+    expect(h.mutating()).toEqual([{ method: "DELETE", path: "/kaas/kaas-0001" }]);
+  });
+
   it("refuses a vendor:stateNames that is not a mapping to state classes, naming the setting, at check and at create", async () => {
     await start("alternate", "brief");
     const inputs = await checked(kaas, {}, args);

@@ -289,11 +289,14 @@ describe("vendor:kubeconfigRefresh", () => {
     expect(parseKubeconfigRefresh(text)).toBe(value);
   });
 
-  it.each([["never"], ["on-change"], ["true"]])("refuses %j, naming the setting and its values", (text) => {
-    expect(settingsError(() => parseKubeconfigRefresh(text)).message).toBe(
-      `vendor:kubeconfigRefresh must be "always" or "onChange", got ${JSON.stringify(text)}`,
-    );
-  });
+  it.each([["never"], ["on-change"], ["true"], ["sometimes"]])(
+    "refuses %j, naming the setting and its values",
+    (text) => {
+      expect(settingsError(() => parseKubeconfigRefresh(text)).message).toBe(
+        `vendor:kubeconfigRefresh must be "always" or "onChange", got ${JSON.stringify(text)}`,
+      );
+    },
+  );
 });
 
 describe("the state settings (states the interface does not list)", () => {

@@ -1,22 +1,17 @@
-// The end-to-end suite's Go program on the provider plugin's generated SDK: a cluster with two pools (the worker
-// pool's size from the stack config `e2e:workers`, default 2), a nightly backup of it and a registry, each built
-// with the SDK's typed arguments; their ids, states and the cluster's kubeconfig are stack outputs.
+// The end-to-end suite's Go program on the provider plugin's generated SDK: a cluster with two pools, a nightly
+// backup of it and a registry, each built with the SDK's typed arguments; their ids, states and the cluster's
+// kubeconfig are stack outputs.
 package main
 
 import (
 	vendor "github.com/vendor-container/pulumi-vendor-container/sdk/go/vendorcontainer"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
-	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
 const location = "ITBG-Bergamo"
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
-		workers := config.GetInt(ctx, "e2e:workers")
-		if workers == 0 {
-			workers = 2
-		}
 		cluster, err := vendor.NewKaas(ctx, "cluster", &vendor.KaasArgs{
 			Name:              pulumi.String("e2e-cluster"),
 			Location:          pulumi.String(location),
@@ -31,7 +26,7 @@ func main() {
 				},
 				vendor.NodePoolArgs{
 					Name:        pulumi.String("workers"),
-					Nodes:       pulumi.Float64(float64(workers)),
+					Nodes:       pulumi.Float64(2),
 					Instance:    pulumi.String("K8A16"),
 					DataCenter:  pulumi.String("ITBG-2"),
 					Autoscaling: pulumi.Bool(true),
