@@ -346,8 +346,9 @@ long${
 (\`retryAfterJitterMs\`) so callers limited in the same second do not come back together. With a fixed budget
 of 10 attempts, 2 of 11 \`pulumi up\` of 50 clusters at once under this limit failed with 2 clusters not
 created (\`GET /kaas failed (deadline): gave up after retries within the deadline; last error: GET /kaas failed
-(429 Too Many Requests)\`), and 4 in one run of the previous measurement; tests/e2e/rate-limit.e2e.test.ts
-creates 50 clusters under a harder limit (20 requests a second), where that budget failed 17 creates.
+(429 Too Many Requests)\`), and 4 in one run of the previous measurement; under a harder limit (20 requests a
+second) that budget failed 17 of 50 creates at once through the engine;
+tests/integration/reliability-load.test.ts creates and deletes 50 clusters at once under 50 requests a second.
 ${
   v.rateLimited.errors.length > 0
     ? `In this run it happened; the errors, as the CLI printed them (resource: error), one line per failed create

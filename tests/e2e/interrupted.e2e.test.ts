@@ -1,17 +1,22 @@
 /**
- * Interrupted runs and lost answers through the real engine, under every reading of the emulator's
- * `wire.filters` (what `eq` does on the array `metadata.tags`, and how a filter the service does not support
- * is answered, the published interface does not say).
+ * Interrupted runs through the real engine: what the engine leaves of a killed run (its lock, its pending
+ * operation) and how the documented recovery (`pulumi cancel`, then the same command) gets past it.
  *
  * - A `pulumi up` killed with SIGKILL (the CLI and every plugin it started) while the cluster it created is
  *   `InCreation` leaves the stack locked: the next `up` refuses and names `pulumi cancel`. After that, `up`
  *   finds the cluster by its owner tag, resumes it by its creation tag, waits for it and tracks it, without a
  *   second POST; the pending create the killed run left stays in the state until `pulumi refresh
  *   --clear-pending-creates`. The cluster carries a user tag and a decoy of the same name with another stack's
- *   creation tag comes first in every list, so the lookup has to confirm the tag under each reading.
- * - A create whose answer the service drops after processing it is looked up before anything is sent again.
+ *   creation tag comes first in every list, so the lookup has to confirm the tag.
  * - A `pulumi destroy` killed while the cluster is `Deleting`: after `pulumi cancel`, `destroy` waits for the
  *   deletion in flight without a second DELETE and empties the stack.
+ *
+ * The story runs once, with the emulator answering `eq` on the array `metadata.tags` by comparing the whole
+ * array (`wire.filters` `whole`), where the lookup needs both its filters. Only the provider's lookup depends
+ * on how the service reads filters, and it is tested under every reading against the emulator directly
+ * (tests/integration/filter-readings-provider.test.ts: an interrupted create resumed, and a create whose
+ * answer was lost looked up, per kind); a killed create under the default and the strictest readings is the
+ * crash-point suite's (tests/e2e/crash-points.e2e.test.ts).
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { WireReadings } from "../../emulator";
@@ -24,9 +29,8 @@ import { cluster } from "./support/args";
 import { killWhen, waitFor } from "./support/processes";
 import { PROJECT, TOKEN, openSuite, values, type Suite } from "./support/suite";
 
-type Reading = WireReadings["filters"];
-
-const READINGS: Reading[] = ["membership", "whole", "ignored", "refused"];
+/** The reading of filters the stories run under: the lookup's longest path (a tag filter, then a name). */
+const FILTERS: WireReadings["filters"] = "whole";
 /** The tag of the decoy: a cluster of the same name created by another stack. */
 const OTHER_STACK_TAG = "pulumi-ct-0123456789abcdef0123";
 /** A user tag on both clusters: under `whole`, a filter on the creation tag alone then matches nothing. */
@@ -51,10 +55,10 @@ afterAll(async () => {
 
 const emulator = () => s.emulator.emulator;
 
-/** Starts a case on an empty service (ids count from 1 again) answering filters by `reading`. */
-function resetService(reading: Reading = "membership"): void {
+/** Starts a case on an empty service (ids count from 1 again) answering filters by `FILTERS`. */
+function resetService(): void {
   emulator().reset();
-  emulator().updateConfig({ wire: { filters: reading } });
+  emulator().updateConfig({ wire: { filters: FILTERS } });
 }
 
 /** Creates the decoy through the REST API, as another stack would have: it gets `kaas-0001`. */
@@ -112,27 +116,13 @@ const listCalls = () =>
     .map((r) => ({ filter: r.query.filter ?? null, status: r.status }));
 
 /**
- * The list requests of a lookup that finds the cluster: where `eq` matches an element or filters are ignored,
- * the owner-tag filter finds it; under `whole` the other tags make it miss and the name finds it; under
- * `refused` the filtered list is answered 400 and the unfiltered list finds it.
+ * The list requests of a lookup that finds the cluster under `whole`: the other tags make the owner-tag filter
+ * miss, and the name filter finds it.
  */
-function findingLookup(reading: Reading, tag: string) {
-  switch (reading) {
-    case "membership":
-    case "ignored":
-      return [{ filter: byTag(tag), status: 200 }];
-    case "whole":
-      return [
-        { filter: byTag(tag), status: 200 },
-        { filter: byName, status: 200 },
-      ];
-    case "refused":
-      return [
-        { filter: byTag(tag), status: 400 },
-        { filter: null, status: 200 },
-      ];
-  }
-}
+const findingLookup = (tag: string) => [
+  { filter: byTag(tag), status: 200 },
+  { filter: byName, status: 200 },
+];
 
 /** The ids of the clusters in the stack's state, and its pending operations as `type urn`. */
 async function tracked(stack: Stack): Promise<{ clusters: string[]; pending: string[] }> {
@@ -186,110 +176,58 @@ const pendingWarning = (name: string, operation: "creating" | "deleting") => [
   `* ${clusterUrn(name)}, interrupted while ${operation}`,
 ];
 
-describe.each(READINGS)("filters %s", (reading) => {
-  it("recovers from a pulumi up killed while the cluster is InCreation: cancel, then up resumes that cluster", async () => {
-    resetService(reading);
-    emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
-    const decoyId = await createDecoy();
-    expect(decoyId).toBe("kaas-0001");
-    const name = `killed-up-${reading}`;
-    const stack = await s.stack(name, dir);
-    await s.declare(stack, [declared]);
-    s.clearRequests();
+it("recovers from a pulumi up killed while the cluster is InCreation: cancel, then up resumes that cluster", async () => {
+  resetService();
+  emulator().updateConfig({ durations: { kaasCreateMs: LONG_MS } });
+  const decoyId = await createDecoy();
+  expect(decoyId).toBe("kaas-0001");
+  const name = "killed-up";
+  const stack = await s.stack(name, dir);
+  await s.declare(stack, [declared]);
+  s.clearRequests();
 
-    const killed = await runAndKill(
-      ["up", "--yes", "--skip-preview", "--stack", name],
-      () => answered("POST", "")() && stateOf("kaas-0002") === "InCreation",
-      "the POST to be answered",
-    );
-    expect(killed.signal).toBe("SIGKILL");
-    expect(s.mutations()).toEqual(["POST /kaas"]);
+  const killed = await runAndKill(
+    ["up", "--yes", "--skip-preview", "--stack", name],
+    () => answered("POST", "")() && stateOf("kaas-0002") === "InCreation",
+    "the POST to be answered",
+  );
+  expect(killed.signal).toBe("SIGKILL");
+  expect(s.mutations()).toEqual(["POST /kaas"]);
 
-    await expectLockedThenCancel("up", name);
-    // The killed run left the stack resource and a pending create of the cluster, without an id.
-    expect(await tracked(stack)).toEqual({ clusters: [], pending: [`creating ${clusterUrn(name)}`] });
+  await expectLockedThenCancel("up", name);
+  // The killed run left the stack resource and a pending create of the cluster, without an id.
+  expect(await tracked(stack)).toEqual({ clusters: [], pending: [`creating ${clusterUrn(name)}`] });
 
-    s.clearRequests();
-    const result = await finishTransitionDuring(stack.up(), answered("GET", "/kaas-0002"));
-    expect(stateOf("kaas-0002")).toBe("Active");
-    // No second create: only the program's release of the creation tag, once the engine recorded the id.
-    expect(s.mutations()).toEqual(["PUT /kaas/kaas-0002"]);
-    expect(result.stdout).toContain(
-      'Kaas "cluster": resuming the creation of kaas-0002 started by an earlier run',
-    );
-    expect(listCalls()).toEqual(findingLookup(reading, ownerTag(name)));
-    expect(liveClusters()).toEqual([
-      `kaas-0001 ${USER_TAG},${OTHER_STACK_TAG}`,
-      `kaas-0002 ${USER_TAG},${ownerTag(name)}`,
-    ]);
-    expect(result.summary.resourceChanges).toEqual({ create: 1, same: 1 });
-    const outputs = values(result.outputs);
-    expect(outputs["cluster.kaasId"]).toBe("kaas-0002");
-    expect(outputs["cluster.state"]).toBe("Active");
-    // The engine keeps the killed run's pending create in the state even though this `up` created the
-    // resource, so later runs warn about it again. Its advice, `pulumi refresh`, clears a pending create
-    // only interactively or when told to (a plain non-interactive refresh leaves it).
-    for (const line of pendingWarning(name, "creating")) expect(result.stdout).toContain(line);
-    expect(await tracked(stack)).toEqual({
-      clusters: ["kaas-0002"],
-      pending: [`creating ${clusterUrn(name)}`],
-    });
-    await stack.refresh({ clearPendingCreates: true, expectNoChanges: true });
-    expect(await tracked(stack)).toEqual({ clusters: ["kaas-0002"], pending: [] });
-    s.clearRequests();
-    await stack.preview({ expectNoChanges: true });
-    expect(s.mutations()).toEqual([]);
+  s.clearRequests();
+  const result = await finishTransitionDuring(stack.up(), answered("GET", "/kaas-0002"));
+  expect(stateOf("kaas-0002")).toBe("Active");
+  // No second create: only the program's release of the creation tag, once the engine recorded the id.
+  expect(s.mutations()).toEqual(["PUT /kaas/kaas-0002"]);
+  expect(result.stdout).toContain(
+    'Kaas "cluster": resuming the creation of kaas-0002 started by an earlier run',
+  );
+  expect(listCalls()).toEqual(findingLookup(ownerTag(name)));
+  expect(liveClusters()).toEqual([
+    `kaas-0001 ${USER_TAG},${OTHER_STACK_TAG}`,
+    `kaas-0002 ${USER_TAG},${ownerTag(name)}`,
+  ]);
+  expect(result.summary.resourceChanges).toEqual({ create: 1, same: 1 });
+  const outputs = values(result.outputs);
+  expect(outputs["cluster.kaasId"]).toBe("kaas-0002");
+  expect(outputs["cluster.state"]).toBe("Active");
+  // The engine keeps the killed run's pending create in the state even though this `up` created the
+  // resource, so later runs warn about it again. Its advice, `pulumi refresh`, clears a pending create
+  // only interactively or when told to (a plain non-interactive refresh leaves it).
+  for (const line of pendingWarning(name, "creating")) expect(result.stdout).toContain(line);
+  expect(await tracked(stack)).toEqual({
+    clusters: ["kaas-0002"],
+    pending: [`creating ${clusterUrn(name)}`],
   });
-
-  it("looks a create whose answer was lost up before sending it again, and tracks that one cluster", async () => {
-    resetService(reading);
-    expect(await createDecoy()).toBe("kaas-0001");
-    const stack = await s.stack(`lost-answer-${reading}`, dir);
-    await s.declare(stack, [declared]);
-    s.clearRequests();
-    // The service processes every POST, then drops the connection before its answer.
-    emulator().setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
-
-    const result = await stack.up();
-    emulator().setFaults({});
-
-    expect(
-      s
-        .requests()
-        .filter((r) => r.mutating)
-        .map((r) => `${r.method} ${r.dropped ?? "answered"}`),
-    ).toEqual(["POST after", "PUT answered"]);
-    expect(result.stdout).toContain(`Kaas "cluster": the create request's outcome is unknown (`);
-    expect(result.stdout).toContain("checking before retrying");
-    const tag = ownerTag(`lost-answer-${reading}`);
-    expect(liveClusters()).toEqual([
-      `kaas-0001 ${USER_TAG},${OTHER_STACK_TAG}`,
-      `kaas-0002 ${USER_TAG},${ownerTag(`lost-answer-${reading}`)}`,
-    ]);
-    expect(values(result.outputs)["cluster.kaasId"]).toBe("kaas-0002");
-    // Before the POST the lookup finds nothing. Where `eq` matches elements, or arrays whole, the two filters
-    // say so; where filters are ignored, the tag filter's answer holds the decoy without the tag, so it was
-    // the whole list and settles it; where they are refused, the whole list is read once unfiltered (the 400
-    // is remembered, so the lookup after the POST lists unfiltered straight away). Never a third request.
-    const missing = {
-      membership: [
-        { filter: byTag(tag), status: 200 },
-        { filter: byName, status: 200 },
-      ],
-      whole: [
-        { filter: byTag(tag), status: 200 },
-        { filter: byName, status: 200 },
-      ],
-      ignored: [{ filter: byTag(tag), status: 200 }],
-      refused: [
-        { filter: byTag(tag), status: 400 },
-        { filter: null, status: 200 },
-      ],
-    }[reading];
-    const finding = reading === "refused" ? [{ filter: null, status: 200 }] : findingLookup(reading, tag);
-    expect(listCalls()).toEqual([...missing, ...finding]);
-    await stack.preview({ expectNoChanges: true });
-  });
+  await stack.refresh({ clearPendingCreates: true, expectNoChanges: true });
+  expect(await tracked(stack)).toEqual({ clusters: ["kaas-0002"], pending: [] });
+  s.clearRequests();
+  await stack.preview({ expectNoChanges: true });
+  expect(s.mutations()).toEqual([]);
 });
 
 it("recovers from a pulumi destroy killed while the cluster is Deleting: cancel, then destroy finishes it", async () => {

@@ -5,13 +5,22 @@
  * processes; the application stacks read their platform through a stack reference stored in the database; a
  * second `pulumi up` of a stack while an update holds its lock is refused and changes nothing; the lock of a
  * killed run stays until `pulumi cancel` removes it, after which the same `pulumi up` finishes the update; both
- * environments are destroyed at the same time, leaving no stack in the database and an empty emulator; the
- * server is stopped and its folder removed.
+ * environments are destroyed at the same time, leaving no stack in the database and an empty emulator.
+ *
+ * Then the same server goes away during a create: it stops while `pulumi up` creates two clusters, and stays
+ * down until the CLI gives up saving the state (`failed to save snapshot`). The clusters exist in the service,
+ * the state holds neither. After the server is back, `pulumi cancel` and the same `pulumi up` track exactly the
+ * two clusters the program declares, with no second create request, and the next preview shows no change. The
+ * lookup that finds them depends on how the service reads filters: here under the emulator's strictest readings
+ * (published interface only: filters refused, so the lookup reads the whole list); a lookup after a lost state
+ * write under every filter reading is the integration projects'
+ * (tests/integration/filter-readings-provider.test.ts). Last, the server is stopped and its folder removed.
  */
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { STRICT_WIRE } from "../../emulator";
 import type { KaasResponse } from "../../schemas";
 import { escapeRegExp as literal } from "../support/expressions";
 import { BIN } from "./support/engine";
@@ -23,7 +32,17 @@ import {
 } from "./support/environments";
 import { startPostgres, type PostgresServer } from "./support/postgres";
 import { killWhen, waitFor } from "./support/processes";
-import { POLL_MS, PROJECT, TOKEN, openSuite, values, type CliRun, type Suite } from "./support/suite";
+import { cluster } from "./support/args";
+import {
+  POLL_MS,
+  PROJECT,
+  TOKEN,
+  openSuite,
+  trackedOf,
+  values,
+  type CliRun,
+  type Suite,
+} from "./support/suite";
 
 /** How long a cluster update takes while a run holds the lock: far longer than the test, until the clock moves. */
 const LONG_MS = 10 * 60 * 1000;
@@ -33,6 +52,8 @@ const APP = "vendor-environments-app";
 const STACK_KEYS =
   "select key from pulumi_state where key like 'state/.pulumi/stacks/%' and key not like '%.bak' order by key";
 const LOCK_KEYS = "select key from pulumi_state where key like 'state/.pulumi/locks/%' order by key";
+/** Long enough for the CLI to give up saving the state: it retries for about a minute. */
+const CLI_GIVES_UP_MS = 5 * 60 * 1000;
 
 let s: Suite;
 let pg: PostgresServer;
@@ -267,6 +288,60 @@ it("destroys both environments at the same time, leaving no stack in the databas
     kaas: 0,
     backups: 0,
     registries: 0,
+  });
+});
+
+describe("the state backend down during a create, published interface only", () => {
+  const kaasPath = `/projects/${PROJECT}/providers/Vendor.Container/kaas`;
+  const posts = () => s.requests().filter((r) => r.method === "POST" && r.path === kaasPath);
+  /** The clusters the service holds that are not deleted: name -> id. */
+  const live = () =>
+    Object.fromEntries(
+      s.emulator.emulator
+        .state()
+        .kaas.filter((k) => k.status?.state !== "Deleted")
+        .map((k) => [k.metadata.name ?? "", k.metadata.id]),
+    );
+
+  it("down until the CLI gives up, then cancel and up: the two declared clusters, tracked, no second create", async () => {
+    s.emulator.emulator.updateConfig({ wire: STRICT_WIRE });
+    const dir = s.program("pg-outage");
+    const stack = await s.stack("outage", dir);
+    const declared = [
+      cluster({}, "first"),
+      cluster({ nodeCidr: { address: "10.21.0.0/16", name: "second-nodes" } }, "second"),
+    ];
+    await s.declare(stack, declared);
+    s.clearRequests();
+    // Provisioning outlasts the moment the server stops, so both creates return while it is down.
+    s.emulator.emulator.updateConfig({ durations: { kaasCreateMs: 3000 } });
+
+    const run = s.cli(["up", "--yes", "--skip-preview", "--stack", "outage"], dir);
+    await waitFor("both create requests", () => posts().filter((r) => (r.status ?? 0) < 300).length === 2);
+    pg.pause();
+    let timer: NodeJS.Timeout | undefined;
+    const failed = await Promise.race([
+      run.done,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the CLI never gave up")), CLI_GIVES_UP_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    pg.resume();
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toContain("failed to save snapshot");
+    const created = live();
+    expect(Object.keys(created).sort()).toEqual(["e2e-first", "e2e-second"]);
+
+    const cancel = await s.cli(["cancel", "--yes", "--stack", "outage"], dir).done;
+    expect(cancel.code).toBe(0);
+    await stack.up();
+    expect(await trackedOf(stack)).toEqual({ first: created["e2e-first"], second: created["e2e-second"] });
+    expect(posts()).toHaveLength(2);
+    expect(live()).toEqual(created);
+    await stack.preview({ expectNoChanges: true });
+
+    await stack.destroy();
+    expect(live()).toEqual({});
   });
 });
 

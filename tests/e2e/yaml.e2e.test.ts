@@ -24,7 +24,7 @@ const NODE = `${KAAS}-system-1`;
 /** The type token of a kind on the plugin path. */
 const token = (kind: string) => `vendor-container:index:${kind}`;
 /** A volume attached outside the stack, to a cluster made outside it. */
-const SCRATCH_VOLUME = "/projects/e2e-project/providers/Vendor.Storage/blockStorages/scratch-1";
+const SCRATCH_VOLUME = DATA_VOLUME.replace(/data-1$/, "scratch-1");
 
 /** The key the engine marks a secret value with in a state. */
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";

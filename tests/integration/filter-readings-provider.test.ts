@@ -249,7 +249,11 @@ describe.each(READINGS)("filters %s", (reading) => {
       expect(KINDS[kind].live().map((o) => o.metadata.id)).toEqual([other, id]);
       expect(tagsOf(kind, id)).toEqual(["team:a", tag, owner]);
       expect(h.mutating()).toEqual([{ method: "POST", path: KINDS[kind].collection() }]);
-      expect(h.lines).toContainEqual(expect.stringContaining("the create request's outcome is unknown"));
+      const what = `${kind} "${(inputs.creationScope as string).split("/")[2]}"`;
+      expect(h.lines).toContain(
+        `[vendor-container] ${what}: the create request's outcome is unknown (POST ` +
+          `${KINDS[kind].collection()} failed (network): ECONNRESET socket hang up); checking before retrying`,
+      );
       // Before the POST the lookup finds nothing, and never lists the whole collection where filters work:
       // the owner tag filter then the name filter; the tag filter alone where the service ignores it (its
       // answer, holding the decoy, is the whole list); the whole list once when refused (the 400 is

@@ -179,6 +179,34 @@ describe("create", () => {
     });
   });
 
+  it("reports the pools of a resumed cluster as the service has them: the next up resizes one back with one node pool PUT", async () => {
+    const inputs = await checked(kaas, {}, args());
+    const orphan = await h.client.call(
+      "createKaas",
+      { projectId: PROJECT },
+      insertBody(asChecked<CheckedKaasInputs>(inputs)),
+    );
+    const id = orphan.metadata.id;
+    // The cluster finishes, then an operator resizes a pool before anyone runs pulumi again.
+    h.emulator.advanceClock(h.emulator.getConfig().durations.kaasCreateMs);
+    h.emulator.scaleNodePool(id, "system", 4);
+
+    const resumed = await kaas.create(inputs);
+    await h.release("Kaas", id, resumed.outs);
+
+    expect(resumed.id).toBe(id);
+    expect(
+      (resumed.outs.currentNodePools as { name: string; nodes: number }[]).map((p) => [p.name, p.nodes]),
+    ).toEqual([
+      ["system", 4],
+      ["workers", 2],
+    ]);
+    const result = await change(id, resumed.outs, args());
+    expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}/nodePools/system` }]);
+    expect(result.after.changes).toBe(false);
+  });
+
   it("looks the cluster up instead of re-sending a create whose answer was lost", async () => {
     h.emulator.setFaults({ dropAfterProcessingRate: 1, methods: ["POST"] });
     const { id } = await create();
@@ -263,16 +291,21 @@ describe("update", () => {
     expect(result.after.changes).toBe(false);
   });
 
-  it("records the scope of a renamed stack as the owner in one metadata PUT, and sees no change afterwards", async () => {
-    const { id, outs } = await create({ tags: ["team:a"] });
-    const renamed = "proj/prod/prod";
-    const result = await change(id, outs, args({ tags: ["team:a"], creationScope: renamed }));
-    expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
-    expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", expectedOwnerTag(renamed)]);
-    expect(result.outs.creationScope).toBe(renamed);
-    expect(result.after.changes).toBe(false);
-  });
+  it.each([
+    ["stack", "proj/prod/prod"],
+    ["project", "shop/dev/prod"],
+  ])(
+    "records the scope of a renamed %s as the owner in one metadata PUT, and sees no change afterwards",
+    async (_renamed, renamed) => {
+      const { id, outs } = await create({ tags: ["team:a"] });
+      const result = await change(id, outs, args({ tags: ["team:a"], creationScope: renamed }));
+      expect(result.diff).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+      expect(result.calls).toEqual([{ method: "PUT", path: `/kaas/${id}` }]);
+      expect(await liveTags(h, { kind: "Kaas", id })).toEqual(["team:a", expectedOwnerTag(renamed)]);
+      expect(result.outs.creationScope).toBe(renamed);
+      expect(result.after.changes).toBe(false);
+    },
+  );
 
   it("resizes one pool through the node pool endpoint only", async () => {
     const { id, outs } = await create();

@@ -221,6 +221,41 @@ it("adopts a registry another resource owns only when adoptFromScope names that 
   expect(await liveTags(h, { kind: "Registry", id })).toEqual([expectedOwnerTag("proj/dev/other")]);
 });
 
+it("keeps a registry whose provisioning failed in the stack with the service's reason, and resumes it in update once repaired, with no new POST", async () => {
+  h.emulator.setFaults({ provisioning: { kaas: "ok", registry: "fail", backup: "ok" } });
+  const inputs = await checked(registries, {}, args());
+  const error = (await registries
+    .create({ ...inputs, __provider: "shell" })
+    .catch((e: unknown) => e)) as Error & {
+    id: string;
+    reasons: string[];
+    properties: Record<string, unknown>;
+  };
+  const reason =
+    'Registry "images" (registry-0001) was created but is not ready: GET /registries/registry-0001: ' +
+    'Registry "images" (registry-0001) failed while waiting for Active: Provisioning failed: insufficient ' +
+    "capacity in the selected zone";
+  expect(error.message).toBe(reason);
+  expect(error).toMatchObject({
+    id: "registry-0001",
+    properties: { registryId: "registry-0001", state: "Failed", __provider: "shell" },
+  });
+  expect(h.mutating()).toEqual([{ method: "POST", path: "/registries" }]);
+
+  h.emulator.setFaults({});
+  h.emulator.patchResource("registry", error.id, { state: "Active", failureReason: null });
+  h.emulator.clearRequests();
+  const { outs } = await registries.update(error.id, error.properties, inputs);
+
+  expect(outs.state).toBe("Active");
+  // No create: only the update that records the owner and releases the creation tag.
+  expect(h.mutating()).toEqual([{ method: "PUT", path: "/registries/registry-0001" }]);
+  expect(h.emulator.state().registries.map((r) => r.metadata.id)).toEqual(["registry-0001"]);
+  expect(await liveTags(h, { kind: "Registry", id: error.id })).toEqual([
+    expectedOwnerTag("proj/dev/images"),
+  ]);
+});
+
 it("keeps a failed registry in the stack and resumes a stuck one in update", async () => {
   h.emulator.setFaults({ provisioning: { kaas: "ok", registry: "stuck", backup: "ok" } });
   const inputs = await checked(registries, {}, args({ timeouts: { create: "1s" } }));

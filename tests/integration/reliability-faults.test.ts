@@ -8,7 +8,9 @@
  * The emulator's faults apply to every method (its `methods` filter would restrict all of them at once), so
  * its drops after processing hit GET, PUT, DELETE and POST alike, a few POSTs per seed at most. To make the
  * ambiguous create certain in every seed, the harness also loses the answer of the first successful create
- * of each kind (`loseFirstCreateAnswers`): the object exists, the client saw the connection drop.
+ * of each kind (`loseFirstCreateAnswers`): the object exists, the client saw the connection drop. A gateway
+ * that answers 502, 503 or 504 to a create the service processed makes the same ambiguous create, each status
+ * on every create of the example.
  */
 import type { RequestLogEntry } from "../../emulator/transport/app";
 import { startHarness, type Harness } from "./support/harness";
@@ -282,3 +284,57 @@ it("looks an ambiguous create up even on its last attempt, so the object it crea
     created: { kaas: 0, backup: 0, registry: 1 },
   });
 });
+
+/**
+ * How the REST client reports each status a gateway may answer after the service processed the request: the
+ * status and its body (the emulator's 503 carries a problem body, the others a plain text).
+ */
+const ANSWERED = {
+  502: "502 Bad Gateway): Bad Gateway",
+  503: "503 Service Unavailable): Service Unavailable: Injected fault after processing.",
+  504: "504 Gateway Timeout): Gateway Timeout",
+} as const;
+
+it.each([502, 503, 504] as const)(
+  "leaves exactly one object of each kind when every create is processed and then answered %i",
+  async (status) => {
+    h = await startHarness({ faults: { errorAfterProcessingRates: { [status]: 1 }, methods: ["POST"] } });
+    const engine = new SimulatedEngine(h.kind);
+
+    await Promise.all([
+      engine.up("cluster", "Kaas", clusterArgs()),
+      engine.up("images", "Registry", registryArgs()),
+    ]);
+    await engine.up("nightly", "KaasBackup", backupArgs(engine.idOf("cluster")));
+
+    expect(engine.errors).toEqual([]);
+    expect(reconcile(h.emulator, engine)).toEqual({
+      live: { ...EMPTY, kaas: [KAAS], backups: ["backup-0001"], registries: ["registry-0001"] },
+      ...CLEAN,
+      created: { kaas: 1, backup: 1, registry: 1 },
+    });
+    // One POST of each kind, processed and answered `status`: each create looked its object up instead.
+    const creates = [
+      ['Kaas "cluster"', "/kaas"],
+      ['Registry "images"', "/registries"],
+      ['KaasBackup "nightly"', `/kaas/${KAAS}/backups`],
+    ];
+    expect(
+      h.emulator
+        .requests()
+        .filter((r) => r.method === "POST")
+        .map((r) => `${r.path.replace(API_PREFIX, "")} ${r.status}`)
+        .sort(),
+    ).toEqual(creates.map(([, path]) => `${path} ${status}`).sort());
+    for (const [subject, path] of creates) {
+      expect(h.lines).toContain(
+        `[vendor-container] ${subject}: the create request's outcome is unknown (POST ${path} failed ` +
+          `(${ANSWERED[status]}); checking before retrying`,
+      );
+    }
+    const settled = { changes: false, replaces: [], deleteBeforeReplace: false };
+    expect(await engine.preview("cluster", clusterArgs())).toEqual(settled);
+    expect(await engine.preview("images", registryArgs())).toEqual(settled);
+    expect(await engine.preview("nightly", backupArgs(KAAS))).toEqual(settled);
+  },
+);
