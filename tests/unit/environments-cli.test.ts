@@ -29,7 +29,7 @@ jest.mock("@pulumi/pulumi/automation", () => {
 
 /**
  * What the engine prints (stdout) when the provider refuses, at preview, the downgrade of an environment's
- * cluster running `running` to 1.31.9, as a run through the engine printed it (its blank lines left out).
+ * cluster running `running` to 1.31.9, as a run through the engine printed it (its blank lines and most of its outputs left out).
  */
 const refusedDowngrade = (env: string, running: string) =>
   [
