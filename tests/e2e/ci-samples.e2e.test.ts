@@ -3,10 +3,13 @@
  * `workflow.yml` (GitHub Actions) and `gitlab-ci.yml` (GitLab CI) are parsed, the jobs an event starts are
  * chosen by their own `on:`, `if:` and `rules:`, and each job's commands run in order with bash, with the
  * variables, folders, matrix values and expressions the CI would give them, through the engine in `.tools/bin`
- * against this file's emulator. Both samples deploy the same stacks to one backend, one after the other: GitHub's
- * jobs create them, GitLab's find them deployed. The Python variant (`workflow-python.yml`) deploys the program
- * in `python/` on the provider plugin through its Python SDK, to stacks of its own, with both installed from the
- * suite's release (support/release.ts); `release.yml` makes and publishes that release on a tag push.
+ * against this file's emulator. Each command runs once: GitHub's jobs run for every event, and GitLab's
+ * scheduled pipeline then checks dev for drift; every other GitLab job runs the very commands of GitHub's job
+ * for the same event, in the same folders, which its lines are held to. The Python variant
+ * (`workflow-python.yml`) deploys the program in `python/` on the provider plugin through its Python SDK, to a
+ * stack of its own (prod, the stack the policy pack's production rules apply to; dev's jobs are the same steps),
+ * with both installed from the suite's release (support/release.ts); `release.yml` makes and publishes that
+ * release on a tag push.
  *
  * What cannot run offline is stood in for, each with its reason in the job's result: the checkout and setup
  * actions, and the installs from the npm registry (the lockfiles those installs need are checked against their
@@ -365,10 +368,10 @@ function expectDrift(output: string): void {
   ]);
 }
 
-/** The GitHub event of each scenario: pull request 7 opened (or closed), a push to main, the schedule. */
-function githubEvent(name: GitHubEvent["name"], action = "opened"): GitHubEvent {
+/** The GitHub event of each scenario: pull request 7 (or `number`) opened (or closed), a push to main, the schedule. */
+function githubEvent(name: GitHubEvent["name"], action = "opened", number = 7): GitHubEvent {
   return name === "pull_request"
-    ? { name, ref: "refs/pull/7/merge", payload: { action, number: 7 } }
+    ? { name, ref: `refs/pull/${number}/merge`, payload: { action, number } }
     : { name, ref: "refs/heads/main", payload: {} };
 }
 
@@ -463,27 +466,98 @@ describe("workflow.yml (GitHub Actions)", () => {
     expect(clusters()).toEqual({ "dev-cluster": ["system=2"], "prod-cluster": ["system=2"] });
   });
 
-  it("on the schedule: the drift check passes, then fails after a change made outside Pulumi", async () => {
+  it("on the schedule: the drift check of both stacks passes", async () => {
     const jobs = planGitHub(WORKFLOW, githubEvent("schedule"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["drift dev", "drift prod"]);
-    const green = await run(jobs, { together: true });
-    expect(Object.values(green).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
-    expect(lines(green["drift dev"].output, /unchanged$/)).toEqual(["3 unchanged"]);
-    // Someone resizes dev's pool in the service's console.
-    const dev = s.emulator.emulator.state().kaas.find((k) => k.metadata.name === "dev-cluster")!;
-    s.emulator.emulator.scaleNodePool(dev.metadata.id as string, "system", 3);
-    // dev's job again (prod's, unchanged, passed just above; GitLab's scheduled pipeline below runs both while
-    // dev differs). 7: the CLI's exit code for changes where none were expected.
-    const red = await run(jobs.slice(0, 1));
-    expect(Object.values(red).map(outcome)).toEqual([
-      { job: "drift dev", code: 7, failedStep: "Check for drift" },
-    ]);
-    expectDrift(red["drift dev"].output);
+    const results = await run(jobs, { together: true });
+    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
+    for (const result of Object.values(results)) {
+      expect(result.ran).toEqual(["Install the Pulumi CLI", "Install dependencies", "Check for drift"]);
+      expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
+    }
   });
 });
 
+/**
+ * What a job runs once the CLI is installed and the package built, in order, each command in its folder and
+ * split into the words bash gives it (the samples quote single words only): a GitHub job's steps after "Build
+ * the package", a GitLab job's lines after its `cd` to the program's folder, with the job's variables expanded.
+ */
+function programCommands(job: PlannedJob): { folder: string; words: string[] }[] {
+  const words = (command: string) =>
+    job
+      .expand(command)
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((word) => word.replace(/^"(.*)"$/, "$1"));
+  const built = job.steps.findIndex((step) => step.name === "Build the package");
+  if (built >= 0)
+    return job.steps.slice(built + 1).map((step) => ({
+      folder: step.workingDirectory,
+      words: words(step.commands.join("\n")),
+    }));
+  const commands = job.steps[0].commands;
+  const cd = commands.findIndex((command) => command.startsWith("cd "));
+  return commands.slice(cd + 1).map((command) => ({ folder: commands[cd].slice(3), words: words(command) }));
+}
+
 describe("gitlab-ci.yml (GitLab CI)", () => {
-  it("in a merge request pipeline: previews dev and prod with the policy pack, and creates its environment", async () => {
+  // Of GitLab's jobs, the scheduled pipeline's drift check of dev runs through the engine (below): its lines
+  // share one shell, the CLI installed and the folder changed by the lines before. Every other job runs the very
+  // commands of workflow.yml's job for the same event, which run through the engine above: held here by its
+  // lines.
+  it("runs in every job, after its install, the commands of workflow.yml's job for the same event, in the same folders", () => {
+    const github = (event: GitHubEvent) =>
+      Object.fromEntries(
+        planGitHub(WORKFLOW, event, secrets, vars).map((job) => [job.name, programCommands(job)]),
+      );
+    const opened = github(githubEvent("pull_request", "opened", 8));
+    const closed = github(githubEvent("pull_request", "closed", 8));
+    const push = github(githubEvent("push"));
+    const schedule = github(githubEvent("schedule"));
+    const gitlab = ["merge_request_event", "push", "schedule"].flatMap((source) =>
+      planGitLab(GITLAB, gitlabVariables(source)).map((job) => [job.name, programCommands(job)]),
+    );
+    expect(Object.fromEntries(gitlab)).toEqual({
+      "preview: [dev]": opened["preview dev"],
+      "preview: [prod]": opened["preview prod"],
+      "pr-environment": opened["environment pr-8"],
+      "pr-environment-stop": closed["environment pr-8"],
+      "up:dev": push["up dev"],
+      "up:prod": push["up prod"],
+      "drift: [dev]": schedule["drift dev"],
+      "drift: [prod]": schedule["drift prod"],
+    });
+    // What those commands are, in full.
+    const program = (...commands: string[]) =>
+      commands.map((command) => ({ folder: "examples/ci-pipeline", words: command.split(" ") }));
+    const environments = (...commands: string[]) =>
+      commands.map((command) => ({ folder: "examples/environments", words: command.split(" ") }));
+    const pack = `--policy-pack ${PACK} --policy-pack-config policy.json`;
+    expect([
+      opened["preview prod"],
+      opened["environment pr-8"],
+      closed["environment pr-8"],
+      push["up prod"],
+      schedule["drift prod"],
+    ]).toEqual([
+      program(
+        "npm ci",
+        "pulumi stack select prod --create --non-interactive",
+        `pulumi preview --stack prod --non-interactive --diff ${pack}`,
+      ),
+      environments("npm ci", "npm run build", "npm run --silent environments -- up pr-8"),
+      environments("npm ci", "npm run build", "npm run --silent environments -- destroy pr-8"),
+      program(
+        "npm ci",
+        "pulumi stack select prod --create --non-interactive",
+        `pulumi up --stack prod --yes --non-interactive --diff ${pack}`,
+      ),
+      program("npm ci", "pulumi preview --stack prod --refresh --expect-no-changes --non-interactive --diff"),
+    ]);
+  });
+
+  it("in a merge request pipeline: previews dev and prod, and creates the request's environment, stopped by a manual job", () => {
     const jobs = planGitLab(GITLAB, gitlabVariables("merge_request_event"));
     expect(jobs.map((job) => [job.name, job.manual])).toEqual([
       ["preview: [dev]", false],
@@ -506,42 +580,9 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
       stopAction: "stop",
       groups: ["pr-environment-8", "pr-environment-8"],
     });
-    // The preview stage's jobs start together, then the review stage's; the manual job waits.
-    const results = {
-      ...(await run(
-        jobs.filter((job) => job.key === "preview"),
-        { together: true },
-      )),
-      ...(await run(jobs.filter((job) => job.key === "pr-environment"))),
-    };
-    expect(Object.values(results).map(outcome)).toEqual([
-      { job: "preview: [dev]", code: 0 },
-      { job: "preview: [prod]", code: 0 },
-      { job: "pr-environment", code: 0 },
-    ]);
-    for (const stack of ["dev", "prod"]) {
-      const result = results[`preview: [${stack}]`];
-      expect(result.skipped).toEqual(INSTALLS_SKIPPED(1));
-      expect(result.output).toContain(INSTALLED());
-      expectPolicyPassed(result.output, 1);
-      // GitHub's jobs deployed both stacks already: nothing to change.
-      expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
-    }
-    expect(lines(results["pr-environment"].output, /^pr-8: /)).toEqual([
-      "pr-8: platform: 3 create",
-      "pr-8: app: 2 create",
-    ]);
-    // The environment's stop job, as GitLab runs it when the merge request is merged or closed.
-    const [stopped] = Object.values(await run([stop]));
-    expect(outcome(stopped)).toEqual({ job: "pr-environment-stop", code: 0 });
-    expect(lines(stopped.output, /^pr-8: /)).toEqual([
-      "pr-8: app: 2 delete, 1 discard",
-      "pr-8: platform: 3 delete",
-      "pr-8: destroyed, stacks removed",
-    ]);
   });
 
-  it("on the default branch: `up` of dev, then prod by a manual job of the protected environment, one per stack", async () => {
+  it("on the default branch: `up` of dev, then prod by a manual job of the protected environment, one per stack", () => {
     const jobs = planGitLab(GITLAB, gitlabVariables("push"));
     expect(
       jobs.map((job) => ({
@@ -558,30 +599,21 @@ describe("gitlab-ci.yml (GitLab CI)", () => {
     expect(jobs[1].definition.needs).toEqual(["up:dev"]);
     // A push to another branch starts no pipeline at all (workflow: rules).
     expect(planGitLab(GITLAB, { ...gitlabVariables("push"), CI_COMMIT_BRANCH: "feature" })).toEqual([]);
-    // up:dev runs; up:prod once someone allowed to deploy prod runs it.
-    const results = await run(jobs);
-    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
-    for (const result of Object.values(results)) {
-      expectPolicyPassed(result.output, 2);
-      expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged", "3 unchanged"]);
-    }
   });
 
-  it("in a scheduled pipeline: the drift check fails while dev differs from its program, and passes once it agrees", async () => {
+  it("in a scheduled pipeline: the drift check fails on dev after a change made outside Pulumi", async () => {
     const jobs = planGitLab(GITLAB, gitlabVariables("schedule"));
     expect(jobs.map((job) => job.name)).toEqual(["drift: [dev]", "drift: [prod]"]);
-    // dev's pool is still resized (previous test); prod is as deployed.
-    const red = await run(jobs, { together: true });
-    expect(Object.values(red).map(outcome)).toEqual([
-      { job: "drift: [dev]", code: 7, failedStep: "drift" },
-      { job: "drift: [prod]", code: 0 },
-    ]);
-    expectDrift(red["drift: [dev]"].output);
+    // Someone resizes dev's pool in the service's console.
     const dev = s.emulator.emulator.state().kaas.find((k) => k.metadata.name === "dev-cluster")!;
-    s.emulator.emulator.scaleNodePool(dev.metadata.id as string, "system", 2);
-    const green = await run(jobs.slice(0, 1));
-    expect(Object.values(green).map(outcome)).toEqual([{ job: "drift: [dev]", code: 0 }]);
-    expect(lines(green["drift: [dev]"].output, /unchanged$/)).toEqual(["3 unchanged"]);
+    s.emulator.emulator.scaleNodePool(dev.metadata.id as string, "system", 3);
+    // dev's job (prod's runs workflow.yml's command, which passed on prod above). 7: the CLI's exit code for
+    // changes where none were expected.
+    const [result] = Object.values(await run(jobs.slice(0, 1)));
+    expect(outcome(result)).toEqual({ job: "drift: [dev]", code: 7, failedStep: "drift" });
+    expect(result.skipped).toEqual(INSTALLS_SKIPPED(1));
+    expect(result.output).toContain(INSTALLED());
+    expectDrift(result.output);
   });
 });
 
@@ -782,72 +814,92 @@ describe("workflow-python.yml (GitHub Actions, the Python variant, on the releas
     expect(result.output).toContain(INSTALLED(machinePath));
   }
 
-  it("on a merge to main: installs the release and runs `up` for dev then prod, Node.js only for the policy pack", async () => {
+  /**
+   * The steps of an instance of a matrix job, its stack's name in them as `<stack>`: two instances of one job
+   * are the same steps for two stacks. The stack of prod runs through the engine, the more demanding of the two
+   * (the policy pack's production rules apply to it, policy.json); dev's instance is held to the same steps.
+   */
+  const stepsForStack = (job: PlannedJob) =>
+    job.steps.map((step) => ({
+      name: step.name,
+      folder: step.workingDirectory,
+      commands: step.commands.map((command) =>
+        command.replace(new RegExp(`\\b${job.matrix.stack}\\b`, "g"), "<stack>"),
+      ),
+    }));
+
+  it("on a merge to main: installs the release and runs `up` of prod, Node.js only for the policy pack; dev's job the same steps", async () => {
     const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("push"), secrets, vars);
     expect(jobs.map((job) => job.name)).toEqual(["up dev (Python)", "up prod (Python)"]);
     expect(jobs.map((job) => job.expand(job.definition.concurrency.group))).toEqual([
       "pulumi-python-dev",
       "pulumi-python-prod",
     ]);
+    const [dev, prod] = jobs;
+    expect(stepsForStack(dev)).toEqual(stepsForStack(prod));
+    expect(jobs.map((job) => job.steps.at(-1)?.commands)).toEqual(
+      ["dev", "prod"].map((stack) => [
+        `pulumi up --stack ${stack} --yes --non-interactive --diff ` +
+          `--policy-pack policy-pack/${PACK} --policy-pack-config ../policy.json`,
+      ]),
+    );
     // npm installs the policy pack, in its folder, and nothing else.
     expect(
-      jobs.map((job) =>
-        job.steps
-          .filter((step) => /\bnpm\b/.test(step.commands.join("\n")))
-          .map((step) => step.workingDirectory),
-      ),
-    ).toEqual([[POLICY_PACK_FOLDER], [POLICY_PACK_FOLDER]]);
+      prod.steps
+        .filter((step) => /\bnpm\b/.test(step.commands.join("\n")))
+        .map((step) => step.workingDirectory),
+    ).toEqual([POLICY_PACK_FOLDER]);
     requested.length = 0;
-    const results = await run(jobs, { env: pythonRunner, substitutions: pythonSubstitutions });
-    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
-    for (const result of Object.values(results)) {
-      expect(result.skipped).toEqual([
-        ...skippedUntilNode(),
-        `Set up Node.js: ${pythonSubstitutions["actions/setup-node@v4"].reason}`,
-        `npm ci: ${substitutions["npm ci"].reason}`,
-      ]);
-      const withNode = ["Set up Node.js", "Install the policy pack", "Select the stack", "Up"];
-      expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, ...withNode]);
-      expect(
-        Object.fromEntries(result.ran.map((step) => [step, holding(result.paths[step], "node")])),
-      ).toEqual({
-        ...Object.fromEntries(["Set up Python", ...PLUGIN_STEPS, "Set up Node.js"].map((step) => [step, []])),
-        ...Object.fromEntries(withNode.slice(1).map((step) => [step, [nodeFolder]])),
-      });
-      expectInstalled(result);
-      expectPolicyPassed(result.output, 2, `policy-pack/${PACK}`);
-      expect(lines(result.output, /created$/)).toEqual(["+ 3 created"]);
-    }
-    expect(requested).toEqual([...download, ...download]);
-    s.emulator.emulator.advanceClock(60_000);
-    const python = Object.entries(clusters()).filter(([name]) => name.includes("-python-"));
-    expect(Object.fromEntries(python)).toEqual({
-      "dev-python-cluster": ["system=2"],
-      "prod-python-cluster": ["system=2"],
-    });
-  });
-
-  it("on the schedule: the drift check of both stacks, with no Node.js on PATH, finds nothing to change", async () => {
-    const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("schedule"), secrets, vars);
-    expect(jobs.map((job) => job.name)).toEqual(["drift dev (Python)", "drift prod (Python)"]);
-    requested.length = 0;
-    const results = await run(jobs, {
-      together: true,
+    const { [prod.name]: result } = await run([prod], {
       env: pythonRunner,
       substitutions: pythonSubstitutions,
     });
-    expect(Object.values(results).map(outcome)).toEqual(jobs.map((job) => ({ job: job.name, code: 0 })));
-    for (const result of Object.values(results)) {
-      expect(result.skipped).toEqual(skippedUntilNode());
-      expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, "Check for drift"]);
-      // The program, the engine and the plugin run with no node to be found.
-      expect(
-        Object.values(result.paths).map((PATH) => [...holding(PATH, "node"), ...holding(PATH, "npm")]),
-      ).toEqual(result.ran.map(() => []));
-      expectInstalled(result);
-      expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
-    }
-    expect(requested.sort()).toEqual([...download, ...download].sort());
+    expect(outcome(result)).toEqual({ job: prod.name, code: 0 });
+    expect(result.skipped).toEqual([
+      ...skippedUntilNode(),
+      `Set up Node.js: ${pythonSubstitutions["actions/setup-node@v4"].reason}`,
+      `npm ci: ${substitutions["npm ci"].reason}`,
+    ]);
+    const withNode = ["Set up Node.js", "Install the policy pack", "Select the stack", "Up"];
+    expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, ...withNode]);
+    expect(Object.fromEntries(result.ran.map((step) => [step, holding(result.paths[step], "node")]))).toEqual(
+      {
+        ...Object.fromEntries(["Set up Python", ...PLUGIN_STEPS, "Set up Node.js"].map((step) => [step, []])),
+        ...Object.fromEntries(withNode.slice(1).map((step) => [step, [nodeFolder]])),
+      },
+    );
+    expectInstalled(result);
+    expectPolicyPassed(result.output, 2, `policy-pack/${PACK}`);
+    expect(lines(result.output, /created$/)).toEqual(["+ 3 created"]);
+    expect(requested).toEqual(download);
+    s.emulator.emulator.advanceClock(60_000);
+    const python = Object.entries(clusters()).filter(([name]) => name.includes("-python-"));
+    expect(Object.fromEntries(python)).toEqual({ "prod-python-cluster": ["system=2"] });
+  });
+
+  it("on the schedule: the drift check of prod, with no Node.js on PATH, finds nothing to change; dev's job the same steps", async () => {
+    const jobs = planGitHub(PYTHON_WORKFLOW, githubEvent("schedule"), secrets, vars);
+    expect(jobs.map((job) => job.name)).toEqual(["drift dev (Python)", "drift prod (Python)"]);
+    const [dev, prod] = jobs;
+    expect(stepsForStack(dev)).toEqual(stepsForStack(prod));
+    expect(prod.steps.at(-1)?.commands).toEqual([
+      "pulumi preview --stack prod --refresh --expect-no-changes --non-interactive --diff",
+    ]);
+    requested.length = 0;
+    const { [prod.name]: result } = await run([prod], {
+      env: pythonRunner,
+      substitutions: pythonSubstitutions,
+    });
+    expect(outcome(result)).toEqual({ job: prod.name, code: 0 });
+    expect(result.skipped).toEqual(skippedUntilNode());
+    expect(result.ran).toEqual(["Set up Python", ...PLUGIN_STEPS, "Check for drift"]);
+    // The program, the engine and the plugin run with no node to be found.
+    expect(
+      Object.values(result.paths).map((PATH) => [...holding(PATH, "node"), ...holding(PATH, "npm")]),
+    ).toEqual(result.ran.map(() => []));
+    expectInstalled(result);
+    expect(lines(result.output, /unchanged$/)).toEqual(["3 unchanged"]);
+    expect(requested).toEqual(download);
   });
 });
 

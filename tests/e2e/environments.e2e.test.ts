@@ -1,12 +1,13 @@
 /**
  * `examples/environments` as a platform team runs it: its command line built with the example's own tsconfig
  * and run with Node, through the engine in `.tools` (`--pulumi-root`), against this file's emulator. Three
- * environments come up at the same time from one program, each with its preset; they are listed with their
- * state and outputs; the application stacks read their platform through a stack reference, the kubeconfig
- * still a secret; one environment is updated and nothing else changes; the kubeconfig is written for its owner
- * only; an environment named twice is brought up once, and each failed one is reported in one line naming
- * its stack and the reason; a destroy of the protected prod without `--force` is refused and changes nothing;
- * all three are destroyed, leaving no stack and an empty emulator.
+ * environments come up at the same time from one program, each with its preset; the application stacks read
+ * their platform through a stack reference, the kubeconfig still a secret, which the command writes to a file
+ * for its owner; one environment is updated and nothing else changes; the environments are listed with their
+ * state and outputs; a destroy of the protected prod without `--force` is refused and changes nothing; all three
+ * are destroyed, leaving no stack and an empty emulator. What the command decides without the engine (its
+ * command line, an environment named twice, the line a failed run prints, the file's mode) is
+ * tests/unit/environments-cli.test.ts's and environments-example.test.ts's.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -82,11 +83,6 @@ function clusters(): Record<string, { id: string; ha: boolean; version: string; 
   );
 }
 
-/** The provider's refusal of a Kubernetes downgrade of the cluster to 1.31.9, as the engine reports it. */
-const downgradeRefusal = (running: string) =>
-  "pulumi-nodejs:dynamic/vendor-container:Kaas resource 'cluster': property kubernetesVersion value {1.31.9} " +
-  `has a problem: cannot go down from ${running} to 1.31.9: the service does not downgrade clusters`;
-
 const LIVE = (list: { status?: { state?: string | null } | null; metadata: { name?: string | null } }[]) =>
   list
     .filter((o) => o.status?.state !== "Deleted")
@@ -144,61 +140,20 @@ it("brings dev, staging and prod up at the same time from one program, each with
   expect(await protectedKinds("dev")).toEqual([]);
 });
 
-it("lists the environments with their state and outputs, secrets masked", async () => {
-  const ids = Object.fromEntries(Object.entries(clusters()).map(([name, c]) => [name, c.id]));
-  const environments = await listed();
-  expect(environments.map((e) => [e.environment, e.protected])).toEqual([
-    ["dev", false],
-    ["prod", true],
-    ["staging", false],
-  ]);
-  for (const e of environments) {
-    const { platform, app } = e;
-    // Each stack counts itself, the default provider of its dynamic resources and the engine's builtin provider
-    // (`pulumi:providers:pulumi default`), which the program's read of its own state through an invoke brings
-    // in; the application's also counts its stack reference, which uses that same builtin provider, and prod's
-    // platform its backup.
-    expect(platform).toEqual({
-      resources: e.environment === "prod" ? 6 : 5,
-      lastUpdate: expect.any(String),
-      updateInProgress: false,
-      outputs: {
-        preset: { dev: "small", staging: "medium", prod: "ha" }[e.environment],
-        protectedEnvironment: e.protected,
-        location: "ITBG-Bergamo",
-        kaasId: ids[`${e.environment}-cluster`],
-        kubeconfig: "[secret]",
-        clusterState: "Active",
-        kubernetesVersion: "1.32.5",
-        ha: e.environment === "prod",
-        nodePools: clusters()[`${e.environment}-cluster`].pools,
-        registryId: expect.stringMatching(/^registry-/),
-        registryUrl: expect.stringMatching(new RegExp(`^https://${e.environment}-images-registry-`)),
-      },
-    });
-    expect(app).toEqual({
-      resources: 5,
-      lastUpdate: expect.any(String),
-      updateInProgress: false,
-      outputs: {
-        kubeconfig: "[secret]",
-        clusterName: `${e.environment}-cluster`,
-        clusterState: "Active",
-        kubernetesVersion: "1.32.5",
-        registryUrl: platform.outputs.registryUrl,
-        backupId: expect.stringMatching(/^backup-/),
-      },
-    });
-  }
-});
-
-it("reads the platform through a stack reference in the application stack, the kubeconfig still a secret", async () => {
+it("reads the platform through a stack reference in the application stack, the kubeconfig still a secret, and writes it to a file for its owner", async () => {
   const platform = await (await stackOf("platform", "dev")).outputs();
   const app = await (await stackOf("app", "dev")).outputs();
   const kaasId = platform.kaasId.value as string;
   expect(app.kubeconfig).toEqual({ value: platform.kubeconfig.value, secret: true });
   expect(app.kubeconfig.value).toContain(s.emulator.emulator.kubeconfigToken(kaasId));
   expect(values(app).clusterName).toBe("dev-cluster");
+  // The command writes that kubeconfig for its owner only (whatever a file there allowed before:
+  // tests/unit/environments-example.test.ts, writeOwnerOnly).
+  const file = path.join(s.dir, "dev.kubeconfig");
+  const run = await environments("kubeconfig", "dev", "--out", file);
+  expect(run).toEqual({ code: 0, stdout: `dev: kubeconfig written to ${file} (mode 600)\n`, stderr: "" });
+  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  expect(fs.readFileSync(file, "utf8")).toBe(platform.kubeconfig.value);
   // Neither state holds the kubeconfig's credential or the API token in plain text, nor did any output.
   const secrets = [s.emulator.emulator.kubeconfigToken(kaasId), TOKEN];
   const places = {
@@ -226,50 +181,55 @@ it("updates one environment with a setting kept in its stack config, and changes
   expect(fs.readFileSync(path.join(example, "platform/Pulumi.dev.yaml"), "utf8")).toContain(
     "kubernetesVersion: 1.33.2",
   );
-  const versions = Object.fromEntries(
-    (await listed()).map((e) => [
-      e.environment,
-      [e.platform.outputs.kubernetesVersion, e.app?.outputs.kubernetesVersion],
-    ]),
-  );
-  expect(versions).toEqual({
-    dev: ["1.33.2", "1.33.2"],
-    staging: ["1.32.5", "1.32.5"],
-    prod: ["1.32.5", "1.32.5"],
-  });
 });
 
-it("writes the kubeconfig to a file only its owner can read, whatever the file allowed before", async () => {
-  const file = path.join(s.dir, "dev.kubeconfig");
-  fs.writeFileSync(file, "old", { mode: 0o644 });
-  const run = await environments("kubeconfig", "dev", "--out", file);
-  expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-  expect(run.stdout).toBe(`dev: kubeconfig written to ${file} (mode 600)\n`);
-  expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-  const platform = await (await stackOf("platform", "dev")).outputs();
-  expect(fs.readFileSync(file, "utf8")).toBe(platform.kubeconfig.value);
-});
-
-it("brings an environment named twice up once, and prints one line for each environment that failed", async () => {
-  s.clearRequests();
-  // A downgrade, which the provider refuses before any call: dev runs 1.33.2 and staging 1.32.5 by now.
-  const run = await environments("up", "dev", "dev", "staging", "--set", "kubernetesVersion=1.31.9");
-  expect({ code: run.code, stderr: run.stderr }).toEqual({
-    code: 1,
-    stderr: [
-      `error: dev: platform: ${downgradeRefusal("1.33.2")}`,
-      `error: staging: platform: ${downgradeRefusal("1.32.5")}`,
-      "",
-    ].join("\n"),
-  });
-  // One run of dev's platform stack (a second one would have failed on its lock), none of an application stack.
-  expect(
-    run.stdout
-      .split("\n")
-      .filter((line) => /^\[\w+\/\w+\] Updating \(/.test(line))
-      .sort(),
-  ).toEqual(["[dev/platform] Updating (dev):", "[staging/platform] Updating (staging):"]);
-  expect(s.mutations()).toEqual([]);
+it("lists the environments with their state and outputs, secrets masked: dev's new version in both its stacks", async () => {
+  const ids = Object.fromEntries(Object.entries(clusters()).map(([name, c]) => [name, c.id]));
+  const environments = await listed();
+  expect(environments.map((e) => [e.environment, e.protected])).toEqual([
+    ["dev", false],
+    ["prod", true],
+    ["staging", false],
+  ]);
+  for (const e of environments) {
+    const { platform, app } = e;
+    const kubernetesVersion = e.environment === "dev" ? "1.33.2" : "1.32.5";
+    // Each stack counts itself, the default provider of its dynamic resources and the engine's builtin provider
+    // (`pulumi:providers:pulumi default`), which the program's read of its own state through an invoke brings
+    // in; the application's also counts its stack reference, which uses that same builtin provider, and prod's
+    // platform its backup.
+    expect(platform).toEqual({
+      resources: e.environment === "prod" ? 6 : 5,
+      lastUpdate: expect.any(String),
+      updateInProgress: false,
+      outputs: {
+        preset: { dev: "small", staging: "medium", prod: "ha" }[e.environment],
+        protectedEnvironment: e.protected,
+        location: "ITBG-Bergamo",
+        kaasId: ids[`${e.environment}-cluster`],
+        kubeconfig: "[secret]",
+        clusterState: "Active",
+        kubernetesVersion,
+        ha: e.environment === "prod",
+        nodePools: clusters()[`${e.environment}-cluster`].pools,
+        registryId: expect.stringMatching(/^registry-/),
+        registryUrl: expect.stringMatching(new RegExp(`^https://${e.environment}-images-registry-`)),
+      },
+    });
+    expect(app).toEqual({
+      resources: 5,
+      lastUpdate: expect.any(String),
+      updateInProgress: false,
+      outputs: {
+        kubeconfig: "[secret]",
+        clusterName: `${e.environment}-cluster`,
+        clusterState: "Active",
+        kubernetesVersion,
+        registryUrl: platform.outputs.registryUrl,
+        backupId: expect.stringMatching(/^backup-/),
+      },
+    });
+  }
 });
 
 it("refuses to destroy the protected prod without --force, and changes nothing", async () => {

@@ -4,12 +4,13 @@
  * a git URL, where npm clones the repository, installs its dev dependencies and runs its `prepare` script,
  * which builds dist/ (not committed). The git repository is a snapshot of the working tree committed into a
  * temporary repository, so the test installs what is in the tree now, whatever the repository's own history.
- * Each installed copy is then used as a program uses it: every entry point required by Node 22 (the engine's),
- * the emulator's command run from `node_modules/.bin`, and a TypeScript file type-checked against the
- * installed declarations under strict settings (from the tarball, with the plugin's Node.js SDK beside it,
- * also every TypeScript block of README.md and docs/*.md).
+ * The copy from the tarball is used as a program uses it: every entry point required by Node 22 (the engine's),
+ * the emulator's command run from `node_modules/.bin`, and a TypeScript file and every TypeScript block of
+ * README.md and docs/*.md type-checked against the installed declarations under strict settings, with the
+ * plugin's Node.js SDK beside it. The copy from the git URL holds, byte for byte, the files of the tarball.
  */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -161,16 +162,32 @@ function typeCheck(dir: string, programs: Record<string, string> = {}): string {
 const emulatorUsage = (dir: string): string =>
   run(path.join(dir, "node_modules/.bin/pulumi-vendor-container-emulator"), ["--help"], dir).split("\n")[0];
 
-it("installs from the release tarball (`npm pack`) and works from every entry point", () => {
+/** The release tarball the global setup packed for this run, the one in `.tools/e2e/pack`. */
+function tarball(): string {
   const packs = fs.readdirSync(path.join(E2E_ROOT, "pack")).filter((file) => file.endsWith(".tgz"));
   expect(packs).toEqual([`${PACKAGE.name}-${PACKAGE.version}.tgz`]);
+  return path.join(E2E_ROOT, "pack", packs[0]);
+}
+
+/** Every file below `dir`, by its path there, with its sha256. */
+function contents(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    (fs.readdirSync(dir, { recursive: true }) as string[])
+      .filter((file) => fs.statSync(path.join(dir, file)).isFile())
+      .sort()
+      .map((file) => [
+        file,
+        createHash("sha256")
+          .update(fs.readFileSync(path.join(dir, file)))
+          .digest("hex"),
+      ]),
+  );
+}
+
+it("installs from the release tarball (`npm pack`) and works from every entry point", () => {
   // With the plugin's Node.js SDK, which the snippet of a stack moved to the plugin (docs/languages.md) declares.
   const sdk = fs.readdirSync(path.join(E2E_ROOT, "pack-sdk")).filter((file) => file.endsWith(".tgz"));
-  const dir = projectWith(
-    "from-tarball",
-    path.join(E2E_ROOT, "pack", packs[0]),
-    path.join(E2E_ROOT, "pack-sdk", sdk[0]),
-  );
+  const dir = projectWith("from-tarball", tarball(), path.join(E2E_ROOT, "pack-sdk", sdk[0]));
 
   expect(entryPointsOf(dir)).toEqual(EXPECTED_ENTRY_POINTS);
   expect(emulatorUsage(dir)).toBe("Usage: pulumi-vendor-container-emulator [options]");
@@ -226,7 +243,10 @@ it("installs from a git URL: npm runs `prepare`, which builds dist/ in its clone
     ].sort(),
   );
 
-  expect(entryPointsOf(dir)).toEqual(EXPECTED_ENTRY_POINTS);
-  expect(emulatorUsage(dir)).toBe("Usage: pulumi-vendor-container-emulator [options]");
-  expect(typeCheck(dir)).toBe("");
+  // Byte for byte the package the tarball holds, which the test above runs from every entry point and
+  // type-checks against: npm's `prepare` in the clone built what `npm pack` packs.
+  const unpacked = path.join(work, "tarball");
+  fs.mkdirSync(unpacked);
+  run("tar", ["-xzf", tarball(), "-C", unpacked], work);
+  expect(contents(installed)).toEqual(contents(path.join(unpacked, "package")));
 });

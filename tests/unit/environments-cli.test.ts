@@ -1,14 +1,59 @@
 /**
- * The pure parts of the environments command line (`examples/environments/environments.ts`) that decide what
- * runs and what a failure prints: an environment named twice is run once, and a failed Pulumi run is reported
- * in one line, whatever the Automation API's error holds. Through the engine: `tests/e2e/environments.e2e.test.ts`.
+ * The parts of the environments command line (`examples/environments/environments.ts`) that decide what runs
+ * and what a failure prints: an environment named twice is run once, and a failed Pulumi run is reported in one
+ * line naming its environment and stack, whatever the Automation API's error holds. The Automation API is a
+ * stand-in here whose runs fail as the engine's do, with what the engine printed; the command's runs through
+ * the engine are `tests/e2e/environments.e2e.test.ts`.
  */
-import { CommandError } from "@pulumi/pulumi/automation";
+import { CommandError, Stack, type UpOptions } from "@pulumi/pulumi/automation";
 import {
   failureReason,
+  main,
   parseCommandLine,
   uniqueEnvironments,
 } from "../../examples/environments/environments";
+
+// The command's workspaces, one per program, stand in for the CLI: each knows its program's folder name. What a
+// stack's run does is each test's (`Stack.createOrSelect`).
+jest.mock("@pulumi/pulumi/automation", () => {
+  const actual = jest.requireActual<typeof import("@pulumi/pulumi/automation")>("@pulumi/pulumi/automation");
+  return {
+    ...actual,
+    PulumiCommand: { get: async () => ({}) },
+    LocalWorkspace: {
+      create: async ({ workDir }: { workDir: string }) => ({ program: workDir.split("/").pop() }),
+    },
+    Stack: { createOrSelect: jest.fn() },
+  };
+});
+
+/**
+ * What the engine prints (stdout) when the provider refuses, at preview, the downgrade of an environment's
+ * cluster running `running` to 1.31.9, as a run through the engine printed it (its blank lines and most of its outputs left out).
+ */
+const refusedDowngrade = (env: string, running: string) =>
+  [
+    `Updating (${env}):`,
+    "@ updating............",
+    `    pulumi-nodejs:dynamic/vendor-container:Kaas cluster  error: ${downgradeRefusal(running)}`,
+    "    pulumi-nodejs:dynamic/vendor-container:Kaas cluster **failed** 1 error",
+    "Diagnostics:",
+    "  pulumi-nodejs:dynamic/vendor-container:Kaas (cluster):",
+    `    error: ${downgradeRefusal(running)}`,
+    "Outputs:",
+    '  - clusterState        : "Active"',
+    `  - kubernetesVersion   : "${running}"`,
+    "Resources:",
+    "    1 unchanged",
+    "    1 errored",
+    "Duration: 11s",
+    "",
+  ].join("\n");
+
+/** The provider's refusal of a Kubernetes downgrade of the cluster to 1.31.9, as the engine reports it. */
+const downgradeRefusal = (running: string) =>
+  "pulumi-nodejs:dynamic/vendor-container:Kaas resource 'cluster': property kubernetesVersion value {1.31.9} " +
+  `has a problem: cannot go down from ${running} to 1.31.9: the service does not downgrade clusters`;
 
 /** An Automation API error as a failed CLI run makes it: the whole run in its message. */
 function commandError(stdout: string, stderr: string, code = 255): CommandError {
@@ -46,20 +91,20 @@ describe("environments named more than once", () => {
 
 describe("failureReason", () => {
   it("gives a resource's diagnostic, not the engine's closing 'update failed'", () => {
-    const stdout = [
+    expect(failureReason(commandError(refusedDowngrade("dev", "1.33.2"), ""))).toBe(
+      downgradeRefusal("1.33.2"),
+    );
+    const withClosing = [
       "Updating (dev):",
-      "    pulumi-nodejs:dynamic/vendor-container:Kaas cluster  error: cannot go down from 1.33.2 to 1.31.9",
       "Diagnostics:",
       "  pulumi:pulumi:Stack (vendor-environments-platform-dev):",
       "    error: update failed",
       "",
       "  pulumi-nodejs:dynamic/vendor-container:Kaas (cluster):",
-      "    error: property kubernetesVersion value {1.31.9} has a problem: cannot go down from 1.33.2 to 1.31.9",
+      `    error: ${downgradeRefusal("1.33.2")}`,
       "",
     ].join("\n");
-    expect(failureReason(commandError(stdout, ""))).toBe(
-      "property kubernetesVersion value {1.31.9} has a problem: cannot go down from 1.33.2 to 1.31.9",
-    );
+    expect(failureReason(commandError(withClosing, ""))).toBe(downgradeRefusal("1.33.2"));
   });
 
   it("gives the CLI's own error when no resource failed: a stack locked by another run", () => {
@@ -82,5 +127,52 @@ describe("failureReason", () => {
       "there is no environment pr-9",
     );
     expect(failureReason("plain")).toBe("plain");
+  });
+});
+
+describe("up, when stacks' runs fail", () => {
+  it("runs an environment named twice once, and prints one line for each environment that failed, naming its stack", async () => {
+    const running: Record<string, string> = { dev: "1.33.2", staging: "1.32.5" };
+    const runs: { stack: string; config: unknown }[] = [];
+    jest.mocked(Stack.createOrSelect).mockImplementation(async (env, workspace) => {
+      const stack = `${env}/${(workspace as unknown as { program: string }).program}`;
+      let config: unknown;
+      return {
+        setAllConfig: async (values: unknown) => {
+          config = values;
+        },
+        up: async ({ onOutput }: UpOptions) => {
+          runs.push({ stack, config });
+          const stdout = refusedDowngrade(env, running[env]);
+          onOutput?.(stdout);
+          throw commandError(stdout, "");
+        },
+      } as unknown as Stack;
+    });
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(["up", "dev", "dev", "staging", "--set", "kubernetesVersion=1.31.9"], {
+      out: (line) => out.push(line),
+      err: (line) => err.push(line),
+    });
+    expect({ code, err }).toEqual({
+      code: 1,
+      err: [
+        `error: dev: platform: ${downgradeRefusal("1.33.2")}`,
+        `error: staging: platform: ${downgradeRefusal("1.32.5")}`,
+      ],
+    });
+    // One run of dev's platform stack (a second would fail on its lock), none of an application stack.
+    const config = { kubernetesVersion: { value: "1.31.9" } };
+    expect(runs).toEqual([
+      { stack: "dev/platform", config },
+      { stack: "staging/platform", config },
+    ]);
+    // What the engine printed, each line prefixed with its stack.
+    expect(out.filter((line) => /Updating \(/.test(line))).toEqual([
+      "[dev/platform] Updating (dev):",
+      "[staging/platform] Updating (staging):",
+    ]);
+    expect(out).toHaveLength(2 * (refusedDowngrade("dev", "1.33.2").split("\n").length - 1));
   });
 });
