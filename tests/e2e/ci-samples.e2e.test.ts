@@ -28,6 +28,7 @@ import path from "node:path";
 import { BIN, E2E_ROOT, PYTHON, ROOT, engineVersion } from "./support/engine";
 import { VERSION, archiveName, release } from "./support/release";
 import { PROJECT, POLL_MS, openSuite, type Suite } from "./support/suite";
+import { CLIENT_ID, CLIENT_SECRET } from "../support/world";
 import { pulumiPythonVersion, pulumiWheels } from "./support/wheels";
 import {
   planGitHub,
@@ -155,8 +156,8 @@ beforeAll(async () => {
   secrets = {
     PULUMI_BACKEND_URL: s.env.PULUMI_BACKEND_URL,
     PULUMI_CONFIG_PASSPHRASE: s.env.PULUMI_CONFIG_PASSPHRASE,
-    VENDOR_CLIENT_ID: "emulator-client",
-    VENDOR_CLIENT_SECRET: "emulator-secret",
+    VENDOR_CLIENT_ID: CLIENT_ID,
+    VENDOR_CLIENT_SECRET: CLIENT_SECRET,
     // The release workflow's: the job's own token (GitHub gives every run one) and the npm registry's.
     GITHUB_TOKEN: "github-job-token",
     NPM_TOKEN: "npm-publish-token",
