@@ -14,11 +14,15 @@
  *
  * Operations: the create of each kind that creates (a KaasBackup under a cluster made before), a cluster's node
  * pool resize, its replacement by a changed nodeCidr and by `up --replace`, `pulumi destroy`, and a removal from
- * the program. Each create runs under the emulator's default readings and under its strictest (`STRICT_WIRE`),
- * since finding its object again depends on how the service reads filters. The two replacements differ only in
- * what tells the engine to replace (the diff, or `--replace`); the provider's part, the create of the new
- * cluster beside the old one, is the same, so one runs under each reading and both readings meet it. The resize,
- * the removal and the destroy, which go by the id the state names, run under one each.
+ * the program, each once, under the emulator's default readings or its strictest (`STRICT_WIRE`). Finding a
+ * create's object again depends on how the service reads filters, so the creates are spread over both: the
+ * cluster's under the default readings (and under the strictest as the create of `up --replace`), the backup's
+ * under the strictest, the registry's under the default; the provider plugin's doors run every create under one
+ * reading each (crash-points-python under the default, crash-points-yaml under the strictest), and the lookup
+ * under every filter reading is the integration projects' (tests/integration/filter-readings-provider.test.ts).
+ * The two replacements differ only in what tells the engine to replace (the diff, or `--replace`); the
+ * provider's part, the create of the new cluster beside the old one, is the same, so one runs under each
+ * reading. The resize, the removal and the destroy, which go by the id the state names, run under one each.
  *
  * Each operation and reading is a group with a stack and an emulator of its own, so that groups run side by
  * side (a few at a time) without seeing each other's requests; earlier resources stay in the stack and are
@@ -31,7 +35,14 @@
  * crash-points-yaml.e2e.test.ts): support/crash-suite.ts. This file is the dynamic resources' door: the
  * JavaScript program `tests/e2e/programs/resources`, declared from stack config (`e2e:resources`).
  */
-import { OPERATIONS, crashPointSuite } from "./support/crash-suite";
+import { OPERATIONS, crashPointSuite, type Reading } from "./support/crash-suite";
+
+/** The reading of each create on this door (the other operations say their own). */
+const CREATE_READINGS: Record<string, Reading> = {
+  "Kaas create": "default",
+  "KaasBackup create": "strict",
+  "Registry create": "default",
+};
 
 /** The program every group's stack runs, copied once. */
 let dir: string;
@@ -50,5 +61,5 @@ crashPointSuite(
     // The CLI, the language host and the program, the dynamic provider's launcher and its Node.js process.
     minimumKilled: () => 3,
   },
-  OPERATIONS,
+  OPERATIONS.map((o) => (o.readings ? o : { ...o, readings: [CREATE_READINGS[o.title]] })),
 );
