@@ -10,18 +10,8 @@ import {
   kaasKubernetesMinimumVersion,
   kaasNodePoolSize,
 } from "../../policy/kaas";
+import { SYSTEM_POOL, WORKER_POOL } from "../support/world";
 import { UNKNOWN, runResourcePolicy, runStackPolicy, urnOf } from "./support/policy-args";
-
-const SYSTEM = { name: "system", nodes: 2, instance: "K4A8", dataCenter: "ITBG-1" };
-const WORKERS = {
-  name: "workers",
-  nodes: 2,
-  instance: "K8A16",
-  dataCenter: "ITBG-2",
-  autoscaling: true,
-  minCount: 1,
-  maxCount: 6,
-};
 
 /** A cluster's properties as the analyzer sees them at preview: its checked inputs. */
 const clusterProps = (overrides: Record<string, unknown> = {}) => ({
@@ -30,7 +20,7 @@ const clusterProps = (overrides: Record<string, unknown> = {}) => ({
   projectId: "proj-1",
   kubernetesVersion: "1.33.2",
   nodeCidr: { address: "10.20.0.0/16", name: "nodes" },
-  nodePools: [SYSTEM, WORKERS],
+  nodePools: [SYSTEM_POOL, WORKER_POOL],
   ha: true,
   authorizedIpRanges: ["192.168.10.0/24"],
   creationScope: "platform/prod/cluster",
@@ -234,11 +224,11 @@ describe("kaas-node-pool-size", () => {
     );
 
   it("accepts pools within the default bounds of 1 to 20 nodes", async () => {
-    expect(await run([SYSTEM, WORKERS])).toEqual([]);
+    expect(await run([SYSTEM_POOL, WORKER_POOL])).toEqual([]);
     expect(
       await run([
-        { ...SYSTEM, nodes: 1 },
-        { ...WORKERS, maxCount: 20 },
+        { ...SYSTEM_POOL, nodes: 1 },
+        { ...WORKER_POOL, maxCount: 20 },
       ]),
     ).toEqual([]);
   });
@@ -246,8 +236,8 @@ describe("kaas-node-pool-size", () => {
   it("names the pool, its field and the bound for each count outside the bounds", async () => {
     expect(
       await run([
-        { ...SYSTEM, nodes: 0 },
-        { ...WORKERS, nodes: 21, maxCount: 25 },
+        { ...SYSTEM_POOL, nodes: 0 },
+        { ...WORKER_POOL, nodes: 21, maxCount: 25 },
       ]),
     ).toEqual([
       'Kaas "cluster" nodePools[0] ("system").nodes: 0 is below the minimum of 1 node per pool (minNodes)',
@@ -261,32 +251,32 @@ describe("kaas-node-pool-size", () => {
     expect(
       await run(
         [
-          { ...SYSTEM, nodes: 3 },
-          { ...WORKERS, nodes: 3, minCount: 3, maxCount: 5 },
+          { ...SYSTEM_POOL, nodes: 3 },
+          { ...WORKER_POOL, nodes: 3, minCount: 3, maxCount: 5 },
         ],
         config,
       ),
     ).toEqual([]);
-    expect(await run([SYSTEM, WORKERS], config)).toEqual([
+    expect(await run([SYSTEM_POOL, WORKER_POOL], config)).toEqual([
       'Kaas "cluster" nodePools[0] ("system").nodes: 2 is below the minimum of 3 nodes per pool (minNodes)',
       'Kaas "cluster" nodePools[1] ("workers").nodes: 2 is below the minimum of 3 nodes per pool (minNodes)',
       'Kaas "cluster" nodePools[1] ("workers").minCount: 1 is below the minimum of 3 nodes per pool (minNodes)',
       'Kaas "cluster" nodePools[1] ("workers").maxCount: 6 is above the maximum of 5 nodes per pool (maxNodes)',
     ]);
-    expect(await run([{ ...SYSTEM, nodes: 2 }], { maxNodes: 1 })).toEqual([
+    expect(await run([{ ...SYSTEM_POOL, nodes: 2 }], { maxNodes: 1 })).toEqual([
       'Kaas "cluster" nodePools[0] ("system").nodes: 2 is above the maximum of 1 node per pool (maxNodes)',
     ]);
   });
 
   it("leaves pools, pools' counts and pools' names not known yet unjudged", async () => {
     expect(await run(UNKNOWN.array)).toEqual([]);
-    expect(await run([UNKNOWN.object, { ...SYSTEM, nodes: 40 }])).toEqual([
+    expect(await run([UNKNOWN.object, { ...SYSTEM_POOL, nodes: 40 }])).toEqual([
       'Kaas "cluster" nodePools[1] ("system").nodes: 40 is above the maximum of 20 nodes per pool (maxNodes)',
     ]);
-    expect(await run([{ ...WORKERS, nodes: UNKNOWN.number, maxCount: 30 }])).toEqual([
+    expect(await run([{ ...WORKER_POOL, nodes: UNKNOWN.number, maxCount: 30 }])).toEqual([
       'Kaas "cluster" nodePools[0] ("workers").maxCount: 30 is above the maximum of 20 nodes per pool (maxNodes)',
     ]);
-    expect(await run([{ ...SYSTEM, name: UNKNOWN.string, nodes: 40 }])).toEqual([
+    expect(await run([{ ...SYSTEM_POOL, name: UNKNOWN.string, nodes: 40 }])).toEqual([
       'Kaas "cluster" nodePools[0].nodes: 40 is above the maximum of 20 nodes per pool (maxNodes)',
     ]);
   });
